@@ -1,0 +1,107 @@
+"""Marriage rule options and the presets ``nepali`` (default) and ``indian``.
+
+Each field is an option named in ``shared/rules/marriage.md`` (the rule id that
+defines it is in the comment). ``rules_from(spec)`` reads a preset name or an object
+``{"preset": "nepali", option: value, …}`` and rejects unknown options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rami.errors import InputError
+from rami.options import build_rules, rules_to_json
+
+__all__ = ["INDIAN", "NEPALI", "PRESETS", "MarriageRules", "rules_from"]
+
+
+@dataclass(frozen=True)
+class MarriageRules:
+    preset_name: str = "nepali"
+    min_players: int = 2  # M-1
+    max_players: int = 5  # M-1: 5 nepali, 7 indian
+    decks: int = 3  # M-1
+    direction: str = "clockwise"  # M-2: clockwise / counterclockwise
+    hand_size: int = 21  # M-2
+    deal_tunnela_bonus: bool = True  # M-3 (nepali only)
+    meld_size: str = "exactly3"  # M-4: exactly3 / at_least3
+    tunnela_melds: bool = True  # M-4: three identical cards are a meld (nepali)
+    dublees: bool = True  # M-4, M-9 (nepali only)
+    show_kinds: str = "sequence+tunnela"  # M-6: sequence+tunnela / sequence+trial
+    table_melding: bool = False  # M-10 (indian)
+    seen_may_take_wild_discard: bool = False  # M-5
+    tiplu_chosen: str = "at_first_show"  # M-7: at_first_show / after_deal
+    dublees_min_players: int = 2  # M-9
+    stock_recycles: int | None = None  # M-11: None = unlimited (nepali), 1 (indian)
+    shuffle_recycled: bool = True  # M-11: nepali shuffles, indian turns over
+    max_turns: int | None = None  # M-11: cap on a deal's turns, off by default
+    scoring: str = "nepali"  # M-12..M-14 (nepali) or M-15 (indian)
+    unseen_maal_counts: bool = True  # M-12
+    seen_fee: int = 3  # M-13
+    unseen_fee: int = 10  # M-13
+    dublee_bonus: int = 5  # M-9, M-13
+    unseen_value_cap: int = 14  # M-15 (indian)
+    leaver_rule: bool = False  # M-16: indian record rule for a player who leaves
+
+    def validate(self) -> None:
+        """Reject combinations that cannot be played (called by ``rules_from``)."""
+        if not 2 <= self.min_players <= self.max_players:
+            raise InputError("min_players must be at least 2 and at most max_players")
+        if self.decks < 1:
+            raise InputError("decks must be at least 1")
+        if self.hand_size < 3:
+            raise InputError("hand_size must be at least 3")
+        need = self.max_players * self.hand_size + 3
+        if need > 52 * self.decks:
+            raise InputError(
+                f"{self.decks} decks cannot deal {self.hand_size} cards to "
+                f"{self.max_players} players"
+            )
+
+    @property
+    def melds_at_least3(self) -> bool:
+        return self.meld_size == "at_least3"
+
+    @property
+    def clockwise(self) -> bool:
+        return self.direction == "clockwise"
+
+    def dublees_allowed(self, players: int) -> bool:
+        """M-9: whether the dublee path is open at a table of ``players``."""
+        return self.dublees and players >= self.dublees_min_players
+
+    def to_json(self) -> dict[str, Any]:
+        return rules_to_json(self)
+
+
+NEPALI = MarriageRules()
+INDIAN = MarriageRules(
+    preset_name="indian",
+    max_players=7,
+    direction="counterclockwise",
+    deal_tunnela_bonus=False,
+    meld_size="at_least3",
+    tunnela_melds=False,
+    dublees=False,
+    show_kinds="sequence+trial",
+    table_melding=True,
+    seen_may_take_wild_discard=True,
+    stock_recycles=1,
+    shuffle_recycled=False,
+    scoring="indian",
+)
+PRESETS: dict[str, MarriageRules] = {"nepali": NEPALI, "indian": INDIAN}
+
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "direction": ("clockwise", "counterclockwise"),
+    "meld_size": ("exactly3", "at_least3"),
+    "show_kinds": ("sequence+tunnela", "sequence+trial"),
+    "tiplu_chosen": ("at_first_show", "after_deal"),
+    "scoring": ("nepali", "indian"),
+}
+
+
+def rules_from(spec: Any = None) -> MarriageRules:
+    """Rules from a preset name, an options object, or ``None`` (``nepali``)."""
+    return build_rules(MarriageRules, PRESETS, spec, CHOICES)
