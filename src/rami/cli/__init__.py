@@ -1,0 +1,55 @@
+"""The ``rami`` command. Sub-commands live in small modules; this one assembles them
+and turns every user error into one line on standard error with exit status 2."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer.exceptions import TyperException
+
+from rami.cli import calc, demo
+
+app = typer.Typer(
+    name="rami",
+    help="Marriage (Nepali, Indian) and Tunisian rami: play, score, analyse, simulate.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(calc.score_app, name="score")
+app.add_typer(calc.analyze_app, name="analyze")
+app.add_typer(demo.demo_app, name="demo")
+
+
+def fail(message: str) -> None:
+    """Print one line on standard error and exit with status 2."""
+    first = message.strip().splitlines()[0] if message.strip() else "bad input"
+    print(f"error: {first}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script."""
+    try:
+        code = app(args=argv, standalone_mode=False)
+    except NoArgsIsHelpError as exc:
+        print(exc.format_message())
+        raise SystemExit(0) from None
+    except UsageError as exc:
+        hint = f" (see: {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+        fail(exc.format_message() + hint)
+    except TyperException as exc:
+        fail(exc.format_message())
+    except typer.Abort:
+        print("aborted", file=sys.stderr)
+        raise SystemExit(130) from None
+    except ValueError as exc:  # CardError, InputError, IllegalAction
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+    if isinstance(code, int) and code:
+        raise SystemExit(code)
