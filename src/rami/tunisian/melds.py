@@ -1,44 +1,363 @@
-"""Tunisian rami melds (T-4), their values (T-5), lay-offs and joker swaps (T-7)."""
+"""Tunisian rami melds (T-4), their values (T-5), lay-offs and joker swaps (T-7).
+
+A meld is a frozen value: its kind (``"run"`` for a tierce/sequence, ``"set"`` for a
+brelan or carré), its cards, and ``joker_as``, the card its joker stands for.
+
+Runs live on *positions* 1 … 14 of one suit: position 1 is the low ace, 2 … 13 the
+ranks, 14 the high ace. A run is a window of consecutive positions, so K-A-2 can never
+be one (T-4). **Decision:** the rules forbid the ace only in the middle, so a full
+window 1 … 14 (A 2 … K A, both aces at the ends) is a valid 14-card run.
+
+>>> m = make_meld(parse_cards("5♥ JK 7♥"))
+>>> m.text(), m.joker_as, m.value
+('5♥ JK 7♥', Card('6♥'), 18)
+>>> make_meld(parse_cards("Q♠ K♠ A♠")).value
+30
+>>> str(add_to_meld(m, Card.parse("8♥")))
+'5♥ JK 7♥ 8♥'
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
-from rami.cards import Card
+from rami.cards import CARDS, JOKER, KINDS, Card, parse_cards
+from rami.errors import IllegalAction
 
-__all__ = ["Meld", "add_to_meld", "make_meld", "meld_options", "swap_joker"]
+__all__ = [
+    "POSITION_VALUE",
+    "Meld",
+    "add_to_meld",
+    "make_meld",
+    "meld_options",
+    "position_card",
+    "rank_value",
+    "swap_joker",
+]
+
+#: T-5 value of a run position: the low ace 1, 2 … 10 face, J Q K and the high ace 10.
+POSITION_VALUE: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10)
+
+
+def rank_value(rank: int) -> int:
+    """T-5 value of a card of ``rank`` in a brelan or carré: the ace counts 10."""
+    return 10 if rank == 1 or rank >= 10 else rank
+
+
+def position_card(position: int, suit: int) -> Card:
+    """The card at run ``position`` (1 … 14; 1 and 14 are both the ace) of ``suit``."""
+    return CARDS[suit * 13 + (0 if position == 14 else position - 1)]
+
+
+def _run_low(cards: Sequence[Card]) -> int:
+    """The position of a valid run's first card, read from its first natural card."""
+    for i, c in enumerate(cards):
+        if c != JOKER:
+            rank = c.rank
+            if rank == 1:
+                return 1 if i == 0 else 14 - i
+            return rank - i
+    raise IllegalAction("a run needs natural cards")
+
+
+def _suit_of(cards: Sequence[Card]) -> int:
+    return next(c.suit for c in cards if c != JOKER)
+
+
+def _rank_of(cards: Sequence[Card]) -> int:
+    return next(c.rank for c in cards if c != JOKER)
 
 
 @dataclass(frozen=True)
 class Meld:
+    """A meld on the table or in a plan (T-4).
+
+    ``cards``: runs in position order with the joker where it stands; sets with the
+    natural cards by suit and the joker last. ``joker_as``: for a run the exact card
+    the joker stands for; for a set a card of its rank in the lowest missing suit
+    (the joker may stand for any missing suit, T-7).
+    """
+
     kind: str
     cards: tuple[Card, ...]
     joker_as: Card | None = None
 
     @property
-    def value(self) -> int:
-        raise NotImplementedError
+    def has_joker(self) -> bool:
+        return JOKER in self.cards
 
     @property
-    def has_joker(self) -> bool:
-        raise NotImplementedError
+    def span(self) -> tuple[int, int]:
+        """For a run, its first and last positions (1 … 14); for a set, (rank, rank)."""
+        if self.kind == "set":
+            rank = _rank_of(self.cards)
+            return rank, rank
+        low = _run_low(self.cards)
+        return low, low + len(self.cards) - 1
+
+    @property
+    def suit(self) -> int:
+        """A run's suit; -1 for a set."""
+        return _suit_of(self.cards) if self.kind == "run" else -1
+
+    @property
+    def rank(self) -> int:
+        """A set's rank; 0 for a run."""
+        return _rank_of(self.cards) if self.kind == "set" else 0
+
+    @property
+    def value(self) -> int:
+        """T-5: the sum of the card values, each by its place; a joker as its card."""
+        if self.kind == "set":
+            return rank_value(_rank_of(self.cards)) * len(self.cards)
+        low, high = self.span
+        return sum(POSITION_VALUE[low : high + 1])
 
     def text(self, ascii: bool = False) -> str:
-        raise NotImplementedError
+        return " ".join(c.text(ascii) for c in self.cards)
+
+    def __str__(self) -> str:
+        return self.text()
 
 
-def make_meld(cards: Sequence[Card]) -> Meld:
-    raise NotImplementedError
+# --- building melds ---------------------------------------------------------------
+
+
+def _run_from_positions(suit: int, low: int, high: int, joker_at: int = 0) -> Meld:
+    cards = tuple(JOKER if p == joker_at else position_card(p, suit) for p in range(low, high + 1))
+    joker_as = position_card(joker_at, suit) if joker_at else None
+    return Meld("run", cards, joker_as)
+
+
+def _set_from(rank: int, suits: Sequence[int], joker: bool) -> Meld:
+    ordered = sorted(suits)
+    cards = tuple(CARDS[s * 13 + rank - 1] for s in ordered)
+    if not joker:
+        return Meld("set", cards, None)
+    missing = next(s for s in range(4) if s not in ordered)
+    return Meld("set", (*cards, JOKER), CARDS[missing * 13 + rank - 1])
+
+
+def _as_laid(cards: Sequence[Card]) -> Meld | None:
+    """The run the cards make in exactly the order given (ascending), if any."""
+    first = next(i for i, c in enumerate(cards) if c != JOKER)
+    rank = cards[first].rank
+    suit = cards[first].suit
+    starts = [1 - first, 14 - first] if rank == 1 else [rank - first]
+    for low in starts:
+        high = low + len(cards) - 1
+        if low < 1 or high > 14:
+            continue
+        joker_at = 0
+        for offset, c in enumerate(cards):
+            pos = low + offset
+            if c == JOKER:
+                joker_at = pos
+            elif c.suit != suit or position_card(pos, suit) != c:
+                break
+        else:
+            return _run_from_positions(suit, low, high, joker_at)
+    return None
+
+
+def _run_any_order(naturals: list[Card], jokers: int) -> Meld:
+    """The run the cards make in any order; the joker at an end goes high if it can."""
+    suit = naturals[0].suit
+    aces = sum(1 for c in naturals if c.rank == 1)
+    others = sorted(c.rank for c in naturals if c.rank != 1)
+    if len(set(others)) != len(others) or aces > 2:
+        twice = next(c for c in naturals if naturals.count(c) > 1)
+        raise IllegalAction(f"{twice} twice: a sequence holds each card once (T-4)")
+    ace_options: list[list[int]] = [[]] if aces == 0 else [[1], [14]] if aces == 1 else [[1, 14]]
+    for ace_positions in ace_options:
+        positions = sorted(others + ace_positions)
+        low, high = positions[0], positions[-1]
+        gaps = high - low + 1 - len(positions)
+        if gaps == 0 and jokers == 0:
+            return _run_from_positions(suit, low, high)
+        if gaps == 1 and jokers == 1:
+            hole = next(p for p in range(low, high + 1) if p not in positions)
+            return _run_from_positions(suit, low, high, hole)
+        if gaps == 0 and jokers == 1:
+            if high < 14:
+                return _run_from_positions(suit, low, high + 1, high + 1)
+            if low > 1:
+                return _run_from_positions(suit, low - 1, high, low - 1)
+            raise IllegalAction("a sequence holds at most 14 cards, A 2 … K A (T-4)")
+    ranks = {c.rank for c in naturals}
+    if 1 in ranks and 13 in ranks and 2 in ranks:
+        raise IllegalAction(
+            "the ace is low (A-2-3) or high (Q-K-A), never in the middle: "
+            "K-A-2 is not a sequence (T-4)"
+        )
+    shown = " ".join(str(c) for c in sorted(naturals))
+    if jokers:
+        raise IllegalAction(
+            f"not a sequence: {shown} leave more gaps than one joker can fill (T-4)"
+        )
+    raise IllegalAction(f"not a sequence: {shown} are not consecutive (T-4)")
+
+
+def _make_set(naturals: list[Card], jokers: int) -> Meld:
+    suits = [c.suit for c in naturals]
+    for c in naturals:
+        if suits.count(c.suit) > 1:
+            raise IllegalAction(f"{c} twice: a brelan or carré holds one card of each suit (T-4)")
+    if len(naturals) + jokers > 4:
+        raise IllegalAction("a carré holds at most 4 cards, one of each suit (T-4)")
+    return _set_from(naturals[0].rank, suits, jokers == 1)
+
+
+def make_meld(cards: Sequence[int]) -> Meld:
+    """Read a meld as a player lays it (T-4); raise ``IllegalAction`` saying why not.
+
+    For runs the order given places the joker (``5♥ JK 7♥``, ``JK 6♥ 7♥``); a
+    descending run is read the same way. Cards in another order are accepted when they
+    are unambiguous; a joker that could stand at either end then goes to the high end
+    (at the low end only when the run already reaches the high ace).
+
+    >>> make_meld(parse_cards("JK 6♥ 7♥")).joker_as
+    Card('5♥')
+    >>> make_meld(parse_cards("7♥ 6♥ JK")).text()
+    'JK 6♥ 7♥'
+    """
+    try:
+        items = [CARDS[c] for c in cards]
+    except (IndexError, TypeError):
+        raise IllegalAction("a meld is a list of cards") from None
+    if len(items) < 3:
+        raise IllegalAction("a meld needs at least 3 cards (T-4)")
+    jokers = items.count(JOKER)
+    if jokers > 1:
+        raise IllegalAction("at most one joker per meld (T-4)")
+    naturals = [c for c in items if c != JOKER]
+    ranks = {c.rank for c in naturals}
+    suits = {c.suit for c in naturals}
+    if len(ranks) == 1:
+        return _make_set(naturals, jokers)
+    if len(suits) > 1:
+        raise IllegalAction(
+            "not a meld: a sequence is of one suit, a brelan or carré of one rank (T-4)"
+        )
+    laid = _as_laid(items) or _as_laid(items[::-1])
+    if laid is not None:
+        return laid
+    return _run_any_order(naturals, jokers)
+
+
+def meld_of(text: str) -> Meld:
+    """``make_meld`` on card text, for tests and examples."""
+    return make_meld(parse_cards(text))
+
+
+# --- all melds of a hand -----------------------------------------------------------
 
 
 def meld_options(hand_counts: Sequence[int]) -> list[Meld]:
-    raise NotImplementedError
+    """Every distinct meld that can be laid from a hand count vector (index 52 = joker).
+
+    Runs of length ≥ 3 with at most one joker, the joker at any position (ends
+    included, also in place of a card the hand holds); brelans and carrés, with at most
+    one joker. Bound: a meld lies in one window of positions of one suit or on one rank,
+    and the hand must hold all of its cards but the joker. A random 15-card hand gives
+    at most about 100 melds (usually a handful); the extreme, a whole suit with both
+    aces and a joker, gives 598.
+    """
+    if len(hand_counts) != KINDS:
+        raise ValueError(f"a count vector has {KINDS} entries, not {len(hand_counts)}")
+    has_joker = hand_counts[JOKER] > 0
+    out: list[Meld] = []
+    for suit in range(4):
+        base = suit * 13
+        ace = hand_counts[base]
+        held = [0] + [hand_counts[base + p - 1] for p in range(1, 14)] + [ace]
+        for low in range(1, 13):
+            missing: list[int] = []
+            for high in range(low, 15):
+                if held[high] == 0 or (high == 14 and low == 1 and ace < 2):
+                    missing.append(high)
+                    if len(missing) > 1 or not has_joker:
+                        break
+                if high - low < 2:
+                    continue
+                if not missing:
+                    out.append(_run_from_positions(suit, low, high))
+                    if has_joker:
+                        out.extend(
+                            _run_from_positions(suit, low, high, q) for q in range(low, high + 1)
+                        )
+                else:
+                    out.append(_run_from_positions(suit, low, high, missing[0]))
+    for rank in range(1, 14):
+        suits = [s for s in range(4) if hand_counts[s * 13 + rank - 1] > 0]
+        for size in (3, 4):
+            out.extend(_set_from(rank, chosen, False) for chosen in combinations(suits, size))
+        if has_joker:
+            for size in (2, 3):
+                out.extend(_set_from(rank, chosen, True) for chosen in combinations(suits, size))
+    return out
 
 
-def add_to_meld(meld: Meld, card: Card) -> Meld | None:
-    raise NotImplementedError
+# --- laying off and swapping (T-7) --------------------------------------------------
 
 
-def swap_joker(meld: Meld, card: Card) -> Meld | None:
-    raise NotImplementedError
+def add_to_meld(meld: Meld, card: int) -> Meld | None:
+    """The meld with ``card`` laid off on it (T-7), or ``None`` if it cannot take it.
+
+    A run grows at either end (an ace that fits both ends goes high; a joker goes to
+    the high end, else the low end); a brelan becomes a carré. A meld that holds a
+    joker never takes a second one.
+    """
+    c = CARDS[card]
+    if meld.kind == "set":
+        naturals = [x for x in meld.cards if x != JOKER]
+        if len(meld.cards) >= 4:
+            return None
+        if c == JOKER:
+            return (
+                None
+                if meld.has_joker
+                else _set_from(naturals[0].rank, [x.suit for x in naturals], True)
+            )
+        if c.rank != naturals[0].rank or any(x.suit == c.suit for x in naturals):
+            return None
+        return _set_from(c.rank, [x.suit for x in naturals] + [c.suit], meld.has_joker)
+    low, high = meld.span
+    suit = meld.suit
+    if c == JOKER:
+        if meld.has_joker:
+            return None
+        if high < 14:
+            return Meld("run", (*meld.cards, JOKER), position_card(high + 1, suit))
+        if low > 1:
+            return Meld("run", (JOKER, *meld.cards), position_card(low - 1, suit))
+        return None
+    if c.suit != suit:
+        return None
+    for pos in (14, 1) if c.rank == 1 else (c.rank,):
+        if pos == high + 1 <= 14:
+            return Meld("run", (*meld.cards, c), meld.joker_as)
+        if pos == low - 1 >= 1:
+            return Meld("run", (c, *meld.cards), meld.joker_as)
+    return None
+
+
+def swap_joker(meld: Meld, card: int) -> Meld | None:
+    """The meld with ``card`` put in place of its joker (T-7), or ``None``.
+
+    In a run the card must be exactly the one the joker stands for; in a set it may be
+    any missing suit of the rank. The joker goes back to the player's hand.
+    """
+    c = CARDS[card]
+    if not meld.has_joker or c == JOKER:
+        return None
+    if meld.kind == "run":
+        if c != meld.joker_as:
+            return None
+        return Meld("run", tuple(c if x == JOKER else x for x in meld.cards), None)
+    naturals = [x for x in meld.cards if x != JOKER]
+    if c.rank != naturals[0].rank or any(x.suit == c.suit for x in naturals):
+        return None
+    return _set_from(c.rank, [x.suit for x in naturals] + [c.suit], False)

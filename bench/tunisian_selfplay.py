@@ -1,0 +1,46 @@
+"""Decisions per second of seeded random legal Tunisian rami play (ffa, four players).
+
+One decision is ``legal_actions()`` followed by ``apply`` of a uniformly random choice.
+Random players rarely open, so deals are capped at 200 turns (T-11, ``max_turns``).
+Run: ``.venv/bin/python bench/tunisian_selfplay.py [seconds]``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from dataclasses import replace
+
+from rami.tunisian.game import new_deal
+from rami.tunisian.rules import rules_from
+
+
+def run(seconds: float = 5.0) -> tuple[int, int, float]:
+    """Play deals until ``seconds`` have passed; return (decisions, deals, elapsed)."""
+    rules = replace(rules_from("ffa"), max_turns=200)
+    rng = random.Random(1)
+    decisions = deals = 0
+    start = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        state = new_deal(rules, seed, dealer=seed % 4)
+        seed += 1
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            decisions += 1
+        deals += 1
+    return decisions, deals, time.perf_counter() - start
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    decisions, deals, elapsed = run(seconds)
+    print(
+        f"tunisian self-play (ffa, random legal moves): {decisions / elapsed:,.0f} decisions/s "
+        f"({decisions} decisions, {deals} deals in {elapsed:.1f} s)"
+    )
+
+
+if __name__ == "__main__":
+    main()

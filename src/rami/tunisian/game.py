@@ -1,0 +1,1311 @@
+"""The Tunisian rami deal as a state machine (rules T-1 … T-11).
+
+A turn is built from small steps so that every decision point has a short list of legal
+actions: ``draw`` or ``take``; any number of ``meld``, ``add`` and ``swap``; ``discard``
+(which ends the turn, and going out is discarding the last card, T-9). Before opening,
+melds are *staged*: each ``meld`` is legal only if the opening can still be completed
+(the staged value plus the best opening the rest of the hand holds reaches the
+threshold), and the opening is committed by the first step that is not a ``meld``. So an
+opening below the threshold can never be committed, and a player who took the discard
+before opening (T-8) always has a way to open.
+
+``apply`` is all-or-nothing: it checks everything, raises ``IllegalAction`` with a reason
+a person understands, and only then changes the state. Chance (the deal, reshuffling the
+discard pile, T-11) is derived from ``(seed, counter)`` with ``chance_rng``, so a state
+clones cheaply and replays exactly from ``(rules, seed, dealer, active, actions)``.
+
+Engine decisions (the rules leave them open):
+
+- Every meld laid before the commit counts in the opening (T-6 "in one action").
+- The empty stock is remade when a draw step starts (T-11), before the player chooses
+  between ``draw`` and ``take``; with at most one card in the pile the deal ends then.
+- During the first round nobody may take the discard before opening either, since
+  taking it obliges an opening that the first round forbids (T-3, T-8).
+- The going-out card is put on the discard pile and shown: the deal is over (T-9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rami.cards import (
+    CARDS,
+    JOKER,
+    KINDS,
+    Card,
+    CardError,
+    counts,
+    from_counts,
+    parse_cards,
+    shoe,
+    shuffled_shoe,
+    sort_key,
+)
+from rami.engine import Action, DealResult, as_action, chance_rng
+from rami.errors import IllegalAction, InputError
+from rami.tunisian.melds import (
+    Meld,
+    add_to_meld,
+    make_meld,
+    meld_options,
+    position_card,
+    swap_joker,
+)
+from rami.tunisian.rules import TunisianRules, rules_from
+from rami.tunisian.scoring import deal_points
+from rami.tunisian.solver import best_opening, opening_reaches
+
+__all__ = [
+    "PHASES",
+    "TableMeld",
+    "TunisianState",
+    "new_deal",
+]
+
+#: Turn steps: the dealer's discard-only first turn (T-2), drawing, laying/discarding.
+FIRST_DISCARD = "first_discard"
+DRAW = "draw"
+PLAY = "play"
+OVER = "over"
+PHASES = (FIRST_DISCARD, DRAW, PLAY, OVER)
+
+TableMeld = tuple[Meld, int]
+"""A meld on the table and the seat that laid it."""
+
+_JOKER_INDEX = int(JOKER)
+_DRAW = Action("draw")
+_TAKE = Action("take")
+_DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
+_CACHE_LIMIT = 20_000
+
+# Memo tables keyed by a hand's count vector; the solver functions are pure.
+_best_cache: dict[tuple[int, ...], int] = {}
+_options_cache: dict[tuple[int, ...], tuple[Meld, ...]] = {}
+_reach_cache: dict[tuple[tuple[int, ...], int], bool] = {}
+
+
+def _best_value(hand: tuple[int, ...]) -> int:
+    """Value of the best opening ``hand`` holds (keeping one card), 0 if none."""
+    value = _best_cache.get(hand)
+    if value is None:
+        opening = best_opening(hand)
+        value = opening.value if opening is not None else 0
+        if len(_best_cache) >= _CACHE_LIMIT:
+            _best_cache.clear()
+        _best_cache[hand] = value
+    return value
+
+
+def _reaches(hand: tuple[int, ...], value: int) -> bool:
+    """Does ``hand`` hold an opening worth ``value`` or more (keeping a card)? Memoised."""
+    if value <= 0:
+        return sum(hand) > 0
+    key = (hand, value)
+    found = _reach_cache.get(key)
+    if found is None:
+        found = opening_reaches(hand, value)
+        if len(_reach_cache) >= _CACHE_LIMIT:
+            _reach_cache.clear()
+        _reach_cache[key] = found
+    return found
+
+
+def _completable(hand: tuple[int, ...], staged: int, need: Card | None, threshold: int) -> bool:
+    """Can ``hand`` (a card kept) bring a staged ``staged`` to ``threshold``?
+
+    With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it.
+    """
+    if need is None:
+        return _reaches(hand, threshold - staged)
+    size = sum(hand)
+    return any(
+        need in m.cards
+        and len(m.cards) < size
+        and _reaches(_minus(hand, m.cards), threshold - staged - m.value)
+        for m in _options(hand)
+    )
+
+
+def _reach_value(hand: tuple[int, ...], staged: int, need: Card | None) -> int:
+    """The most a staged opening can reach from ``hand`` (for error messages)."""
+    if need is None:
+        return staged + _best_value(hand)
+    size = sum(hand)
+    best = staged
+    for m in _options(hand):
+        if need in m.cards and len(m.cards) < size:
+            best = max(best, staged + m.value + _best_value(_minus(hand, m.cards)))
+    return best
+
+
+def _counted(cards: Sequence[Card]) -> list[tuple[int, int]]:
+    """(card, copies) pairs of ``cards``."""
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return list(out.items())
+
+
+def _options(hand: tuple[int, ...]) -> tuple[Meld, ...]:
+    """Every meld ``hand`` can lay (``meld_options``), memoised."""
+    found = _options_cache.get(hand)
+    if found is None:
+        found = tuple(meld_options(hand))
+        if len(_options_cache) >= _CACHE_LIMIT:
+            _options_cache.clear()
+        _options_cache[hand] = found
+    return found
+
+
+def _minus(hand: Sequence[int], cards: Sequence[Card]) -> tuple[int, ...]:
+    rest = list(hand)
+    for c in cards:
+        rest[c] -= 1
+    return tuple(rest)
+
+
+def _lay_off_candidates(meld: Meld) -> list[int]:
+    """Card kinds that might extend ``meld`` (a superset; ``add_to_meld`` decides)."""
+    found = [] if meld.has_joker else [_JOKER_INDEX]
+    if meld.kind == "set":
+        rank = meld.rank
+        found.extend(suit * 13 + rank - 1 for suit in range(4))
+        return found
+    low, high = meld.span
+    suit = meld.suit
+    found.extend(int(position_card(p, suit)) for p in (low - 1, high + 1) if 1 <= p <= 14)
+    return found
+
+
+def _swap_candidates(meld: Meld) -> list[int]:
+    """Card kinds that might replace the joker of ``meld`` (``swap_joker`` decides)."""
+    if meld.kind == "set":
+        rank = meld.rank
+        return [suit * 13 + rank - 1 for suit in range(4)]
+    return [] if meld.joker_as is None else [int(meld.joker_as)]
+
+
+def _in_no_meld(hand: Sequence[int], c: int) -> bool:
+    """True when no meld of ``hand`` (which holds ``c``) can hold the card ``c``.
+
+    A cheap exact-enough test (it may say False for a card that fits nowhere, never
+    True for one that fits): a brelan needs two other suits of the rank, or one and a
+    joker; a sequence with at most one joker has another natural of the suit within
+    two places, and without a joker two naturals next to it (T-4).
+    """
+    if c == _JOKER_INDEX:
+        return False
+    joker = hand[_JOKER_INDEX] > 0
+    suit, r = divmod(c, 13)
+    others = 0
+    for s in range(4):
+        if s != suit and hand[s * 13 + r]:
+            others += 1
+    if others >= 2 or (others and joker):
+        return False
+    base = suit * 13
+
+    def held(p: int) -> bool:
+        if p < 1 or p > 14:
+            return False
+        return hand[base + (0 if p == 14 else p - 1)] > 0
+
+    for p in (1, 14) if r == 0 else (r + 1,):
+        a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
+        if (a and b) or (b and d) or (d and e):
+            return False
+        if joker and (a or b or d or e):
+            return False
+    return True
+
+
+def _card_list(cards: str | Sequence[Any]) -> list[Card]:
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    return [c if isinstance(c, Card) else parse_cards([str(c)])[0] for c in cards]
+
+
+class TunisianState:
+    """One deal of Tunisian rami. Build with ``new_deal`` (or ``from_position``)."""
+
+    __slots__ = (
+        "_actions",
+        "_active",
+        "_below",
+        "_discard",
+        "_drawn",
+        "_end_reason",
+        "_events",
+        "_fact",
+        "_hands",
+        "_last_opening",
+        "_legal",
+        "_need",
+        "_opened",
+        "_opening_values",
+        "_phase",
+        "_restocks",
+        "_result",
+        "_sizes",
+        "_staged",
+        "_staged_melds",
+        "_start",
+        "_stock",
+        "_table",
+        "_to_move",
+        "_took",
+        "_turn",
+        "dealer",
+        "rules",
+        "seed",
+    )
+
+    rules: TunisianRules
+    seed: int
+    dealer: int
+    _active: tuple[bool, ...]
+    _hands: list[list[int]]
+    _sizes: list[int]
+    _stock: list[Card]
+    _discard: list[Card]
+    _table: list[TableMeld]
+    _opened: list[bool]
+    _opening_values: list[int | None]
+    _last_opening: int | None
+    _to_move: int
+    _phase: str
+    _turn: int
+    _staged: int
+    _staged_melds: list[int]
+    _took: Card | None
+    _need: Card | None
+    _restocks: int
+    _actions: list[str]
+    _events: list[dict[str, Any]]
+    _result: DealResult | None
+    _end_reason: str | None
+    _start: dict[str, Any] | None
+    _legal: dict[Action, Any] | None
+    # Speed-ups only (never change what is legal): see ``_meld_candidates``.
+    _below: list[int | None]
+    _fact: int | None
+    _drawn: Card | None
+
+    # ----------------------------------------------------------------- building
+
+    def __init__(self) -> None:
+        raise TypeError("use new_deal(...) or TunisianState.from_position(...)")
+
+    @classmethod
+    def _blank(cls, rules: TunisianRules, seed: int, dealer: int, active: tuple[bool, ...]) -> Any:
+        self = object.__new__(cls)
+        self.rules = rules
+        self.seed = seed
+        self.dealer = dealer
+        self._active = active
+        n = rules.players
+        self._hands = [[0] * KINDS for _ in range(n)]
+        self._sizes = [0] * n
+        self._stock = []
+        self._discard = []
+        self._table = []
+        self._opened = [False] * n
+        self._opening_values = [None] * n
+        self._last_opening = None
+        self._to_move = dealer
+        self._phase = FIRST_DISCARD
+        self._turn = 0
+        self._staged = 0
+        self._staged_melds = []
+        self._took = None
+        self._need = None
+        self._restocks = 0
+        self._actions = []
+        self._events = []
+        self._result = None
+        self._end_reason = None
+        self._start = None
+        self._legal = None
+        self._below = [None] * n
+        self._fact = None
+        self._drawn = None
+        return self
+
+    @classmethod
+    def new(
+        cls,
+        rules: TunisianRules | str | Mapping[str, Any] | None,
+        seed: int,
+        dealer: int = 0,
+        active: Sequence[bool] | None = None,
+    ) -> TunisianState:
+        """A freshly dealt deal (T-2): the dealer 15 cards, the others 14, no discard."""
+        rules = rules_from(rules)
+        act = _check_seats(rules, dealer, active)
+        self: TunisianState = cls._blank(rules, seed, dealer, act)
+        cards = shuffled_shoe(rules.decks, rules.jokers, chance_rng(seed, 0, "deal"))
+        pos = 0
+        for seat in self._seats_from(dealer):
+            take = rules.hand_size + (1 if seat == dealer else 0)
+            for c in cards[pos : pos + take]:
+                self._hands[seat][c] += 1
+            self._sizes[seat] = take
+            pos += take
+        self._stock = cards[pos:]
+        self._events.append({"type": "deal", "dealer": dealer, "hand_sizes": list(self._sizes)})
+        return self
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: TunisianRules | str | Mapping[str, Any] | None,
+        hands: Sequence[str | Sequence[Any]],
+        *,
+        stock_top: str | Sequence[Any] = (),
+        stock: str | Sequence[Any] | None = None,
+        discard: str | Sequence[Any] = (),
+        table: Sequence[tuple[str | Sequence[Any], int]] = (),
+        opened: Sequence[bool] | None = None,
+        opening_values: Sequence[int | None] | None = None,
+        last_opening: int | None = None,
+        to_move: int = 0,
+        dealer: int | None = None,
+        phase: str = DRAW,
+        turn: int | None = None,
+        active: Sequence[bool] | None = None,
+        seed: int = 0,
+        staged: Sequence[int] = (),
+        took: str | Card | None = None,
+    ) -> TunisianState:
+        """A chosen position (tests, puzzles, teaching) holding all the shoe's cards.
+
+        ``stock_top`` lists the next cards drawn, first one first; the rest of the shoe
+        fills the stock beneath them in a seeded order. Give ``stock`` instead for an
+        exact stock (top last); then the cards left over go to the bottom of the discard
+        pile. ``turn`` counts turns already played (default: past the first round).
+        In the ``play`` phase, ``staged`` lists the table melds the unopened seat to move
+        has laid towards its opening this turn, and ``took`` the discard it took (T-8).
+        """
+        rules = rules_from(rules)
+        dealer = to_move if dealer is None else dealer
+        act = _check_seats(rules, dealer, active)
+        if phase not in (FIRST_DISCARD, DRAW, PLAY):
+            raise InputError(f"phase must be one of {FIRST_DISCARD}, {DRAW}, {PLAY}")
+        if not (0 <= to_move < rules.players and act[to_move]):
+            raise InputError(f"seat {to_move} cannot be the seat to move")
+        if len(hands) != rules.players:
+            raise InputError(f"give {rules.players} hands, one per seat")
+        self: TunisianState = cls._blank(rules, seed, dealer, act)
+        used: list[Card] = []
+        for seat, hand in enumerate(hands):
+            cards = _card_list(hand)
+            if cards and not act[seat]:
+                raise InputError(f"seat {seat} is out of the game and holds no cards")
+            for c in cards:
+                self._hands[seat][c] += 1
+            self._sizes[seat] = len(cards)
+            used += cards
+        for cards_spec, owner in table:
+            cards = _card_list(cards_spec)
+            try:
+                meld = make_meld(cards)
+            except IllegalAction as exc:
+                raise InputError(f"table meld {format_list(cards)}: {exc}") from None
+            self._table.append((meld, owner))
+            used += cards
+        self._discard = _card_list(discard)
+        used += self._discard
+        full = counts(shoe(rules.decks, rules.jokers))
+        have = counts(used)
+        for i in range(KINDS):
+            if have[i] > full[i]:
+                raise CardError(f"too many {CARDS[i]}: {have[i]} given, the shoe holds {full[i]}")
+        rest = from_counts([full[i] - have[i] for i in range(KINDS)])
+        if stock is None:
+            top = _card_list(stock_top)
+            for c in top:
+                if rest.count(c) == 0:
+                    raise CardError(f"too many {c}: the shoe holds {full[c]}")
+                rest.remove(c)
+            chance_rng(seed, 0, "fill").shuffle(rest)
+            self._stock = rest + top[::-1]
+        else:
+            self._stock = _card_list(stock)
+            for c in self._stock:
+                if rest.count(c) == 0:
+                    raise CardError(f"too many {c}: the shoe holds {full[c]}")
+                rest.remove(c)
+            self._discard = rest + self._discard
+        self._opened = list(opened) if opened is not None else [False] * rules.players
+        if opening_values is not None:
+            self._opening_values = list(opening_values)
+        else:
+            self._opening_values = [None] * rules.players
+        self._last_opening = last_opening
+        self._to_move = to_move
+        self._phase = phase
+        self._turn = sum(act) if turn is None else turn
+        if staged or took is not None:
+            self._restore_turn(staged, took)
+        self._start = self._position_doc()
+        self._events.append(
+            {"type": "position", "to_move": to_move, "hand_sizes": list(self._sizes)}
+        )
+        if phase == DRAW:
+            self._begin_draw()
+        return self
+
+    def _restore_turn(self, staged: Sequence[int], took: str | Card | None) -> None:
+        seat = self._to_move
+        if self._phase != PLAY or self._opened[seat]:
+            raise InputError("staged melds and a taken card belong to an unopened seat in play")
+        for index in staged:
+            if not (0 <= index < len(self._table) and self._table[index][1] == seat):
+                raise InputError(f"staged meld @{index} is not a table meld of seat {seat}")
+        self._staged_melds = list(staged)
+        self._staged = sum(self._table[i][0].value for i in staged)
+        if took is not None:
+            card = took if isinstance(took, Card) else _card_list([took])[0]
+            self._took = card
+            used = any(card in self._table[i][0].cards for i in staged)
+            if self.rules.taken_card_in_opening and not used:
+                self._need = card
+
+    def _position_doc(self) -> dict[str, Any]:
+        return {
+            "hands": [[str(c) for c in from_counts(h)] for h in self._hands],
+            "stock": [str(c) for c in self._stock],
+            "discard": [str(c) for c in self._discard],
+            "table": [{"cards": [str(c) for c in m.cards], "owner": o} for m, o in self._table],
+            "opened": list(self._opened),
+            "opening_values": list(self._opening_values),
+            "last_opening": self._last_opening,
+            "to_move": self._to_move,
+            "phase": self._phase,
+            "turn": self._turn,
+            "staged": list(self._staged_melds),
+            "took": None if self._took is None else str(self._took),
+        }
+
+    def clone(self) -> TunisianState:
+        """An independent copy (lists copied, immutable parts shared; no deepcopy)."""
+        other: TunisianState = object.__new__(TunisianState)
+        other.rules = self.rules
+        other.seed = self.seed
+        other.dealer = self.dealer
+        other._active = self._active
+        other._hands = [h[:] for h in self._hands]
+        other._sizes = self._sizes[:]
+        other._stock = self._stock[:]
+        other._discard = self._discard[:]
+        other._table = self._table[:]
+        other._opened = self._opened[:]
+        other._opening_values = self._opening_values[:]
+        other._last_opening = self._last_opening
+        other._to_move = self._to_move
+        other._phase = self._phase
+        other._turn = self._turn
+        other._staged = self._staged
+        other._staged_melds = self._staged_melds[:]
+        other._took = self._took
+        other._need = self._need
+        other._restocks = self._restocks
+        other._actions = self._actions[:]
+        other._events = self._events[:]
+        other._result = self._result
+        other._end_reason = self._end_reason
+        other._start = self._start
+        other._legal = self._legal
+        other._below = self._below[:]
+        other._fact = self._fact
+        other._drawn = self._drawn
+        return other
+
+    # --------------------------------------------------------------- protocol
+
+    @property
+    def num_players(self) -> int:
+        return self.rules.players
+
+    @property
+    def active(self) -> tuple[bool, ...]:
+        """Seats still in the game (T-13); the others hold no cards and never move."""
+        return self._active
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self._phase == OVER else self._to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == OVER
+
+    @property
+    def result(self) -> DealResult | None:
+        return self._result
+
+    @property
+    def events(self) -> Sequence[Mapping[str, Any]]:
+        return self._events
+
+    @property
+    def actions(self) -> Sequence[str]:
+        """The canonical text of every applied action, in order (the replay log)."""
+        return self._actions
+
+    @property
+    def phase(self) -> str:
+        """``first_discard``, ``draw``, ``play`` or ``over``."""
+        return self._phase
+
+    @property
+    def turn(self) -> int:
+        """Turns completed so far in this deal."""
+        return self._turn
+
+    @property
+    def first_round(self) -> bool:
+        """True during every player's first turn (T-3): nobody may open."""
+        return self._turn < sum(self._active)
+
+    @property
+    def threshold(self) -> int:
+        """What the next opening must reach (T-6)."""
+        if self._last_opening is None:
+            return self.rules.opening_threshold
+        return self._last_opening + self.rules.opening_step
+
+    @property
+    def staged_value(self) -> int:
+        """Value of the opening the seat to move has laid so far this turn, not committed."""
+        return self._staged
+
+    @property
+    def staged_melds(self) -> tuple[int, ...]:
+        return tuple(self._staged_melds)
+
+    @property
+    def must_open(self) -> bool:
+        """The seat to move took the discard before opening and must open now (T-8)."""
+        return self._took is not None and not self._opened[self._to_move]
+
+    @property
+    def table(self) -> tuple[TableMeld, ...]:
+        return tuple(self._table)
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        return tuple(self._discard)
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def opened(self) -> tuple[bool, ...]:
+        return tuple(self._opened)
+
+    @property
+    def opening_values(self) -> tuple[int | None, ...]:
+        return tuple(self._opening_values)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(self._sizes)
+
+    @property
+    def end_reason(self) -> str | None:
+        """``out`` (someone went out), ``stock`` (T-11) or ``max_turns``; None if running."""
+        return self._end_reason
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards of ``seat``, sorted (server side; views show only one's own)."""
+        return sorted(from_counts(self._hands[seat]), key=sort_key)
+
+    def hand_counts(self, seat: int) -> tuple[int, ...]:
+        return tuple(self._hands[seat])
+
+    def team(self, seat: int) -> int | None:
+        """0 for seats 0 and 2, 1 for seats 1 and 3 in 2v2 (T-1); None otherwise."""
+        return seat % 2 if self.rules.teams else None
+
+    def next_seat(self, seat: int) -> int:
+        """The next active seat counter-clockwise: (seat − 1) mod n (T-2)."""
+        n = self.rules.players
+        s = seat
+        for _ in range(n):
+            s = (s - 1) % n
+            if self._active[s]:
+                return s
+        return seat
+
+    def _seats_from(self, seat: int) -> list[int]:
+        out = [seat]
+        s = self.next_seat(seat)
+        while s != seat:
+            out.append(s)
+            s = self.next_seat(s)
+        return out
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator). See ``rami.tunisian.view``."""
+        from rami.tunisian.view import build_view
+
+        return build_view(self, seat)
+
+    # ---------------------------------------------------------- legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action now, in a stable order (draw/take, meld, add, swap, discard)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> dict[Action, Any]:
+        legal: dict[Action, Any] = {}
+        phase = self._phase
+        if phase == OVER:
+            return legal
+        seat = self._to_move
+        hand = self._hands[seat]
+        if phase == FIRST_DISCARD:
+            for i in range(KINDS):
+                if hand[i]:
+                    legal[_DISCARDS[i]] = None
+            return legal
+        if phase == DRAW:
+            legal[_DRAW] = None
+            if self._take_problem() is None:
+                legal[_TAKE] = None
+            return legal
+        # PLAY
+        if not self.first_round:
+            key = tuple(hand)
+            for meld in self._meld_candidates(key):
+                legal.setdefault(Action("meld", meld.cards), meld)
+            if self._sizes[seat] >= 2 and self._may_lay_off():
+                self._lay_off_actions(hand, legal)
+        if self._discard_problem() is None:
+            for i in range(KINDS):
+                if hand[i]:
+                    legal[_DISCARDS[i]] = None
+        return legal
+
+    def _meld_candidates(self, key: tuple[int, ...]) -> list[Meld]:
+        seat = self._to_move
+        size = self._sizes[seat]
+        if size < 4:
+            return []
+        if self._opened[seat]:
+            return [m for m in _options(key) if len(m.cards) < size]
+        threshold = self.threshold
+        staged = self._staged
+        need = self._need
+        fresh = staged == 0 and self._took is None
+        if fresh:
+            # Last turn this hand, less its discard, held no opening below ``_below``
+            # (thresholds only rise), and the card just drawn fits no meld: still none.
+            drawn = self._drawn
+            if drawn is not None and self._below[seat] is not None and _in_no_meld(key, drawn):
+                self._fact = threshold
+                return []
+            self._fact = None
+        # Any completed opening is an opening of this hand: reject without listing melds.
+        if staged < threshold and not _reaches(key, threshold - staged):
+            if fresh:
+                self._fact = threshold
+            return []
+        options = [m for m in _options(key) if len(m.cards) < size]
+        if not options or (staged >= threshold and need is None):
+            return options
+        if need is not None:
+            return [m for m in options if self._staging_ok(key, m, staged, need, threshold)]
+        # A meld of the best opening, or one beside it with a card to spare, completes it.
+        best = best_opening(key)
+        assert best is not None
+        used = [0] * KINDS
+        for m in best.melds:
+            for c in m.cards:
+                used[c] += 1
+        spare = size - sum(used)
+        out = []
+        for m in options:
+            if m in best.melds:
+                out.append(m)
+                continue
+            if len(m.cards) < spare:
+                left = [key[i] - used[i] for i in range(KINDS)]
+                if all(left[c] >= n for c, n in _counted(m.cards)):
+                    out.append(m)
+                    continue
+            if self._staging_ok(key, m, staged, need, threshold):
+                out.append(m)
+        return out
+
+    def _staging_ok(
+        self, key: tuple[int, ...], meld: Meld, staged: int, need: Card | None, threshold: int
+    ) -> bool:
+        """Can an opening still be completed after staging ``meld``? (T-6, T-8)."""
+        rest = _minus(key, meld.cards)
+        if need is not None and need in meld.cards:
+            need = None
+        return _completable(rest, staged + meld.value, need, threshold)
+
+    def _may_lay_off(self) -> bool:
+        """Opened, or an opening staged this turn that may be committed (T-6, T-7)."""
+        seat = self._to_move
+        if self._opened[seat]:
+            return True
+        return self._staged >= self.threshold and self._need is None
+
+    def _lay_off_actions(self, hand: list[int], legal: dict[Action, Any]) -> None:
+        for index, (meld, _owner) in enumerate(self._table):
+            for c in _lay_off_candidates(meld):
+                if hand[c]:
+                    new = add_to_meld(meld, CARDS[c])
+                    if new is not None:
+                        legal[Action("add", (CARDS[c],), index)] = new
+        for index, (meld, _owner) in enumerate(self._table):
+            if not meld.has_joker:
+                continue
+            for c in _swap_candidates(meld):
+                if hand[c]:
+                    new = swap_joker(meld, CARDS[c])
+                    if new is not None:
+                        legal[Action("swap", (CARDS[c],), index)] = new
+
+    def _take_problem(self) -> str | None:
+        """Why the seat to move may not take the discard now, or None (T-3, T-8)."""
+        if not self._discard:
+            return "the discard pile is empty"
+        seat = self._to_move
+        if self._opened[seat]:
+            return None
+        top = self._discard[-1]
+        if self.first_round:
+            return (
+                "nobody may open during the first round, so you may not take "
+                f"{top} before opening (T-3, T-8)"
+            )
+        hand = list(self._hands[seat])
+        hand[top] += 1
+        key = tuple(hand)
+        threshold = self.threshold
+        need = top if self.rules.taken_card_in_opening else None
+        # A top card that fits no meld adds nothing to an opening: with the option it
+        # cannot be in one, and otherwise the hand was already known to hold none.
+        dead = _in_no_meld(key, top) and (need is not None or self._below[seat] is not None)
+        if dead or not _completable(key, 0, need, threshold):
+            with_it = " with it" if need is not None else ""
+            return (
+                f"you have not opened: you may take {top} only to open{with_it} this turn, "
+                f"and your hand holds no opening of {threshold} (T-8)"
+            )
+        return None
+
+    def _discard_problem(self) -> str | None:
+        """Why the seat to move may not end the turn now, or None (T-6, T-8)."""
+        seat = self._to_move
+        if self._opened[seat] or (self._staged == 0 and self._took is None):
+            return None
+        return self._commit_problem()
+
+    def _commit_problem(self) -> str | None:
+        threshold = self.threshold
+        if self._staged < threshold:
+            if self._staged == 0:
+                return (
+                    f"you took {self._took} before opening, so you must open this turn "
+                    f"with {threshold} or more (T-8)"
+                )
+            return (
+                f"this opening is worth {self._staged}; it needs {threshold}: "
+                "lay more melds first (T-6)"
+            )
+        if self._need is not None:
+            return f"your opening must include the card you took ({self._need}) (T-8)"
+        return None
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Play one step; all-or-nothing (``IllegalAction`` with the reason, no change).
+
+        ``seat``, when given, must be the seat to move: a front end passes who is
+        acting and gets "it is seat 2's turn" rather than a move made for someone else.
+        """
+        act = as_action(action)
+        if self._phase == OVER:
+            raise IllegalAction("the deal is over")
+        if seat is not None and seat != self._to_move:
+            raise IllegalAction(f"it is seat {self._to_move}'s turn")
+        legal = self._legal
+        if legal is not None and act in legal:
+            payload = legal[act]
+        else:
+            act, payload = self._verify(act)
+        kind = act.kind
+        if kind == "draw":
+            self._do_draw()
+        elif kind == "take":
+            self._do_take()
+        elif kind == "meld":
+            self._do_meld(act, payload)
+        elif kind == "add":
+            self._do_lay_off(act, payload, swap=False)
+        elif kind == "swap":
+            self._do_lay_off(act, payload, swap=True)
+        else:
+            self._do_discard(act)
+        self._legal = None
+
+    def check(self, action: Action | str, seat: int | None = None) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal (changes nothing)."""
+        try:
+            act = as_action(action)
+            if self._phase == OVER:
+                return "the deal is over"
+            if seat is not None and seat != self._to_move:
+                return f"it is seat {self._to_move}'s turn"
+            self._verify(act)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def _verify(self, act: Action) -> tuple[Action, Any]:
+        """Check ``act`` in full; return its canonical form and prepared data."""
+        kind = act.kind
+        seat = self._to_move
+        if kind not in ("draw", "take", "meld", "add", "swap", "discard"):
+            raise IllegalAction(
+                f"unknown action '{kind}': use draw, take, meld, add, swap or discard"
+            )
+        hand = self._hands[seat]
+        phase = self._phase
+        if kind in ("draw", "take"):
+            if act.cards or act.target is not None:
+                raise IllegalAction(f"'{kind}' takes no cards and no meld: write just '{kind}'")
+            if phase == FIRST_DISCARD:
+                raise IllegalAction("the dealer's first turn is a discard only, no draw (T-2)")
+            if phase == PLAY:
+                raise IllegalAction("you have already drawn this turn")
+            if kind == "take":
+                problem = self._take_problem()
+                if problem is not None:
+                    raise IllegalAction(problem)
+            return act, None
+        if phase == DRAW:
+            raise IllegalAction("draw first: 'draw' from the stock or 'take' the discard")
+        if kind == "discard":
+            if len(act.cards) != 1 or act.target is not None:
+                raise IllegalAction("discard names one card, e.g. 'discard 7♣'")
+            c = act.cards[0]
+            if not hand[c]:
+                raise IllegalAction(f"you do not hold {c}")
+            if phase == PLAY:
+                problem = self._discard_problem()
+                if problem is not None:
+                    raise IllegalAction(problem)
+            return act, None
+        if phase == FIRST_DISCARD:
+            raise IllegalAction("the dealer's first turn is a discard only (T-2)")
+        if kind == "meld":
+            return self._verify_meld(act)
+        return self._verify_lay_off(act)
+
+    def _verify_meld(self, act: Action) -> tuple[Action, Any]:
+        seat = self._to_move
+        hand = self._hands[seat]
+        if act.target is not None:
+            raise IllegalAction("a new meld takes no '@N': write e.g. 'meld 5♥ 6♥ 7♥'")
+        if len(act.cards) < 3:
+            raise IllegalAction("a meld needs at least three cards (T-4)")
+        wanted = counts(act.cards)
+        for c in set(act.cards):
+            if wanted[c] > hand[c]:
+                raise IllegalAction(f"you do not hold {_times(wanted[c])}{c}")
+        if self.first_round:
+            raise IllegalAction("nobody may open or lay melds during the first round (T-3)")
+        meld = make_meld(act.cards)
+        if len(act.cards) >= self._sizes[seat]:
+            raise IllegalAction("you must keep a card to discard (T-9)")
+        if not self._opened[seat]:
+            key = tuple(hand)
+            if not self._staging_ok(key, meld, self._staged, self._need, self.threshold):
+                rest = _minus(key, meld.cards)
+                need = None if self._need in meld.cards else self._need
+                reach = _reach_value(rest, self._staged + meld.value, need)
+                if self._need is not None:
+                    raise IllegalAction(
+                        f"no opening of {self.threshold} with {self._need} (the card you "
+                        f"took) is left if you lay {meld.text()} (T-6, T-8)"
+                    )
+                raise IllegalAction(
+                    f"with {meld.text()} your opening can reach at most {reach}; "
+                    f"it needs {self.threshold} (T-6)"
+                )
+        return Action("meld", meld.cards), meld
+
+    def _verify_lay_off(self, act: Action) -> tuple[Action, Any]:
+        seat = self._to_move
+        hand = self._hands[seat]
+        kind = act.kind
+        if len(act.cards) != 1 or act.target is None:
+            raise IllegalAction(f"{kind} names one card and a table meld, e.g. '{kind} 8♥ @2'")
+        c = act.cards[0]
+        index = act.target
+        if not 0 <= index < len(self._table):
+            raise IllegalAction(f"there is no meld @{index} on the table")
+        if not hand[c]:
+            raise IllegalAction(f"you do not hold {c}")
+        verb = "add to melds on the table" if kind == "add" else "swap jokers"
+        if not self._opened[seat] and (self._staged < self.threshold or self._need is not None):
+            problem = self._commit_problem() if self._staged else None
+            tail = f" ({problem})" if problem else ""
+            raise IllegalAction(f"you have not opened: you may not {verb}{tail} (T-6)")
+        meld = self._table[index][0]
+        if kind == "add":
+            if self._sizes[seat] < 2:
+                raise IllegalAction("you must keep a card to discard (T-9)")
+            if c == _JOKER_INDEX and meld.has_joker:
+                raise IllegalAction("that meld already holds a joker (T-4, T-7)")
+            new = add_to_meld(meld, c)
+            if new is None:
+                raise IllegalAction(f"{c} does not fit meld @{index} ({meld.text()}) (T-7)")
+            return act, new
+        if c == _JOKER_INDEX:
+            raise IllegalAction("swap names the real card that replaces the joker (T-7)")
+        if not meld.has_joker:
+            raise IllegalAction(f"meld @{index} ({meld.text()}) holds no joker")
+        new = swap_joker(meld, c)
+        if new is None:
+            stands = f" (the joker stands for {meld.joker_as})" if meld.joker_as else ""
+            raise IllegalAction(f"{c} cannot replace the joker of meld @{index}{stands} (T-7)")
+        return act, new
+
+    # ------------------------------------------------------------- mutations
+
+    def _log(self, act: Action, **extra: Any) -> None:
+        text = str(act)
+        self._actions.append(text)
+        event = {"type": "action", "seat": self._to_move, "action": text}
+        event.update(extra)
+        self._events.append(event)
+
+    def _do_draw(self) -> None:
+        seat = self._to_move
+        c = self._stock.pop()
+        self._hands[seat][c] += 1
+        self._sizes[seat] += 1
+        self._phase = PLAY
+        self._drawn = c
+        self._fact = None
+        self._log(_DRAW, card=str(c))
+
+    def _do_take(self) -> None:
+        seat = self._to_move
+        c = self._discard.pop()
+        self._hands[seat][c] += 1
+        self._sizes[seat] += 1
+        self._phase = PLAY
+        self._drawn = None
+        self._fact = None
+        if not self._opened[seat]:
+            self._took = c
+            if self.rules.taken_card_in_opening:
+                self._need = c
+        self._log(_TAKE, card=str(c))
+
+    def _do_meld(self, act: Action, meld: Meld) -> None:
+        seat = self._to_move
+        hand = self._hands[seat]
+        for c in meld.cards:
+            hand[c] -= 1
+        self._sizes[seat] -= len(meld.cards)
+        index = len(self._table)
+        self._table.append((meld, seat))
+        staged = not self._opened[seat]
+        if staged:
+            self._staged += meld.value
+            self._staged_melds.append(index)
+            if self._need is not None and self._need in meld.cards:
+                self._need = None
+        self._log(act, meld=index, value=meld.value, staged=staged)
+
+    def _commit_opening(self) -> None:
+        """Turn the staged melds into the seat's opening (T-6)."""
+        seat = self._to_move
+        if self._opened[seat] or not self._staged_melds:
+            return
+        threshold = self.threshold
+        value = self._staged
+        self._opened[seat] = True
+        self._opening_values[seat] = value
+        self._last_opening = value
+        self._events.append(
+            {
+                "type": "open",
+                "seat": seat,
+                "value": value,
+                "threshold": threshold,
+                "melds": list(self._staged_melds),
+            }
+        )
+
+    def _do_lay_off(self, act: Action, new: Meld, swap: bool) -> None:
+        seat = self._to_move
+        self._commit_opening()
+        c = act.cards[0]
+        index = act.target
+        assert index is not None
+        hand = self._hands[seat]
+        hand[c] -= 1
+        if swap:
+            hand[_JOKER_INDEX] += 1
+        else:
+            self._sizes[seat] -= 1
+        owner = self._table[index][1]
+        self._table[index] = (new, owner)
+        self._log(act, meld=index)
+
+    def _do_discard(self, act: Action) -> None:
+        seat = self._to_move
+        self._commit_opening()
+        c = act.cards[0]
+        self._hands[seat][c] -= 1
+        self._sizes[seat] -= 1
+        self._discard.append(c)
+        # What the hand is known not to hold carries to the next turn (a speed-up).
+        self._below[seat] = None if self._opened[seat] else self._fact
+        self._fact = None
+        self._drawn = None
+        self._log(act)
+        self._turn += 1
+        self._staged = 0
+        self._staged_melds = []
+        self._took = None
+        self._need = None
+        if self._sizes[seat] == 0:
+            self._finish(seat, "out")
+            return
+        cap = self.rules.max_turns
+        if cap is not None and self._turn >= cap:
+            self._finish(None, "max_turns")
+            return
+        self._to_move = self.next_seat(seat)
+        self._phase = DRAW
+        self._begin_draw()
+
+    def _begin_draw(self) -> None:
+        """Start a draw step; an empty stock is remade from the discard pile (T-11)."""
+        if self._stock:
+            return
+        if len(self._discard) < 2:
+            self._finish(None, "stock")
+            return
+        self._restocks += 1
+        top = self._discard[-1]
+        pile = self._discard[:-1]
+        chance_rng(self.seed, self._restocks, "restock").shuffle(pile)
+        self._stock = pile
+        self._discard = [top]
+        self._events.append({"type": "restock", "size": len(pile)})
+
+    def _finish(self, winner: int | None, reason: str) -> None:
+        """End the deal and score it (T-9, T-10, T-11)."""
+        n = self.rules.players
+        hands = [from_counts(h) for h in self._hands]
+        points = deal_points(hands, self._opened, winner, self.rules)
+        points = [p if self._active[s] else 0 for s, p in enumerate(points)]
+        details: dict[str, Any] = {
+            "reason": reason,
+            "hands": [[str(c) for c in sorted(h, key=sort_key)] for h in hands],
+            "opened": list(self._opened),
+            "opening_values": list(self._opening_values),
+            "points": points,
+            "active": list(self._active),
+            "turns": self._turn,
+        }
+        if self.rules.teams:
+            details["team_points"] = [
+                sum(points[s] for s in range(n) if s % 2 == t) for t in range(2)
+            ]
+        self._result = DealResult(tuple(points), winner, details)
+        self._phase = OVER
+        self._end_reason = reason
+        self._events.append({"type": "end", "winner": winner, "reason": reason, "points": points})
+
+    # ----------------------------------------------------------- persistence
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to replay this deal exactly (server side: holds the seed)."""
+        doc: dict[str, Any] = {
+            "game": "tunisian",
+            "rules": self.rules.to_json(),
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "active": list(self._active),
+            "actions": list(self._actions),
+        }
+        if self._start is not None:
+            doc["start"] = self._start
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> TunisianState:
+        """Rebuild a deal from ``to_json`` output by replaying its actions."""
+        if not isinstance(doc, Mapping):
+            raise InputError("a saved deal must be a JSON object")
+        known = {"game", "rules", "seed", "dealer", "active", "actions", "start"}
+        for key in doc:
+            if key not in known:
+                raise InputError(f"unknown key '{key}' in a saved deal")
+        for key in ("rules", "seed", "actions"):
+            if key not in doc:
+                raise InputError(f"a saved deal needs the key '{key}'")
+        if doc.get("game", "tunisian") != "tunisian":
+            raise InputError("this is not a saved Tunisian rami deal")
+        rules = rules_from(doc["rules"])
+        seed = doc["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InputError("'seed' must be a whole number")
+        try:
+            start = doc.get("start")
+            if start is not None:
+                state = cls.from_position(
+                    rules,
+                    start["hands"],
+                    stock=start["stock"],
+                    discard=start["discard"],
+                    table=[(t["cards"], t["owner"]) for t in start["table"]],
+                    opened=start["opened"],
+                    opening_values=start["opening_values"],
+                    last_opening=start["last_opening"],
+                    to_move=start["to_move"],
+                    dealer=doc.get("dealer"),
+                    phase=start["phase"],
+                    turn=start["turn"],
+                    active=doc.get("active"),
+                    seed=seed,
+                    staged=start.get("staged", ()),
+                    took=start.get("took"),
+                )
+            else:
+                state = cls.new(rules, seed, doc.get("dealer", 0), doc.get("active"))
+            for i, text in enumerate(doc["actions"]):
+                try:
+                    state.apply(text)
+                except IllegalAction as exc:
+                    raise InputError(f"saved action {i + 1} ('{text}') is illegal: {exc}") from None
+        except (KeyError, TypeError) as exc:
+            raise InputError(f"a saved deal is malformed: {exc}") from None
+        return state
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state, hidden cards and stock order included (tests, debugging)."""
+        return {
+            "hands": [list(h) for h in self._hands],
+            "stock": [int(c) for c in self._stock],
+            "discard": [int(c) for c in self._discard],
+            "table": [([int(c) for c in m.cards], m.kind, m.joker_as, o) for m, o in self._table],
+            "opened": list(self._opened),
+            "opening_values": list(self._opening_values),
+            "last_opening": self._last_opening,
+            "to_move": self._to_move,
+            "phase": self._phase,
+            "turn": self._turn,
+            "staged": self._staged,
+            "staged_melds": list(self._staged_melds),
+            "took": self._took,
+            "need": self._need,
+            "restocks": self._restocks,
+            "actions": list(self._actions),
+            "events": list(self._events),
+            "result": None
+            if self._result is None
+            else [list(self._result.scores), self._result.winner],
+        }
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` unless the 108 cards are all where they should be."""
+        total = [0] * KINDS
+        for seat, h in enumerate(self._hands):
+            if any(v < 0 for v in h):
+                raise AssertionError(f"seat {seat} holds a negative count")
+            if sum(h) != self._sizes[seat]:
+                raise AssertionError(f"seat {seat}'s hand size is out of step")
+            if not self._active[seat] and sum(h) > 0:
+                raise AssertionError(f"seat {seat} is out of the game but holds cards")
+            for i in range(KINDS):
+                total[i] += h[i]
+        for index, (meld, _owner) in enumerate(self._table):
+            jokers = sum(1 for c in meld.cards if c == _JOKER_INDEX)
+            if jokers > 1:
+                raise AssertionError(f"meld @{index} holds {jokers} jokers")
+            try:
+                again = make_meld(meld.cards)
+            except IllegalAction as exc:
+                raise AssertionError(f"meld @{index} ({meld.cards}) is invalid: {exc}") from None
+            if again.value != meld.value or again.kind != meld.kind:
+                raise AssertionError(f"meld @{index} does not read back the same")
+            for c in meld.cards:
+                total[c] += 1
+        for c in self._stock:
+            total[c] += 1
+        for c in self._discard:
+            total[c] += 1
+        if total != _full_shoe(self.rules):
+            raise AssertionError("the cards in play are not exactly the shoe")
+        if self._phase != OVER and not self._active[self._to_move]:
+            raise AssertionError("a seat out of the game is to move")
+
+    def __repr__(self) -> str:
+        return (
+            f"<TunisianState {self.rules.mode} turn {self._turn} phase {self._phase} "
+            f"to_move {self.to_move}>"
+        )
+
+
+_shoe_counts: dict[tuple[int, int], list[int]] = {}
+
+
+def _full_shoe(rules: TunisianRules) -> list[int]:
+    """The count vector of the whole shoe (T-1: 108 cards in the standard rules)."""
+    key = (rules.decks, rules.jokers)
+    found = _shoe_counts.get(key)
+    if found is None:
+        found = _shoe_counts[key] = counts(shoe(rules.decks, rules.jokers))
+    return found
+
+
+def _times(n: int) -> str:
+    return f"{n}× " if n > 1 else ""
+
+
+def format_list(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _check_seats(
+    rules: TunisianRules, dealer: int, active: Sequence[bool] | None
+) -> tuple[bool, ...]:
+    n = rules.players
+    act = tuple(bool(a) for a in active) if active is not None else (True,) * n
+    if len(act) != n:
+        raise InputError(f"'active' must list {n} seats")
+    if sum(act) < 2:
+        raise InputError("a deal needs at least two players still in the game")
+    if not (isinstance(dealer, int) and 0 <= dealer < n and act[dealer]):
+        raise InputError(f"the dealer must be an active seat 0 … {n - 1}")
+    return act
+
+
+def new_deal(
+    rules: TunisianRules | str | Mapping[str, Any] | None,
+    seed: int,
+    dealer: int = 0,
+    active: Sequence[bool] | None = None,
+) -> TunisianState:
+    """Deal a new Tunisian rami deal (T-2). ``active`` marks the seats still in the game."""
+    return TunisianState.new(rules, seed, dealer, active)

@@ -1,0 +1,134 @@
+"""What one seat may know of a Tunisian rami deal: the only thing a bot or client gets.
+
+A view holds the seat's own hand, everything public (hand sizes, the table melds, the
+discard pile in order, the stock's size, openings, the public history) and, for the
+seat to move, its legal actions. It never holds another seat's cards, the stock's order
+or the deal's seed. Cards drawn from the stock are hidden from everyone but the
+drawer; a card taken from the discard pile was face up, so it is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rami.errors import InputError
+from rami.tunisian.melds import Meld
+
+if TYPE_CHECKING:
+    from rami.tunisian.game import TunisianState
+
+__all__ = ["build_view", "meld_json", "public_event"]
+
+
+def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> dict[str, Any]:
+    """A table meld as JSON: its index, cards, owner seat, value and joker role."""
+    return {
+        "index": index,
+        "kind": meld.kind,
+        "cards": [str(c) for c in meld.cards],
+        "owner": owner,
+        "value": meld.value,
+        "joker_as": None if meld.joker_as is None else str(meld.joker_as),
+        "staged": staged,
+    }
+
+
+def _event_text(event: Mapping[str, Any]) -> str:
+    kind = event.get("type")
+    if kind == "open":
+        return f"seat {event['seat']} opens with {event['value']} (needed {event['threshold']})"
+    if kind == "restock":
+        return f"the discard pile is shuffled into a new stock of {event['size']} cards"
+    if kind == "deal":
+        return f"seat {event['dealer']} deals"
+    if kind == "position":
+        return "the deal starts from a set position"
+    if kind == "end":
+        if event["winner"] is not None:
+            return f"seat {event['winner']} goes out"
+        why = "the stock ran out" if event["reason"] == "stock" else "the turn cap was reached"
+        return f"the deal ends with no winner: {why}"
+    return str(kind)
+
+
+def public_event(event: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+    """One history entry as ``seat`` may read it (the marriage view's shape).
+
+    Moves are ``{"seat": s, "move": text}``: a stock draw reads ``draw 7♣`` for the
+    drawer and ``draw`` for everyone else; a take names its card, which was face up.
+    Other entries are ``{"seat": s, "event": text}`` plus their public numbers.
+    """
+    if event.get("type") == "action":
+        text = event["action"]
+        if text in ("draw", "take") and (text == "take" or event["seat"] == seat):
+            text = f"{text} {event['card']}"
+        out: dict[str, Any] = {"seat": event["seat"], "move": text}
+        if "meld" in event:
+            out["meld"] = event["meld"]
+        return out
+    out = {"seat": event.get("seat", event.get("dealer")), "event": _event_text(event)}
+    for key in ("value", "threshold", "size", "winner", "reason", "points"):
+        if key in event:
+            out[key] = event[key]
+    return out
+
+
+def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
+    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
+    rules = state.rules
+    n = rules.players
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
+    ):
+        raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
+    to_move = state.to_move
+    staged = set(state.staged_melds) if to_move is not None else set()
+    sizes = state.hand_sizes
+    opened = state.opened
+    values = state.opening_values
+    active = state.active
+    seats = [
+        {
+            "seat": s,
+            "team": state.team(s),
+            "active": active[s],
+            "hand_size": sizes[s],
+            "opened": opened[s],
+            "opening_value": values[s],
+        }
+        for s in range(n)
+    ]
+    result = state.result
+    view: dict[str, Any] = {
+        "game": "tunisian",
+        "mode": rules.mode,
+        "rules": rules.to_json(),
+        "players": n,
+        "seat": seat,
+        "team": state.team(seat) if seat is not None else None,
+        "teams": [[0, 2], [1, 3]] if rules.teams else None,
+        "dealer": state.dealer,
+        "to_move": to_move,
+        "phase": state.phase,
+        "turn": state.turn,
+        "first_round": state.first_round,
+        "seats": seats,
+        "hand": None if seat is None else [str(c) for c in state.hand(seat)],
+        "table": [
+            meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(state.table)
+        ],
+        "discard_pile": [str(c) for c in state.discard_pile],
+        "stock_size": state.stock_size,
+        "threshold": state.threshold,
+        "staged_value": state.staged_value if to_move is not None else 0,
+        "must_open": state.must_open if to_move is not None else False,
+        "history": [public_event(e, seat) for e in state.events],
+        "legal_actions": (
+            [str(a) for a in state.legal_actions()] if seat is not None and seat == to_move else []
+        ),
+        "result": None
+        if result is None
+        else {"scores": list(result.scores), "winner": result.winner, "details": result.details},
+    }
+    return view
