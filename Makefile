@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean chromium
+.PHONY: run demo test lint bench clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,web,ray]'
 	touch $(STAMP)
 
+# The main job: the web app (lobby, tables with friends and bots) on http://127.0.0.1:8000
 run: $(STAMP)
+	$(BIN)/rami serve
+
+# Watch a seeded deal of each game between random legal players, in the terminal.
+demo: $(STAMP)
 	$(BIN)/rami demo marriage --seed 7
 	$(BIN)/rami demo tunisian --seed 7
 

@@ -1,0 +1,155 @@
+"""``rami play``: play a match against bots in the terminal, or resume a saved one."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Annotated, Any
+
+import typer
+
+from rami.errors import InputError
+
+play_app = typer.Typer(
+    help="Play against bots in the terminal (Marriage or Tunisian rami).",
+    invoke_without_command=True,
+    no_args_is_help=True,
+)
+
+LevelOpt = Annotated[str, typer.Option(help="Bot strength: easy, medium or hard.")]
+SeedOpt = Annotated[
+    int | None, typer.Option(help="Seed: the same seed deals the same cards. Default: random.")
+]
+AsciiOpt = Annotated[
+    bool, typer.Option("--ascii", help="ASCII only, no colour (cards as 10C, QH).")
+]
+DelayOpt = Annotated[
+    float | None,
+    typer.Option(help="Seconds to show each bot turn (default 0.5, or $RAMI_PLAY_DELAY)."),
+]
+MaxTurnsOpt = Annotated[
+    int | None, typer.Option("--max-turns", help="End a deal with no winner after this many turns.")
+]
+
+
+@play_app.callback()
+def play_main(
+    ctx: typer.Context,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Resume the match you saved last.")
+    ] = False,
+    ascii: AsciiOpt = False,
+    delay: DelayOpt = None,
+) -> None:
+    """Play a whole match against bots: `rami play marriage`, `rami play tunisian`."""
+    if ctx.invoked_subcommand is not None:
+        if resume:
+            raise InputError("--resume takes no game: type 'rami play --resume'")
+        return
+    if not resume:
+        typer.echo(ctx.get_help())
+        return
+    _resume(ascii, delay)
+
+
+@play_app.command("marriage")
+def play_marriage(
+    rules: Annotated[str, typer.Option(help="Rules preset: nepali or indian.")] = "nepali",
+    players: Annotated[
+        int | None, typer.Option(help="Players, you included: 2-5 (nepali), 2-7 (indian).")
+    ] = None,
+    level: LevelOpt = "medium",
+    seed: SeedOpt = None,
+    ascii: AsciiOpt = False,
+    delay: DelayOpt = None,
+    max_turns: MaxTurnsOpt = None,
+) -> None:
+    """Marriage against bots: one rotation of deals, the ledger between deals."""
+    _start("marriage", rules, players, level, seed, ascii, delay, max_turns)
+
+
+@play_app.command("tunisian")
+def play_tunisian(
+    mode: Annotated[str, typer.Option(help="1v1, ffa (4 players) or 2v2 (bot partner).")] = "1v1",
+    level: LevelOpt = "medium",
+    seed: SeedOpt = None,
+    ascii: AsciiOpt = False,
+    delay: DelayOpt = None,
+    max_turns: MaxTurnsOpt = None,
+) -> None:
+    """Tunisian rami against bots: deals until one player (or team) is left."""
+    _start("tunisian", mode, None, level, seed, ascii, delay, max_turns)
+
+
+def _start(
+    game: str,
+    preset: str,
+    players: int | None,
+    level: str,
+    seed: int | None,
+    ascii: bool,
+    delay: float | None,
+    max_turns: int | None,
+) -> None:
+    from rami.games import get_game
+    from rami.play.saves import save_path
+    from rami.play.session import LEVELS, Session, Settings, default_delay
+
+    spec = get_game(game)
+    if level not in LEVELS:
+        raise InputError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+    if preset not in spec.presets:
+        raise InputError(
+            f"unknown {spec.preset_label} {preset!r}: choose one of {', '.join(spec.presets)}"
+        )
+    if max_turns is not None and max_turns < 1:
+        raise InputError("--max-turns must be at least 1")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    rules: Any = preset if max_turns is None else {"preset": preset, "max_turns": max_turns}
+    match = spec.new_match(rules, players, seed)
+    settings = Settings(game, level, seed, 0, ascii, _delay(delay, default_delay))
+    old = save_path(game)
+    session = Session(match, settings)
+    if old.exists():
+        backup = old.with_name(f"previous-{old.name}")
+        old.replace(backup)
+        session.screen.notes.append(
+            ("plain", f"Your earlier saved {spec.title} match was moved to {backup.name}.")
+        )
+    _line_editing()
+    raise typer.Exit(session.run())
+
+
+def _resume(ascii: bool, delay: float | None) -> None:
+    from rami.games import get_game
+    from rami.play.saves import SavedGame, latest_save
+    from rami.play.session import Session, Settings, default_delay
+
+    saved = SavedGame.read(latest_save())
+    spec = get_game(saved.game)
+    match = spec.match_from_json(saved.match)
+    settings = Settings(
+        saved.game,
+        saved.level,
+        saved.seed,
+        saved.human,
+        ascii or saved.ascii,
+        _delay(delay, default_delay),
+    )
+    _line_editing()
+    raise typer.Exit(Session(match, settings).run())
+
+
+def _line_editing() -> None:
+    """Arrow keys and history at the prompt where the platform has ``readline``."""
+    with contextlib.suppress(ImportError):  # no readline on Windows
+        import readline  # noqa: F401 - importing it is what turns editing on
+
+
+def _delay(given: float | None, default: Any) -> float:
+    if given is None:
+        return float(default())
+    if given < 0:
+        raise InputError("--delay must not be negative")
+    return given

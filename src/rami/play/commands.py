@@ -1,0 +1,343 @@
+"""The forgiving command language of ``rami play``, mapped onto the engine's actions.
+
+A person types ``d``, ``t``, ``x 7c``, ``show``, ``lay 5♥ 6♥ 7♥``, ``lay 8♥ @2``,
+``swap 7♥ @1``, ``open``, ``?`` …; ``parse_command`` turns that into a ``Command``.
+It reads only the seat's view, and asks the view which actions are legal only to
+resolve what was meant (``show`` with no cards lists the legal shows, ``add 8♥``
+finds the meld it fits). Whether a move is legal is always for the engine to say:
+the session applies the action and shows the engine's reason when it refuses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rami.cards import JOKER, Card, CardError, parse_card
+from rami.engine import Action
+from rami.errors import IllegalAction, InputError
+
+__all__ = ["ALIASES", "Command", "describe_refusal", "legal_actions", "parse_command"]
+
+ALIASES: dict[str, str] = {
+    "d": "draw",
+    "draw": "draw",
+    "stock": "draw",
+    "t": "take",
+    "take": "take",
+    "pick": "take",
+    "x": "discard",
+    "discard": "discard",
+    "throw": "discard",
+    "drop": "discard",
+    "f": "finish",
+    "finish": "finish",
+    "out": "finish",
+    "show": "show",
+    "sh": "show",
+    "dublee": "dublee",
+    "dub": "dublee",
+    "see": "see",
+    "expose": "expose",
+    "e": "expose",
+    "pass": "pass",
+    "open": "open",
+    "o": "open",
+    "lay": "lay",
+    "l": "lay",
+    "meld": "lay",
+    "m": "lay",
+    "add": "add",
+    "a": "add",
+    "swap": "swap",
+    "sw": "swap",
+    "help": "help",
+    "h": "help",
+    "?": "hint",
+    "hint": "hint",
+    "q": "quit",
+    "quit": "quit",
+    "exit": "quit",
+    "save": "quit",
+    "log": "log",
+    "history": "log",
+    "table": "table",
+    "melds": "table",
+}
+
+MAX_OPTIONS = 12  # a numbered list longer than this would not fit the screen
+_GLUED = re.compile(r"^(x|discard|f|finish|e|expose)(\S+)$", re.IGNORECASE)
+_GROUPS = re.compile(r"[;|]")
+
+
+@dataclass(frozen=True)
+class Command:
+    """What the player asked for.
+
+    ``kind``: ``act`` (play ``actions`` in order, each checked by the engine),
+    ``choose`` (``options`` to offer, numbered, under ``title``), ``open`` (lay the
+    best opening the solver finds), ``auto_show`` (Marriage: complete a show step by
+    step), ``help``, ``hint``, ``log`` or ``quit``.
+    """
+
+    kind: str
+    actions: tuple[Action, ...] = ()
+    options: tuple[Action, ...] = ()
+    title: str = ""
+
+
+def legal_actions(view: Mapping[str, Any]) -> list[Action]:
+    """The seat's legal actions as the view lists them."""
+    return [Action.parse(text) for text in view.get("legal_actions") or ()]
+
+
+def _act(*actions: Action) -> Command:
+    return Command("act", tuple(actions))
+
+
+def _choose(title: str, options: Sequence[Action], none: str) -> Command:
+    """Offer ``options``; one option is simply played, none is ``none`` as an error."""
+    if not options:
+        raise InputError(none)
+    if len(options) == 1:
+        return _act(options[0])
+    if len(options) > MAX_OPTIONS:
+        title += f"; the first {MAX_OPTIONS} of {len(options)}, or type the cards"
+    return Command("choose", options=tuple(options[:MAX_OPTIONS]), title=title)
+
+
+def _cards(words: Sequence[str]) -> tuple[list[Card], int | None]:
+    """Cards and an optional ``@N`` meld reference from the words after the verb."""
+    cards: list[Card] = []
+    target: int | None = None
+    for pos, word in enumerate(words, start=1):
+        if word.startswith("@"):
+            if target is not None or not word[1:].isdigit():
+                raise InputError(f"bad meld reference '{word}': write @0, @1, …")
+            target = int(word[1:])
+            continue
+        try:
+            cards.append(parse_card(word, pos))
+        except CardError as exc:
+            raise InputError(str(exc)) from None
+    return cards, target
+
+
+def _one(verb: str, cards: Sequence[Card], example: str) -> Card:
+    if len(cards) != 1:
+        raise InputError(f"'{verb}' names one card, e.g. '{example}'")
+    return cards[0]
+
+
+def _marriage(view: Mapping[str, Any]) -> bool:
+    return view.get("game") == "marriage"
+
+
+def _lays_on_table(view: Mapping[str, Any]) -> bool:
+    """Melds laid on the table (Tunisian rami, Indian Marriage) rather than shown."""
+    if not _marriage(view):
+        return True
+    return bool((view.get("rules") or {}).get("table_melding"))
+
+
+def _top_discard(view: Mapping[str, Any]) -> str | None:
+    pile = view.get("discard_pile") or []
+    return str(pile[-1]) if pile else None
+
+
+def parse_command(text: str, view: Mapping[str, Any], pending: Sequence[Action] = ()) -> Command:
+    """Read one line typed at the prompt; ``InputError`` with a one-line reason if unreadable.
+
+    ``pending`` is the numbered list last offered, so a bare ``2`` picks its second item.
+    """
+    line = text.strip()
+    if not line:
+        raise InputError("type a move, or 'help'")
+    if line.isdigit():
+        return _pick(int(line), pending)
+    words = line.replace(",", " ").split()
+    head = words[0].lower()
+    if head not in ALIASES:
+        glued = _GLUED.match(words[0])
+        if glued:
+            head = glued.group(1).lower()
+            words = [head, glued.group(2), *words[1:]]
+        else:
+            return _unknown(words[0], view)
+    verb = ALIASES[head]
+    rest = words[1:]
+    if verb in ("help", "hint", "log", "quit", "table"):
+        return Command(verb)
+    legal = legal_actions(view)
+    if verb in ("draw", "pass", "see"):
+        return _act(Action(verb))
+    if verb == "take":
+        cards, _ = _cards(rest)
+        top = _top_discard(view)
+        if cards and top is not None and str(cards[0]) != top:
+            raise InputError(f"only the latest discard ({top}) can be taken")
+        return _act(Action("take"))
+    if verb == "discard":
+        cards, _ = _cards(rest)
+        if not cards:
+            raise InputError("which card? e.g. 'x 7♣' (or 'x 7c')")
+        return _act(Action("discard", (_one("x", cards, "x 7♣"),)))
+    if verb == "finish":
+        return _finish(rest, view, legal)
+    if verb == "expose":
+        cards, _ = _cards(rest)
+        if cards:
+            return _act(Action("expose", (cards[0],)))
+        options = [a for a in legal if a.kind == "expose"]
+        return _choose("tunnelas you may expose", options, "you hold no tunnela to expose")
+    if verb == "dublee":
+        cards, _ = _cards(rest)
+        if cards:
+            return _act(Action("dublee", (cards[0], cards[0])))
+        options = [a for a in legal if a.kind == "dublee"]
+        return _choose("dublees you may show", options, "no dublee can be shown now")
+    if verb == "open":
+        return Command("auto_show" if _marriage(view) else "open")
+    if verb == "show":
+        return _show(rest, view, legal)
+    if verb == "lay":
+        return _lay(rest, view, legal)
+    if verb == "add":
+        return _add(rest, view, legal)
+    return _swap(rest, view, legal)
+
+
+def _pick(number: int, pending: Sequence[Action]) -> Command:
+    if not pending:
+        raise InputError("no numbered choices now: 'show', 'lay' or 'swap' lists some")
+    if not 1 <= number <= len(pending):
+        raise InputError(f"choose a number from 1 to {len(pending)}")
+    return _act(pending[number - 1])
+
+
+def _unknown(word: str, view: Mapping[str, Any]) -> Command:
+    try:
+        c = parse_card(word)
+    except CardError:
+        raise InputError(f"unknown command '{word}': type 'help' for the commands") from None
+    raise InputError(f"to discard {c}, type 'x {c}'; type 'help' for the other commands")
+
+
+def _finish(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+    cards, _ = _cards(rest)
+    if not _marriage(view):
+        hand = view.get("hand") or []
+        if len(hand) == 1:
+            return _act(Action("discard", (parse_card(hand[0]),)))
+        raise InputError("to go out, lay your melds and then discard your last card (T-9)")
+    if cards:
+        return _act(Action("finish", (_one("finish", cards, "finish K♦"),)))
+    options = [a for a in legal if a.kind == "finish"]
+    return _choose(
+        "you can finish with one of these discards",
+        options,
+        "you cannot finish now (type ? for a hint)",
+    )
+
+
+def _groups(rest: Sequence[str]) -> list[list[str]]:
+    """Words split into melds at ';' or '|' ('lay 5♥ 6♥ 7♥ ; 9♠ 9♥ 9♦')."""
+    joined = " ".join(rest)
+    return [g.split() for g in _GROUPS.split(joined) if g.split()]
+
+
+def _show(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+    if not _marriage(view):
+        raise InputError("Tunisian rami has no show: 'open' lays your best opening, 'lay' one meld")
+    options = [a for a in legal if a.kind in ("show", "dublee", "see")]
+    if not rest:
+        return _choose(
+            "you may show (pick a number, or 'show all')",
+            options,
+            "you cannot show now (type ? for a hint)",
+        )
+    if len(rest) == 1 and rest[0].lower() in ("all", "*", "everything"):
+        return Command("auto_show")
+    if len(rest) == 1 and rest[0].isdigit():
+        shows = [a for a in options if a.kind != "see"]
+        return _pick(int(rest[0]), shows)
+    actions: list[Action] = []
+    for group in _groups(rest):
+        cards, target = _cards(group)
+        if target is not None:
+            raise InputError("'show' takes no '@N'")
+        if (len(cards) == 2 and cards[0] == cards[1]) or len(cards) == 1:
+            actions.append(Action("dublee", (cards[0], cards[0])))
+        elif len(cards) == 6 and not any(";" in w or "|" in w for w in rest):
+            actions.extend((Action("show", tuple(cards[:3])), Action("show", tuple(cards[3:]))))
+        else:
+            actions.append(Action("show", tuple(cards)))
+    return _act(*actions)
+
+
+def _lay(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+    if not _lays_on_table(view):
+        seen = bool(view.get("seen"))
+        if seen:
+            raise InputError("in Nepali Marriage melds stay in hand until you 'finish'")
+        return _show(rest, view, legal)
+    if not rest:
+        options = [a for a in legal if a.kind == "meld"]
+        return _choose(
+            "melds you may lay (pick a number)",
+            options,
+            "no meld can be laid now (type ? for a hint)",
+        )
+    actions: list[Action] = []
+    for group in _groups(rest):
+        cards, target = _cards(group)
+        if not cards:
+            raise InputError("which cards? e.g. 'lay 5♥ 6♥ 7♥' or 'lay 8♥ @2'")
+        if target is not None:
+            actions.extend(Action("add", (c,), target) for c in cards)
+        else:
+            actions.append(Action("meld", tuple(cards)))
+    return _act(*actions)
+
+
+def _add(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+    if not _lays_on_table(view):
+        raise InputError("in Nepali Marriage nobody adds to melds (M-6)")
+    cards, target = _cards(rest)
+    if not cards:
+        options = [a for a in legal if a.kind == "add"]
+        return _choose(
+            "cards you may add (pick a number)", options, "no card fits a meld on the table"
+        )
+    if target is not None:
+        return _act(*(Action("add", (c,), target) for c in cards))
+    c = _one("add", cards, "add 8♥ @2")
+    options = [a for a in legal if a.kind == "add" and a.cards[0] == c]
+    return _choose(f"{c} fits several melds", options, f"{c} fits no meld you may add to")
+
+
+def _swap(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+    if _marriage(view):
+        raise InputError("Marriage has no joker swaps")
+    cards, target = _cards(rest)
+    cards = [c for c in cards if c != JOKER]  # 'swap JK 7♥ @1' names the joker too
+    swaps = [a for a in legal if a.kind == "swap"]
+    if len(cards) > 1:
+        raise InputError("swap names the one real card that replaces a joker, e.g. 'swap 7♥ @1'")
+    if cards and target is not None:
+        return _act(Action("swap", (cards[0],), target))
+    if cards:
+        swaps = [a for a in swaps if a.cards[0] == cards[0]]
+    elif target is not None:
+        swaps = [a for a in swaps if a.target == target]
+    return _choose(
+        "joker swaps you may make (pick a number)", swaps, "no joker swap is possible now"
+    )
+
+
+def describe_refusal(exc: IllegalAction | InputError) -> str:
+    """The one line shown for a refused command."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else "not allowed"

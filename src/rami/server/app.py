@@ -1,0 +1,333 @@
+"""The web application: HTTP API, the WebSocket of each table, and the pages.
+
+``create_app(config)`` builds a FastAPI app around one ``Store`` (SQL database) and one
+``TableManager``. The pages are plain HTML, CSS and ES modules from ``static/``; there
+is no build step. The message protocol is described in ``docs/protocol.md``; the HTTP
+part's schema is served at ``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+
+from rami.errors import InputError
+from rami.server.config import ServerConfig, default_db_url
+from rami.server.protocol import (
+    ActionRequest,
+    CreatedTable,
+    CreateTable,
+    ErrorResponse,
+    GameInfo,
+    HintResponse,
+    Joined,
+    JoinRequest,
+    RulesSummary,
+    StateResponse,
+    TableError,
+    TableSummary,
+)
+from rami.server.rules_info import games_info, rules_summary
+from rami.server.storage import Store
+from rami.server.tables import Connection, LiveTable, TableManager
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).parent / "static"
+HELLO_TIMEOUT = 30.0
+
+_bearer = HTTPBearer(auto_error=False, description="the seat's secret token")
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse},
+    403: {"model": ErrorResponse},
+    404: {"model": ErrorResponse},
+    409: {"model": ErrorResponse},
+}
+
+
+def _token(
+    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    return creds.credentials if creds is not None else None
+
+
+Token = Annotated[str | None, Depends(_token)]
+
+
+def _manager(request: Request) -> TableManager:
+    found: TableManager = request.app.state.manager
+    return found
+
+
+Manager = Annotated[TableManager, Depends(_manager)]
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The rami web app; ``config`` None means the default SQLite file and bot pace."""
+    cfg = config if config is not None else ServerConfig(db_url=default_db_url())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(cfg.db_url)
+        app.state.manager = TableManager(store, cfg)
+        try:
+            yield
+        finally:
+            await app.state.manager.close()
+            store.close()
+
+    app = FastAPI(
+        title="rami",
+        version="0.1.0",
+        summary="Marriage and Tunisian rami tables with friends and bots",
+        description="The HTTP part of the rami server. Play itself goes over the table's "
+        "WebSocket `/ws/tables/{code}`; see docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, exc: TableError) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
+        )
+
+    @app.exception_handler(InputError)
+    async def input_error(_request: Request, exc: InputError) -> JSONResponse:
+        return JSONResponse({"error": {"code": "bad_request", "message": str(exc)}}, 400)
+
+    def table_url(request: Request, code: str) -> str:
+        return str(request.url_for("table_page", code=code))
+
+    # ------------------------------------------------------------------ pages
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{code}", include_in_schema=False, name="table_page")
+    async def table_page(code: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/rules/{game}/{preset}", include_in_schema=False)
+    async def rules_page(game: str, preset: str) -> FileResponse:
+        return FileResponse(STATIC / "rules.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_default(game: str) -> RedirectResponse:
+        from rami.games import get_game
+
+        spec = get_game(game)
+        return RedirectResponse(f"/rules/{spec.name}/{spec.presets[0]}")
+
+    # ------------------------------------------------------------------ lobby API
+
+    @app.get("/api/games", response_model=list[GameInfo], tags=["lobby"])
+    async def list_games() -> list[dict[str, Any]]:
+        """The games, their presets (or modes) with player counts, and the bot levels."""
+        return games_info()
+
+    @app.get(
+        "/api/rules/{game}/{preset}",
+        response_model=RulesSummary,
+        responses=_ERRORS,
+        tags=["lobby"],
+    )
+    async def get_rules(game: str, preset: str) -> dict[str, Any]:
+        """The options of a preset with one line of help each (the rules page)."""
+        return rules_summary(game, preset)
+
+    @app.post(
+        "/api/tables",
+        response_model=CreatedTable,
+        status_code=201,
+        responses=_ERRORS,
+        tags=["tables"],
+    )
+    async def create_table(body: CreateTable, request: Request, mgr: Manager) -> dict[str, Any]:
+        """Create a table; the creator takes a human seat and gets its token."""
+        live, seat, token = await mgr.create(body.model_dump())
+        return {
+            "code": live.code,
+            "url": table_url(request, live.code),
+            "seat": seat,
+            "token": token,
+            "table": live.summary(),
+        }
+
+    @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
+    async def list_tables(
+        mgr: Manager,
+        codes: Annotated[str, Query(max_length=600, description="codes, comma-separated")] = "",
+    ) -> list[dict[str, Any]]:
+        """Summaries of the tables named (the page keeps the user's codes in its storage)."""
+        wanted = [c.strip().upper() for c in codes.split(",") if c.strip()][:30]
+        found = await asyncio.to_thread(mgr.store.existing_codes, wanted)
+        out = []
+        for code in found:
+            with contextlib.suppress(TableError):
+                out.append((await mgr.get(code)).summary())
+        return out
+
+    @app.get("/api/tables/{code}", response_model=TableSummary, responses=_ERRORS, tags=["tables"])
+    async def get_table(code: str, mgr: Manager) -> dict[str, Any]:
+        """A table's public summary: game, rules, seats, status."""
+        return (await mgr.get(code)).summary()
+
+    @app.post("/api/tables/{code}/join", response_model=Joined, responses=_ERRORS, tags=["tables"])
+    async def join_table(
+        code: str, body: JoinRequest, request: Request, mgr: Manager
+    ) -> dict[str, Any]:
+        """Take a free human seat; the answer holds the seat's secret token."""
+        live = await mgr.get(code)
+        seat, token = await mgr.join(live, body.seat, body.name)
+        return {"code": live.code, "seat": seat, "token": token, "url": table_url(request, code)}
+
+    @app.post(
+        "/api/tables/{code}/start",
+        response_model=TableSummary,
+        responses=_ERRORS,
+        tags=["tables"],
+    )
+    async def start_table(code: str, token: Token, mgr: Manager) -> dict[str, Any]:
+        """Fill the free seats with bots and start play."""
+        live = await mgr.get(code)
+        await mgr.start(live, live.seat_for_token(token))
+        return live.summary()
+
+    # ------------------------------------------------------------------ play API
+
+    @app.get(
+        "/api/tables/{code}/view",
+        response_model=StateResponse,
+        responses=_ERRORS,
+        tags=["play"],
+    )
+    async def get_view(code: str, token: Token, mgr: Manager) -> dict[str, Any]:
+        """The view of the token's seat; without a token, the spectators' view."""
+        live = await mgr.get(code)
+        return await mgr.state(live, live.seat_for_token(token))
+
+    @app.post(
+        "/api/tables/{code}/actions",
+        response_model=StateResponse,
+        responses=_ERRORS,
+        tags=["play"],
+    )
+    async def post_action(
+        code: str, body: ActionRequest, token: Token, mgr: Manager
+    ) -> dict[str, Any]:
+        """Play one action for the token's seat (the same check as over the WebSocket)."""
+        live = await mgr.get(code)
+        seat = live.seat_for_token(token)
+        await mgr.act(live, seat, body.action, None, None)
+        return await mgr.state(live, seat)
+
+    @app.post(
+        "/api/tables/{code}/next-deal",
+        response_model=StateResponse,
+        responses=_ERRORS,
+        tags=["play"],
+    )
+    async def post_next_deal(code: str, token: Token, mgr: Manager) -> dict[str, Any]:
+        """Deal the next deal of the match once the current one is over."""
+        live = await mgr.get(code)
+        seat = live.seat_for_token(token)
+        await mgr.next_deal(live, seat, None, None)
+        return await mgr.state(live, seat)
+
+    @app.get(
+        "/api/tables/{code}/hint",
+        response_model=HintResponse,
+        responses=_ERRORS,
+        tags=["play"],
+    )
+    async def get_hint(code: str, token: Token, mgr: Manager) -> dict[str, Any]:
+        """A suggested move and notes on the seat's own cards."""
+        live = await mgr.get(code)
+        return await mgr.hint(live, live.seat_for_token(token))
+
+    # ------------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/tables/{code}")
+    async def table_socket(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        mgr: TableManager = websocket.app.state.manager
+        try:
+            live, seat = await _hello(websocket, mgr, code)
+        except (WebSocketDisconnect, TimeoutError):
+            return
+        if live is None:
+            return
+        conn = Connection(seat, websocket.send_text)
+        writer = asyncio.create_task(conn.run_writer())
+        await mgr.connect(live, conn)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    conn.send(TableError("bad_json", "send JSON text, not binary").to_message())
+                    continue
+                await mgr.handle(live, conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await mgr.disconnect(live, conn)
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(writer, timeout=2)
+
+    return app
+
+
+async def _hello(
+    websocket: WebSocket, mgr: TableManager, code: str
+) -> tuple[LiveTable | None, int | None]:
+    """Wait for the client's hello; answer errors until it comes. Closes on a bad one."""
+
+    async def refuse(exc: TableError, close_code: int) -> tuple[None, None]:
+        await websocket.send_text(json.dumps(exc.to_message(), ensure_ascii=False))
+        await websocket.close(close_code)
+        return None, None
+
+    while True:
+        message = await asyncio.wait_for(websocket.receive(), timeout=HELLO_TIMEOUT)
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect()
+        raw = message.get("text")
+        error: TableError | None = None
+        try:
+            doc = json.loads(raw) if raw is not None else None
+        except ValueError:
+            doc = None
+        if not isinstance(doc, dict):
+            error = TableError("bad_json", "the message is not a JSON object")
+        elif doc.get("type") != "hello":
+            error = TableError("hello_first", 'send {"type": "hello", "token": …} first')
+        elif doc.get("token") is not None and not isinstance(doc.get("token"), str):
+            error = TableError("bad_message", "'token' must be text or null")
+        if error is not None:
+            ref = doc.get("id") if isinstance(doc, dict) else None
+            await websocket.send_text(json.dumps(error.to_message(ref), ensure_ascii=False))
+            continue
+        assert isinstance(doc, dict)
+        try:
+            live = await mgr.get(code)
+        except TableError as exc:
+            return await refuse(exc, 4404)
+        try:
+            seat = live.seat_for_token(doc.get("token"))
+        except TableError as exc:
+            return await refuse(exc, 4403)
+        return live, seat

@@ -1,0 +1,41 @@
+"""Server settings: where the database lives and how the bots pace themselves."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ServerConfig", "data_dir", "default_db_url"]
+
+
+def data_dir() -> Path:
+    """The user's data directory for rami (``$XDG_DATA_HOME/rami`` or its usual fallbacks)."""
+    base = os.environ.get("XDG_DATA_HOME")
+    if base:
+        return Path(base) / "rami"
+    if os.name == "nt" and os.environ.get("APPDATA"):
+        return Path(os.environ["APPDATA"]) / "rami"
+    return Path.home() / ".local" / "share" / "rami"
+
+
+def default_db_url() -> str:
+    """A SQLite file in the data directory, created on first start (zero set-up)."""
+    path = data_dir()
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path / 'rami.sqlite3'}"
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """How one server runs.
+
+    ``bot_delay`` is the mean pause in seconds before a bot moves, so people can follow
+    the play (0 in tests); each pause varies by ±40 % to feel natural. ``hint_level`` is
+    the bot level that proposes a move when a player asks for a hint.
+    """
+
+    db_url: str
+    bot_delay: float = 0.9
+    hint_level: str = "greedy"
+    max_live_tables: int = 256

@@ -1,0 +1,198 @@
+"""The wire format: HTTP request/response models and the WebSocket message vocabulary.
+
+``docs/protocol.md`` describes the same messages for people; the HTTP models also make
+the OpenAPI schema (``/openapi.json``). Views are the engine's JSON-ready dicts and are
+passed through as they are: the server adds nothing to what a seat may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "CLIENT_TYPES",
+    "ERROR_CODES",
+    "ActionRequest",
+    "CreateTable",
+    "CreatedTable",
+    "ErrorBody",
+    "ErrorResponse",
+    "GameInfo",
+    "HintResponse",
+    "JoinRequest",
+    "Joined",
+    "PresetInfo",
+    "RulesOption",
+    "RulesSummary",
+    "SeatInfo",
+    "SeatSpec",
+    "StateResponse",
+    "TableError",
+    "TableSummary",
+]
+
+#: Message types a client may send over the WebSocket.
+CLIENT_TYPES = ("hello", "action", "next_deal", "start", "hint", "ping")
+
+#: Error codes, the same over HTTP (in ``{"error": {...}}``) and the WebSocket.
+ERROR_CODES = {
+    "bad_json": 400,  # the message is not a JSON object
+    "bad_message": 400,  # a field is missing or of the wrong type
+    "unknown_type": 400,  # no such message type
+    "hello_first": 400,  # a WebSocket must send hello before anything else
+    "bad_request": 400,  # table set-up that cannot be played (players, options, …)
+    "illegal": 409,  # the engine refused the action (the message says why)
+    "not_your_turn": 409,
+    "not_started": 409,  # the table still waits for players
+    "deal_not_over": 409,
+    "match_over": 409,
+    "seat_taken": 409,
+    "no_free_seat": 409,
+    "spectator": 403,  # a spectator tried to act
+    "bad_token": 403,  # the token belongs to no seat of this table
+    "no_table": 404,
+    "unavailable": 503,  # storage failed: nothing was changed
+    "internal": 500,  # a bug on the server's side: nothing was changed
+}
+
+
+class TableError(Exception):
+    """A request the server refuses; nothing has changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return ERROR_CODES.get(self.code, 400)
+
+    def to_message(self, ref: Any = None) -> dict[str, Any]:
+        return {"type": "error", "id": ref, "code": self.code, "message": self.message}
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorBody(_Model):
+    code: str = Field(description="one of the error codes of docs/protocol.md")
+    message: str = Field(description="one line a person understands")
+
+
+class ErrorResponse(_Model):
+    error: ErrorBody
+
+
+class SeatSpec(_Model):
+    kind: Literal["human", "bot"] = "human"
+    level: str | None = Field(None, description="bot level (bots only)")
+    name: str | None = Field(None, max_length=40)
+
+
+class CreateTable(_Model):
+    game: str = Field(description="marriage or tunisian")
+    preset: str | None = Field(None, description="rules preset (marriage) or mode (tunisian)")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="rule options overriding the preset, by name"
+    )
+    seats: list[SeatSpec] = Field(description="one entry per seat, in seat order")
+    seat: int | None = Field(
+        None, description="the seat the creator takes (default: the first human seat)"
+    )
+    name: str | None = Field(None, max_length=40, description="the creator's name")
+
+
+class SeatInfo(_Model):
+    seat: int
+    kind: Literal["human", "bot"]
+    level: str | None
+    name: str
+    claimed: bool = Field(description="a human seat someone has taken (bots: true)")
+    online: bool = Field(description="a player is connected to this seat now")
+
+
+class TableSummary(_Model):
+    code: str
+    game: str
+    title: str
+    preset: str
+    rules: dict[str, Any]
+    players: int
+    status: Literal["waiting", "playing", "over"]
+    seats: list[SeatInfo]
+    version: int = Field(description="number of events in the table's log")
+    created_at: float
+
+
+class CreatedTable(_Model):
+    code: str
+    url: str = Field(description="the table's page (share it: anyone may join a free seat)")
+    seat: int | None
+    token: str | None = Field(description="the creator's seat token: keep it secret")
+    table: TableSummary
+
+
+class JoinRequest(_Model):
+    seat: int | None = Field(None, description="the seat to take (default: the first free one)")
+    name: str | None = Field(None, max_length=40)
+
+
+class Joined(_Model):
+    code: str
+    seat: int
+    token: str
+    url: str
+
+
+class ActionRequest(_Model):
+    action: str = Field(max_length=200, description="an action's text, e.g. 'discard 7♣'")
+
+
+class StateResponse(_Model):
+    version: int
+    seat: int | None
+    table: TableSummary
+    view: dict[str, Any] = Field(description="the match view of this seat (or the public one)")
+
+
+class HintResponse(_Model):
+    suggestion: str | None = Field(description="a move a bot would play from this seat's view")
+    notes: list[dict[str, Any]] = Field(
+        description="analysis of the seat's own cards: {key, …values} for the page to word"
+    )
+
+
+class RulesOption(_Model):
+    name: str
+    value: Any
+    default: Any = Field(description="the value in the preset")
+    choices: list[Any] | None
+    type: str
+    help: str
+
+
+class PresetInfo(_Model):
+    name: str
+    players: list[int]
+    rules: dict[str, Any]
+
+
+class GameInfo(_Model):
+    name: str
+    title: str
+    preset_label: str
+    presets: list[PresetInfo]
+    bot_levels: list[str]
+
+
+class RulesSummary(_Model):
+    game: str
+    title: str
+    preset: str
+    players: list[int]
+    options: list[RulesOption]
+    document: str | None = Field(description="the project's rules page (Markdown), if any")

@@ -1,0 +1,290 @@
+"""Durable storage of tables: their set-up, their seats and each table's event log.
+
+A table's state is never stored as such: it is rebuilt by replaying the event log over
+a new match made from the stored rules and seed (DESIGN: the event log is the
+persistence format). The log is append-only and numbered; a move is acknowledged only
+after the transaction that appends it has committed, so a server that is killed loses
+nothing it acknowledged. SQLite by default; any SQLAlchemy URL (PostgreSQL, …) works.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+__all__ = [
+    "EventRecord",
+    "SeatRecord",
+    "Store",
+    "TableRecord",
+    "hash_token",
+    "new_token",
+    "token_matches",
+]
+
+metadata = MetaData()
+
+tables_t = Table(
+    "rami_tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(16), unique=True, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+seats_t = Table(
+    "rami_seats",
+    metadata,
+    Column("table_id", Integer, ForeignKey("rami_tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human | bot
+    Column("level", String(16), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),  # set once a human claims the seat
+)
+
+events_t = Table(
+    "rami_events",
+    metadata,
+    Column("table_id", Integer, ForeignKey("rami_tables.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),  # action | next_deal
+    Column("seat", Integer, nullable=True),
+    Column("data", String(400), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud easily
+CODE_LENGTH = 6
+
+
+def new_token() -> str:
+    """A seat's secret: unguessable, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """Only hashes are stored, so a leaked database does not let anyone act for a seat."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str | None, stored_hash: str | None) -> bool:
+    if not token or not stored_hash:
+        return False
+    return hmac.compare_digest(hash_token(token), stored_hash)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+@dataclass
+class SeatRecord:
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    token_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    seq: int
+    kind: str
+    seat: int | None
+    data: str
+
+
+@dataclass
+class TableRecord:
+    id: int
+    code: str
+    game: str
+    rules: dict[str, Any]
+    players: int
+    seed: int
+    status: str
+    created_at: float
+    seats: list[SeatRecord] = field(default_factory=list)
+    events: list[EventRecord] = field(default_factory=list)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+class Store:
+    """The tables, seats and event logs in one SQL database (synchronous calls)."""
+
+    def __init__(self, url: str) -> None:
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- tables
+
+    def create_table(
+        self,
+        game: str,
+        rules: dict[str, Any],
+        players: int,
+        seed: int,
+        status: str,
+        seats: Sequence[SeatRecord],
+    ) -> TableRecord:
+        """Insert a table and its seats in one transaction, under a fresh unique code."""
+        for _ in range(20):
+            code = new_code()
+            now = time.time()
+            try:
+                with self.engine.begin() as conn:
+                    result = conn.execute(
+                        insert(tables_t).values(
+                            code=code,
+                            game=game,
+                            rules=rules,
+                            players=players,
+                            seed=seed,
+                            status=status,
+                            created_at=now,
+                        )
+                    )
+                    key = result.inserted_primary_key
+                    assert key is not None
+                    table_id = int(key[0])
+                    conn.execute(
+                        insert(seats_t),
+                        [
+                            {
+                                "table_id": table_id,
+                                "seat": s.seat,
+                                "kind": s.kind,
+                                "level": s.level,
+                                "name": s.name,
+                                "token_hash": s.token_hash,
+                            }
+                            for s in seats
+                        ],
+                    )
+            except IntegrityError:
+                continue  # code already taken: draw another
+            return TableRecord(
+                table_id, code, game, rules, players, seed, status, now, list(seats), []
+            )
+        raise RuntimeError("could not find a free table code")
+
+    def load(self, code: str) -> TableRecord | None:
+        """A table with its seats and its whole event log, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.code == code)).first()
+            if row is None:
+                return None
+            record = TableRecord(
+                id=row.id,
+                code=row.code,
+                game=row.game,
+                rules=dict(row.rules),
+                players=row.players,
+                seed=row.seed,
+                status=row.status,
+                created_at=row.created_at,
+            )
+            for s in conn.execute(
+                select(seats_t).where(seats_t.c.table_id == row.id).order_by(seats_t.c.seat)
+            ):
+                record.seats.append(SeatRecord(s.seat, s.kind, s.level, s.name, s.token_hash))
+            for e in conn.execute(
+                select(events_t).where(events_t.c.table_id == row.id).order_by(events_t.c.seq)
+            ):
+                record.events.append(EventRecord(e.seq, e.kind, e.seat, e.data))
+        return record
+
+    def existing_codes(self, codes: Iterable[str]) -> list[str]:
+        wanted = list(codes)
+        if not wanted:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.code).where(tables_t.c.code.in_(wanted)))
+            found = {r.code for r in rows}
+        return [c for c in wanted if c in found]
+
+    # ---------------------------------------------------------------- changes
+
+    def append_event(self, table_id: int, seq: int, kind: str, seat: int | None, data: str) -> None:
+        """Append one event; commits before returning (raises if ``seq`` is taken)."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(events_t).values(
+                    table_id=table_id,
+                    seq=seq,
+                    kind=kind,
+                    seat=seat,
+                    data=data,
+                    created_at=time.time(),
+                )
+            )
+
+    def claim_seat(self, table_id: int, seat: int, token_hash: str, name: str) -> bool:
+        """Give an unclaimed human seat to a player; False if someone was faster."""
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                update(seats_t)
+                .where(
+                    seats_t.c.table_id == table_id,
+                    seats_t.c.seat == seat,
+                    seats_t.c.kind == "human",
+                    seats_t.c.token_hash.is_(None),
+                )
+                .values(token_hash=token_hash, name=name)
+            )
+            return bool(result.rowcount == 1)
+
+    def start(self, table_id: int, bots: dict[int, tuple[str, str]]) -> None:
+        """Turn the given open seats into bots ``(level, name)`` and start the table."""
+        with self.engine.begin() as conn:
+            for seat, (level, name) in bots.items():
+                conn.execute(
+                    update(seats_t)
+                    .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                    .values(kind="bot", level=level, name=name, token_hash=None)
+                )
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status="playing"))

@@ -1,0 +1,599 @@
+"""Live tables: a match in memory, its seats, its connections, and the bots that play.
+
+The server is authoritative. A client names an intended action; the table checks that
+the client's seat is to move, lets the engine check the action itself (all-or-nothing),
+appends it to the table's event log and commits, and only then acknowledges it and
+pushes every connection its own seat's view (spectators: the public view). Anything
+refused is answered with an error to that client and changes nothing.
+
+Concurrency: one ``asyncio.Lock`` per table serialises everything that reads or changes
+its match; engine and database work runs in a worker thread under that lock, so the
+event loop stays free for other tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rami.engine import Action
+from rami.errors import InputError
+from rami.games import GameSpec, Match, get_game
+from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
+from rami.server.config import ServerConfig
+from rami.server.hints import hint_for
+from rami.server.protocol import CLIENT_TYPES, TableError
+from rami.server.storage import (
+    EventRecord,
+    SeatRecord,
+    Store,
+    TableRecord,
+    hash_token,
+    new_token,
+    token_matches,
+)
+
+__all__ = ["Connection", "LiveTable", "TableManager"]
+
+log = logging.getLogger(__name__)
+
+ACTION = "action"
+NEXT_DEAL = "next_deal"
+MAX_ACTION_TEXT = 200
+
+
+class Connection:
+    """One WebSocket client of a table: its seat (None: spectator) and its send queue.
+
+    Messages go through a queue drained by one writer task, so a slow client never
+    holds up the table or the other clients, and each client gets messages in order.
+    """
+
+    def __init__(self, seat: int | None, sender: Callable[[str], Any]) -> None:
+        self.seat = seat
+        self._sender = sender
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if not self.closed:
+            self.queue.put_nowait(message)
+
+    async def run_writer(self) -> None:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+            try:
+                await self._sender(text)
+            except Exception:  # the client went away; the reader side cleans up
+                self.closed = True
+                return
+
+    def close(self) -> None:
+        self.closed = True
+        self.queue.put_nowait(None)
+
+
+@dataclass
+class LiveTable:
+    """A table in memory. Change it only while holding ``lock``."""
+
+    record: TableRecord
+    spec: GameSpec
+    match: Match
+    log: list[EventRecord] = field(default_factory=list)
+    online: dict[int, int] = field(default_factory=dict)
+    conns: set[Connection] = field(default_factory=set)
+    bots: dict[int, SeatBot] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    task: asyncio.Task[None] | None = None
+
+    @property
+    def code(self) -> str:
+        return self.record.code
+
+    @property
+    def seats(self) -> list[SeatRecord]:
+        return self.record.seats
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    @property
+    def status(self) -> str:
+        if self.record.status == "waiting":
+            return "waiting"
+        return "over" if self.match.is_over else "playing"
+
+    def seat_for_token(self, token: str | None) -> int | None:
+        """The seat ``token`` opens; None for no token (a spectator); ``bad_token`` else."""
+        if token is None or token == "":
+            return None
+        for s in self.seats:
+            if token_matches(token, s.token_hash):
+                return s.seat
+        raise TableError("bad_token", "this token belongs to no seat of this table")
+
+    def bot_to_move(self) -> int | None:
+        if self.status != "playing":
+            return None
+        current = self.match.current
+        if current.is_over:
+            return None
+        seat = current.to_move
+        if seat is None or self.seats[seat].kind != "bot":
+            return None
+        return seat
+
+    def summary(self) -> dict[str, Any]:
+        rules = self.record.rules
+        return {
+            "code": self.code,
+            "game": self.spec.name,
+            "title": self.spec.title,
+            "preset": str(rules.get("preset", "")),
+            "rules": rules,
+            "players": self.record.players,
+            "status": self.status,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "level": s.level,
+                    "name": s.name,
+                    "claimed": s.kind == "bot" or s.token_hash is not None,
+                    "online": s.kind == "bot" or self.online.get(s.seat, 0) > 0,
+                }
+                for s in self.seats
+            ],
+            "version": self.version,
+            "created_at": self.record.created_at,
+        }
+
+    # ------------------------------------------------------------------ replay
+
+    def replay(self, event: EventRecord) -> None:
+        """Apply one logged event to the match (raises ``ValueError`` if it is refused)."""
+        if event.kind == ACTION:
+            self.match.apply(event.data)
+        elif event.kind == NEXT_DEAL:
+            self.match.next_deal()
+        else:
+            raise InputError(f"unknown event kind {event.kind!r}")
+
+    def rebuild(self) -> None:
+        """Make the match again from the seed and the logged events."""
+        self.match = self.spec.new_match(self.record.rules, self.record.players, self.record.seed)
+        for event in self.log:
+            self.replay(event)
+
+
+def _clean_name(name: str | None, fallback: str) -> str:
+    text = " ".join((name or "").split())[:40]
+    return text or fallback
+
+
+class TableManager:
+    """Loads tables from the store (replaying their logs), caches them, runs their bots."""
+
+    def __init__(self, store: Store, config: ServerConfig) -> None:
+        self.store = store
+        self.config = config
+        self.tables: OrderedDict[str, LiveTable] = OrderedDict()
+        self._load_lock = asyncio.Lock()
+        self._closing = False
+        self._rng = random.Random()
+
+    # ------------------------------------------------------------------ loading
+
+    async def get(self, code: str) -> LiveTable:
+        code = code.strip().upper()
+        live = self.tables.get(code)
+        if live is not None:
+            self.tables.move_to_end(code)
+            return live
+        async with self._load_lock:
+            live = self.tables.get(code)
+            if live is None:
+                live = await asyncio.to_thread(self._load, code)
+                self._remember(live)
+        async with live.lock:
+            self._kick(live)
+        return live
+
+    def _load(self, code: str) -> LiveTable:
+        record = self.store.load(code) if len(code) <= 16 else None
+        if record is None:
+            raise TableError("no_table", f"there is no table {code}")
+        events, record.events = record.events, []
+        try:
+            spec = get_game(record.game)
+            live = LiveTable(
+                record, spec, spec.new_match(record.rules, record.players, record.seed)
+            )
+            for event in events:
+                live.replay(event)  # a stored event was accepted once: it replays
+                live.log.append(event)
+        except ValueError as exc:  # the engine no longer accepts this log
+            log.error("table %s cannot be restored: %s", code, exc)
+            raise TableError("internal", f"table {code} cannot be restored: {exc}") from None
+        return live
+
+    def _remember(self, live: LiveTable) -> None:
+        self.tables[live.code] = live
+        while len(self.tables) > self.config.max_live_tables:
+            for code, old in self.tables.items():
+                if not old.conns and (old.task is None or old.task.done()):
+                    del self.tables[code]
+                    break
+            else:
+                break
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [t.task for t in self.tables.values() if t.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for live in self.tables.values():
+            for conn in list(live.conns):
+                conn.close()
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(self, req: dict[str, Any]) -> tuple[LiveTable, int | None, str | None]:
+        """A new table from a ``CreateTable`` request; the creator's seat and token."""
+        try:
+            spec = get_game(req["game"])
+            preset = req.get("preset") or spec.presets[0]
+            options = dict(req.get("options") or {})
+            options.pop("preset", None)
+            rules = spec.rules_from({"preset": preset, **options})
+        except InputError as exc:
+            raise TableError("bad_request", str(exc)) from None
+        seats_in = list(req.get("seats") or [])
+        players = len(seats_in)
+        allowed = spec.players_for(rules)
+        if players not in allowed:
+            raise TableError(
+                "bad_request",
+                f"{spec.title} with these rules is for {allowed[0]}–{allowed[-1]} players, "
+                f"not {players}",
+            )
+        humans = [i for i, s in enumerate(seats_in) if s.get("kind", "human") == "human"]
+        if not humans:
+            raise TableError("bad_request", "a table needs at least one human seat")
+        creator = req.get("seat")
+        if creator is None:
+            creator = humans[0]
+        if creator not in humans:
+            raise TableError("bad_request", f"seat {creator} is not a human seat")
+        levels = bot_levels()
+        token = new_token()
+        seats: list[SeatRecord] = []
+        for i, s in enumerate(seats_in):
+            name = s.get("name")
+            if s.get("kind", "human") == "bot":
+                level = s.get("level") or DEFAULT_LEVEL
+                if level not in levels:
+                    raise TableError(
+                        "bad_request",
+                        f"unknown bot level {level!r}: use one of {', '.join(levels)}",
+                    )
+                seats.append(SeatRecord(i, "bot", level, _clean_name(name, f"Bot {i + 1}")))
+            elif i == creator:
+                name = _clean_name(req.get("name") or name, f"Player {i + 1}")
+                seats.append(SeatRecord(i, "human", None, name, hash_token(token)))
+            else:
+                seats.append(SeatRecord(i, "human", None, _clean_name(name, f"Seat {i + 1}")))
+        seed = secrets.randbits(48)
+        try:
+            match = spec.new_match(rules, players, seed)
+        except InputError as exc:
+            raise TableError("bad_request", str(exc)) from None
+        status = "playing" if len(humans) == 1 else "waiting"
+        record = await asyncio.to_thread(
+            self.store.create_table, spec.name, rules.to_json(), players, seed, status, seats
+        )
+        live = LiveTable(record, spec, match)
+        async with self._load_lock:
+            self._remember(live)
+        async with live.lock:
+            self._kick(live)
+        return live, creator, token
+
+    async def join(self, live: LiveTable, seat: int | None, name: str | None) -> tuple[int, str]:
+        """Give a free human seat to a new player; their token."""
+        async with live.lock:
+            free = [s.seat for s in live.seats if s.kind == "human" and s.token_hash is None]
+            if seat is None:
+                if not free:
+                    raise TableError("no_free_seat", "every seat of this table is taken")
+                seat = free[0]
+            if not 0 <= seat < len(live.seats):
+                raise TableError("bad_message", f"seat must be 0 to {len(live.seats) - 1}")
+            if seat not in free:
+                raise TableError("seat_taken", f"seat {seat} is not free")
+            token = new_token()
+            name = _clean_name(name, f"Player {seat + 1}")
+            ok = await asyncio.to_thread(
+                self.store.claim_seat, live.record.id, seat, hash_token(token), name
+            )
+            if not ok:
+                raise TableError("seat_taken", f"seat {seat} is not free")
+            live.seats[seat].token_hash = hash_token(token)
+            live.seats[seat].name = name
+            if live.record.status == "waiting" and len(free) == 1:
+                await self._start_locked(live)
+            else:
+                self._presence(live)
+            return seat, token
+
+    async def start(self, live: LiveTable, seat: int | None) -> None:
+        """Fill the free seats with bots and start play (any seated player may)."""
+        if seat is None:
+            raise TableError("spectator", "spectators cannot start the table")
+        async with live.lock:
+            if live.record.status == "waiting":
+                await self._start_locked(live)
+
+    async def _start_locked(self, live: LiveTable) -> None:
+        fill = {
+            s.seat: (DEFAULT_LEVEL, f"Bot {s.seat + 1}")
+            for s in live.seats
+            if s.kind == "human" and s.token_hash is None
+        }
+        await asyncio.to_thread(self.store.start, live.record.id, fill)
+        for seat, (level, name) in fill.items():
+            live.seats[seat].kind = "bot"
+            live.seats[seat].level = level
+            live.seats[seat].name = name
+        live.record.status = "playing"
+        await self._broadcast(live)
+        self._kick(live)
+
+    # ------------------------------------------------------------------ play
+
+    async def act(
+        self, live: LiveTable, seat: int | None, text: Any, conn: Connection | None, ref: Any
+    ) -> int:
+        """Play ``text`` for ``seat``; returns the new version (``TableError`` if refused)."""
+        if seat is None:
+            raise TableError("spectator", "spectators cannot play")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_ACTION_TEXT:
+            raise TableError("bad_message", "'action' must be an action's text, e.g. 'draw'")
+        async with live.lock:
+            self._check_playing(live)
+            current = live.match.current
+            if current.is_over:
+                raise TableError("illegal", "the deal is over: start the next deal")
+            if current.to_move != seat:
+                raise TableError("not_your_turn", f"it is seat {current.to_move}'s turn")
+            try:
+                canonical = str(Action.parse(text))
+            except ValueError as exc:
+                raise TableError("illegal", str(exc)) from None
+            await asyncio.to_thread(self._commit, live, ACTION, seat, canonical)
+            if conn is not None:
+                conn.send({"type": "ack", "id": ref, "version": live.version})
+            await self._broadcast(live)
+            self._kick(live)
+            return live.version
+
+    async def next_deal(
+        self, live: LiveTable, seat: int | None, conn: Connection | None, ref: Any
+    ) -> int:
+        if seat is None:
+            raise TableError("spectator", "spectators cannot start a deal")
+        async with live.lock:
+            self._check_playing(live)
+            if not live.match.current.is_over:
+                raise TableError("deal_not_over", "the current deal is not over yet")
+            await asyncio.to_thread(self._commit, live, NEXT_DEAL, seat, "")
+            if conn is not None:
+                conn.send({"type": "ack", "id": ref, "version": live.version})
+            await self._broadcast(live)
+            self._kick(live)
+            return live.version
+
+    def _check_playing(self, live: LiveTable) -> None:
+        status = live.status
+        if status == "waiting":
+            raise TableError("not_started", "the table is waiting for players: start it first")
+        if status == "over":
+            raise TableError("match_over", "the match is over")
+
+    def _commit(self, live: LiveTable, kind: str, seat: int | None, data: str) -> None:
+        """Apply, then append to the log and commit; undo by replay if storage fails.
+
+        Runs in a worker thread under the table's lock.
+        """
+        event = EventRecord(live.version + 1, kind, seat, data)
+        try:
+            live.replay(event)
+        except ValueError as exc:  # IllegalAction, InputError, CardError: nothing changed
+            raise TableError("illegal", str(exc)) from None
+        except Exception as exc:  # an engine bug: make sure the match is as logged
+            log.exception("engine failed on %s %r at table %s", kind, data, live.code)
+            live.rebuild()
+            raise TableError("internal", "the server could not play this move") from exc
+        try:
+            self.store.append_event(live.record.id, event.seq, kind, seat, data)
+        except Exception as exc:
+            log.exception("could not store event %s of table %s", event.seq, live.code)
+            live.rebuild()
+            raise TableError("unavailable", "the move could not be saved; try again") from exc
+        live.log.append(event)
+
+    async def state(self, live: LiveTable, seat: int | None) -> dict[str, Any]:
+        """The current version, summary and view of ``seat`` (HTTP and reconnects)."""
+        async with live.lock:
+            view = await asyncio.to_thread(live.match.view, seat)
+            return {"version": live.version, "seat": seat, "table": live.summary(), "view": view}
+
+    async def hint(self, live: LiveTable, seat: int | None) -> dict[str, Any]:
+        if seat is None:
+            raise TableError("spectator", "spectators get no hints")
+        async with live.lock:
+            view = await asyncio.to_thread(live.match.view, seat)
+            seed = live.record.seed ^ (seat + 1) ^ live.version
+        return await asyncio.to_thread(hint_for, live.spec.name, view, self.config.hint_level, seed)
+
+    # ------------------------------------------------------------------ bots
+
+    def _kick(self, live: LiveTable) -> None:
+        """Start the bot driver if a bot is to move (call with the table's lock held)."""
+        if self._closing or live.task is not None or live.bot_to_move() is None:
+            return
+        live.task = asyncio.create_task(self._drive(live))
+
+    def _pause(self, live: LiveTable, seat: int) -> float:
+        """A natural pause: shorter for the next step of a turn the bot has begun."""
+        delay = self.config.bot_delay
+        if delay <= 0:
+            return 0.0
+        if live.log and live.log[-1].seat == seat and live.log[-1].kind == ACTION:
+            delay *= 0.5
+        return delay * self._rng.uniform(0.6, 1.4)
+
+    async def _drive(self, live: LiveTable) -> None:
+        """Play the bots' moves, one after another with a short pause, while they are due."""
+        try:
+            while True:
+                async with live.lock:
+                    seat = live.bot_to_move()
+                    if seat is None:
+                        live.task = None
+                        return
+                    version = live.version
+                    pause = self._pause(live, seat)
+                await asyncio.sleep(pause)
+                async with live.lock:
+                    if live.version != version or live.bot_to_move() != seat:
+                        continue
+                    view = await asyncio.to_thread(live.match.view, seat)
+                    text = await asyncio.to_thread(self._bot_move, live, seat, view)
+                    try:
+                        await asyncio.to_thread(self._commit, live, ACTION, seat, text)
+                    except TableError as exc:
+                        log.error("bot move %r at table %s refused: %s", text, live.code, exc)
+                        live.task = None
+                        return
+                    await self._broadcast(live)
+        except asyncio.CancelledError:
+            live.task = None
+            raise
+        except Exception:
+            log.exception("bot driver of table %s stopped", live.code)
+            live.task = None
+
+    def _bot_move(self, live: LiveTable, seat: int, view: dict[str, Any]) -> str:
+        bot = live.bots.get(seat)
+        if bot is None:
+            level = live.seats[seat].level or DEFAULT_LEVEL
+            seed = (live.record.seed * 7919 + seat) % (1 << 48)
+            bot = make_seat_bot(live.spec.name, level, seed)
+            live.bots[seat] = bot
+        legal = list(view.get("legal_actions") or ())
+        try:
+            text = str(bot.act(view))
+        except Exception:
+            log.exception("bot at table %s seat %s failed; playing a legal move", live.code, seat)
+            return str(legal[0])
+        return text
+
+    # ------------------------------------------------------------------ connections
+
+    async def connect(self, live: LiveTable, conn: Connection) -> None:
+        async with live.lock:
+            live.conns.add(conn)
+            if conn.seat is not None:
+                live.online[conn.seat] = live.online.get(conn.seat, 0) + 1
+            view = await asyncio.to_thread(live.match.view, conn.seat)
+            conn.send({"type": "welcome", "code": live.code, "seat": conn.seat})
+            conn.send(self._state_message(live, conn.seat, view))
+            self._presence(live, skip=conn)
+
+    async def disconnect(self, live: LiveTable, conn: Connection) -> None:
+        conn.close()
+        async with live.lock:
+            if conn in live.conns:
+                live.conns.discard(conn)
+                if conn.seat is not None:
+                    live.online[conn.seat] = max(0, live.online.get(conn.seat, 0) - 1)
+                self._presence(live)
+
+    def _state_message(
+        self, live: LiveTable, seat: int | None, view: dict[str, Any]
+    ) -> dict[str, Any]:
+        return {
+            "type": "state",
+            "version": live.version,
+            "seat": seat,
+            "table": live.summary(),
+            "view": view,
+        }
+
+    def _presence(self, live: LiveTable, skip: Connection | None = None) -> None:
+        seats = live.summary()["seats"]
+        for conn in live.conns:
+            if conn is not skip:
+                conn.send({"type": "presence", "seats": seats, "status": live.status})
+
+    async def _broadcast(self, live: LiveTable) -> None:
+        """Push each connection its own seat's view (called with the lock held)."""
+        if not live.conns:
+            return
+        wanted = {conn.seat for conn in live.conns}
+        views = await asyncio.to_thread(lambda: {s: live.match.view(s) for s in wanted})
+        for conn in list(live.conns):
+            conn.send(self._state_message(live, conn.seat, views[conn.seat]))
+
+    async def handle(self, live: LiveTable, conn: Connection, raw: str) -> None:
+        """One message from a client; every refusal goes back to that client only."""
+        ref: Any = None
+        try:
+            try:
+                message = json.loads(raw)
+            except (ValueError, TypeError):
+                raise TableError("bad_json", "the message is not valid JSON") from None
+            if not isinstance(message, dict):
+                raise TableError("bad_json", "a message must be a JSON object")
+            ref = message.get("id")
+            if not isinstance(ref, (str, int)) or isinstance(ref, bool):
+                ref = None
+            kind = message.get("type")
+            if kind not in CLIENT_TYPES:
+                raise TableError(
+                    "unknown_type",
+                    f"unknown message type {kind!r}: use one of {', '.join(CLIENT_TYPES)}",
+                )
+            if kind == "hello":
+                raise TableError("bad_message", "hello is sent once, first")
+            if kind == "ping":
+                conn.send({"type": "pong", "id": ref})
+            elif kind == "action":
+                await self.act(live, conn.seat, message.get("action"), conn, ref)
+            elif kind == "next_deal":
+                await self.next_deal(live, conn.seat, conn, ref)
+            elif kind == "start":
+                await self.start(live, conn.seat)
+                conn.send({"type": "ack", "id": ref, "version": live.version})
+            elif kind == "hint":
+                hint = await self.hint(live, conn.seat)
+                conn.send({"type": "hint", "id": ref, **hint})
+        except TableError as exc:
+            conn.send(exc.to_message(ref))
