@@ -49,9 +49,7 @@ KINDS = 53
 JOKER_INDEX = 52
 
 _RANK_BY_TEXT = {r: i + 1 for i, r in enumerate(RANKS)} | {"T": 10}
-_SUIT_BY_TEXT = {s: i for i, s in enumerate(SUITS)} | {
-    s: i for i, s in enumerate(SUIT_LETTERS)
-}
+_SUIT_BY_TEXT = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_LETTERS)}
 _JOKER_TEXTS = {"JK", "*", "JOKER"}
 _VARIATION_SELECTORS = "\ufe0e\ufe0f"
 _SPLIT = re.compile(r"[\s,]+")
@@ -132,14 +130,10 @@ def parse_card(text: str, position: int | None = None) -> Card:
         return JOKER
     suit = _SUIT_BY_TEXT.get(cleaned[-1])
     if suit is None:
-        raise CardError(
-            f"{_describe(token, position)}: suit must be one of ♠ ♥ ♦ ♣ (or S H D C)"
-        )
+        raise CardError(f"{_describe(token, position)}: suit must be one of ♠ ♥ ♦ ♣ (or S H D C)")
     rank = _RANK_BY_TEXT.get(cleaned[:-1])
     if rank is None:
-        raise CardError(
-            f"{_describe(token, position)}: rank must be one of A 2 … 10 J Q K"
-        )
+        raise CardError(f"{_describe(token, position)}: rank must be one of A 2 … 10 J Q K")
     return CARDS[suit * 13 + rank - 1]
 
 

@@ -1,0 +1,172 @@
+"""``rami simulate``: a tournament between bots, with the statistics to trust it.
+
+Example: ``rami simulate marriage --games 400 --bots greedy,search,greedy,greedy
+--workers 2 --seed 1``. The same seed gives the same results whatever ``--workers`` and
+``--backend`` (for bots with a time budget, how far they search depends on the machine).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from rami.errors import InputError
+
+__all__ = ["simulate"]
+
+
+class _RateColumn(ProgressColumn):
+    """Games per second (or seconds per game when slower than one a second)."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        if not speed:
+            return Text("– games/s", style="progress.data.speed")
+        if speed >= 1:
+            return Text(f"{speed:.1f} games/s", style="progress.data.speed")
+        return Text(f"{1 / speed:.1f} s/game", style="progress.data.speed")
+
+
+def _table(summary: Any) -> Table:
+    config = summary.config
+    marriage = config.game == "marriage"
+    points = "ledger / deal" if marriage else "points / deal"
+    table = Table(
+        title=f"{config.game} {config.preset}: {summary.games} games, {summary.deals} deals"
+    )
+    table.add_column("bot")
+    table.add_column(points + " (95% CI)", justify="right")
+    if config.unit == "game":
+        table.add_column("game wins", justify="right")
+    table.add_column("deal wins", justify="right")
+    table.add_column("shows" if marriage else "openings", justify="right")
+    table.add_column("decisions", justify="right")
+    table.add_column("ms p50", justify="right")
+    table.add_column("ms p95", justify="right")
+    for b in summary.bots:
+        row = [b.name, b.points.text(signed=marriage) if b.points else "–"]
+        if config.unit == "game":
+            rate = b.game_win_rate
+            row.append(
+                f"{b.game_wins:g} ({rate.mean:.0%} ± {rate.half_width:.0%})" if rate else "–"
+            )
+        row += [
+            f"{b.deal_wins} ({b.deal_wins / b.deals:.0%})" if b.deals else "0",
+            f"{b.progress / b.deals:.0%}" if b.deals else "–",
+            str(b.decisions),
+            f"{b.times.percentile(0.5) * 1e3:.2f}",
+            f"{b.times.percentile(0.95) * 1e3:.2f}",
+        ]
+        table.add_row(*row)
+    return table
+
+
+def simulate(
+    game: Annotated[str, typer.Argument(help="marriage or tunisian")],
+    games: Annotated[int, typer.Option(help="Games to play (rounded up to whole groups).")] = 100,
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="One bot per seat, comma-separated: random, greedy, search, easy, medium, "
+            "hard; search:50ms or search:64it set its budget."
+        ),
+    ] = "greedy,greedy,greedy,greedy",
+    rules: Annotated[str | None, typer.Option(help="Marriage rules: nepali or indian.")] = None,
+    mode: Annotated[str | None, typer.Option(help="Tunisian mode: 1v1, ffa or 2v2.")] = None,
+    unit: Annotated[
+        str, typer.Option(help="deal, or game: whole Tunisian games played to elimination.")
+    ] = "deal",
+    duplicate: Annotated[
+        bool,
+        typer.Option(help="Replay each deal once per seating (bots rotated) to cut variance."),
+    ] = True,
+    max_turns: Annotated[
+        int, typer.Option(help="Cap on a deal's turns (0: none; default 1000 / 400).")
+    ] = -1,
+    workers: Annotated[int, typer.Option(help="Parallel workers.")] = 1,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    json_file: Annotated[
+        Path | None, typer.Option("--json", help="Write the full results to this JSON file.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Play bots against each other and report each bot's strength with 95% intervals."""
+    from rami.sim.backends import BACKENDS, run_jobs
+    from rami.sim.tournament import make_config, schedule, summarize
+
+    if backend not in BACKENDS:
+        raise InputError(f"unknown backend {backend!r}: choose local or ray")
+    if workers < 1:
+        raise InputError("--workers must be at least 1")
+    config = make_config(
+        game,
+        bots.split(","),
+        rules=rules,
+        mode=mode,
+        unit=unit,
+        duplicate=duplicate,
+        max_turns=None if max_turns == 0 else max_turns,
+        seed=seed,
+    )
+    jobs = schedule(config, games)
+    console = Console(stderr=True)
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+        transient=False,
+    ) as progress:
+        task = progress.add_task(f"{config.game} {config.preset}", total=len(jobs))
+        results = run_jobs(
+            config,
+            jobs,
+            workers=workers,
+            backend=backend,
+            on_result=lambda _r: progress.advance(task),
+        )
+    elapsed = time.perf_counter() - started
+    summary = summarize(config, results)
+    out = Console()
+    out.print(_table(summary))
+    for (a, b), est in summary.differences.items():
+        verdict = "significant" if est.excludes_zero else "not significant"
+        what = "ledger" if config.game == "marriage" else "points"
+        out.print(f"{a} − {b}: {est.text()} {what} per deal (95% CI, {est.n} groups, {verdict})")
+    for (a, b), est in summary.game_wins_differences.items():
+        out.print(f"{a} − {b} game win rate: {est.mean:+.1%} ± {est.half_width:.1%}")
+    out.print(
+        f"deal length {summary.deal_turns.mean:.1f} turns; {summary.capped} deals capped; "
+        f"{elapsed:.1f} s on {workers} worker(s), backend {backend}"
+    )
+    if json_file is not None:
+        doc = summary.to_json()
+        doc["elapsed_s"] = round(elapsed, 2)
+        doc["workers"] = workers
+        doc["backend"] = backend
+        doc["results"] = results
+        json_file.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n")

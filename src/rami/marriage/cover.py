@@ -1,0 +1,683 @@
+"""The cheapest cover of natural cards by three-card melds (``exactly3``, M-4, M-8).
+
+Any three cards of which two are wild form a meld, and a wild card never makes a
+tunnela, so wild cards are interchangeable: only their number matters. What is left is
+to cover the natural cards with *pieces*: a pure meld (costs no wild card), two
+compatible naturals (a sequence or trial missing one card, costs one wild card) or a
+single natural (costs two). The cards arrange into melds exactly when the cheapest
+cover costs at most the wild cards held; the number of cards then makes the remaining
+wild cards fall into whole melds of three.
+
+Decomposition, so that the same small problems recur and are memoised:
+
+- a suit is a 104-bit *key*, one byte per rank (A … K), costed by a search on its
+  lowest rank;
+- a suit splits into *clusters*: ranks two or more empty ranks apart never share a
+  meld (the ace joins Q and K). Clusters other than the ace's are shifted to start at
+  the 2, so one memo entry serves every position;
+- trials join suits only at a rank held in two suits or more (a *cross* rank). The
+  trial choices at those ranks are enumerated, cheapest first and within the wild
+  cards held (a trial pair costs one); each choice leaves four suit keys whose costs,
+  and costs without each card (the discard), come from the memo tables.
+
+Showing in the same turn (M-8) needs three of the melds to be natural sequences or
+tunnelas (M-6). Costs then become vectors indexed by the show melds a part must hold
+(0 … 3), and wild cards stay in their suits: each is *released* to the pool (cost -1)
+or used as itself in a show meld; any other use of a wild card as itself is no better
+than releasing it. A holding finishes when some cover costs at most 0 in all.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+
+from rami.cards import CARDS, KINDS, Card
+
+__all__ = ["arrange3", "discards3", "show_discards3"]
+
+_UNIT = tuple(1 << (8 * r) for r in range(13))
+_QKA = _UNIT[0] + _UNIT[11] + _UNIT[12]
+_FOLD = sum(_UNIT)  # bit 0 of each rank's byte
+_MEMO_LIMIT = 300_000
+_WILD_SHIFT = 8 * 13  # a suit *code*: the key, and the wild-rank mask above it
+_CARD_BITS = (1 << _WILD_SHIFT) - 1
+_INF = 99
+
+Vec = tuple[int, int, int, int]
+_ZERO_VEC: Vec = (0, _INF, _INF, _INF)
+
+
+def _remember(memo: dict[int, object], key: int, value: object) -> None:
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+
+
+# ---------------------------------------------------------------------------------------
+# Clusters
+
+
+_CLUSTER_MEMO: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _held_mask(key: int) -> int:
+    """The ranks (bits 0 … 12) a suit key holds."""
+    key |= key >> 4
+    key |= key >> 2
+    key |= key >> 1
+    key &= _FOLD
+    mask = 0
+    while key:
+        low = key & -key
+        mask |= 1 << ((low.bit_length() - 1) >> 3)
+        key ^= low
+    return mask
+
+
+_KEY_CLUSTERS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _clusters(key: int) -> tuple[tuple[int, int, int], ...]:
+    """(byte mask, shift in ranks, rank mask) of each cluster of a suit key."""
+    got = _KEY_CLUSTERS.get(key)
+    if got is None:
+        got = _mask_clusters(_held_mask(key))
+        _remember(_KEY_CLUSTERS, key, got)  # type: ignore[arg-type]
+    return got
+
+
+def _mask_clusters(mask: int) -> tuple[tuple[int, int, int], ...]:
+    got = _CLUSTER_MEMO.get(mask)
+    if got is not None:
+        return got
+    groups: list[list[int]] = []
+    for r in range(13):
+        if mask >> r & 1:
+            if groups and r - groups[-1][-1] <= 2:
+                groups[-1].append(r)
+            else:
+                groups.append([r])
+    if len(groups) > 1 and groups[0][0] == 0 and groups[-1][-1] >= 11:
+        groups[0] += groups.pop()
+    result = tuple(
+        (
+            sum(255 << (8 * r) for r in g),
+            0 if 0 in g else min(g) - 1,
+            sum(1 << r for r in g),
+        )
+        for g in groups
+    )
+    _CLUSTER_MEMO[mask] = result
+    return result
+
+
+# ---------------------------------------------------------------------------------------
+# One suit, wild cards as a count
+
+
+_SOLVE_MEMO: tuple[dict[int, tuple[int, tuple[int, ...]]], ...] = ({0: (0, ())}, {0: (0, ())})
+_COST_MEMO: tuple[dict[int, int], ...] = ({0: 0}, {0: 0})
+_ENTRY_MEMO: tuple[dict[int, tuple[int, tuple[tuple[int, int], ...]]], ...] = ({}, {})
+
+
+def _solve(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
+    """Cheapest cover of a suit's naturals and the first piece (rank indices) of one.
+
+    Search on the lowest rank held: it is a single, in a tunnela, a sequence, or a pair
+    with a card one or two ranks up (the ace also with Q and K).
+    """
+    memo = _SOLVE_MEMO[tun]
+    got = memo.get(key)
+    if got is not None:
+        return got
+    low = ((key & -key).bit_length() - 1) >> 3
+    unit = _UNIT[low]
+    best = _solve(key - unit, tun)[0] + 2
+    piece: tuple[int, ...] = (low,)
+    if tun and (key >> (8 * low)) & 255 >= 3:
+        c = _solve(key - 3 * unit, tun)[0]
+        if c < best:
+            best, piece = c, (low, low, low)
+    if best and low <= 10 and (key >> (8 * low + 8)) & 255 and (key >> (8 * low + 16)) & 255:
+        c = _solve(key - unit - (unit << 8) - (unit << 16), tun)[0]
+        if c < best:
+            best, piece = c, (low, low + 1, low + 2)
+    if best and low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
+        c = _solve(key - _QKA, tun)[0]
+        if c < best:
+            best, piece = c, (0, 11, 12)
+    if best > 1:
+        partners: tuple[int, ...] = ()
+        if low <= 11:
+            partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
+        if low == 0:
+            partners = (*partners, 11, 12)
+        for p in partners:
+            if (key >> (8 * p)) & 255:
+                c = _solve(key - unit - _UNIT[p], tun)[0] + 1
+                if c < best:
+                    best, piece = c, (low, p)
+    result = (best, piece)
+    _remember(memo, key, result)  # type: ignore[arg-type]
+    return result
+
+
+def suit_cost(key: int, tun: bool) -> int:
+    """Cheapest cover of one suit's naturals, in wild cards: the sum over its clusters."""
+    memo = _COST_MEMO[tun]
+    got = memo.get(key)
+    if got is not None:
+        return got
+    total = 0
+    for bytes_, shift, _ in _clusters(key):
+        total += _solve((key & bytes_) >> (8 * shift), tun)[0]
+    _remember(memo, key, total)  # type: ignore[arg-type]
+    return total
+
+
+def _cluster_entry(part: int, tun: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """(cost of a cluster, (rank, its cost without one card of that rank) per rank)."""
+    memo = _ENTRY_MEMO[tun]
+    got = memo.get(part)
+    if got is None:
+        got = (
+            _solve(part, tun)[0],
+            tuple(
+                (r, suit_cost(part - _UNIT[r], tun)) for r in range(13) if (part >> (8 * r)) & 255
+            ),
+        )
+        _remember(memo, part, got)  # type: ignore[arg-type]
+    return got
+
+
+_SUIT_ENTRY: tuple[dict[int, tuple[int, list[tuple[int, int]]]], ...] = ({0: (0, [])}, {0: (0, [])})
+
+
+def suit_entry(key: int, tun: bool) -> tuple[int, list[tuple[int, int]]]:
+    """(cost of a suit, (rank, its cost without one card of that rank) per rank)."""
+    memo = _SUIT_ENTRY[tun]
+    got = memo.get(key)
+    if got is not None:
+        return got
+    entries = []
+    total = 0
+    for bytes_, shift, _ in _clusters(key):
+        cost, table = _cluster_entry((key & bytes_) >> (8 * shift), tun)
+        total += cost
+        entries.append((cost, table, shift))
+    out: list[tuple[int, int]] = []
+    for cost, table, shift in entries:
+        base = total - cost
+        out.extend((r + shift, base + c) for r, c in table)
+    _remember(memo, key, (total, out))  # type: ignore[arg-type]
+    return total, out
+
+
+def _suit_pieces(key: int, tun: bool) -> list[tuple[int, ...]]:
+    """The pieces (rank indices) of one cheapest cover of a suit."""
+    pieces = []
+    for bytes_, shift, _ in _clusters(key):
+        part = (key & bytes_) >> (8 * shift)
+        while part:
+            _, piece = _solve(part, tun)
+            pieces.append(tuple(r + shift for r in piece))
+            for r in piece:
+                part -= _UNIT[r]
+    return pieces
+
+
+# ---------------------------------------------------------------------------------------
+# Trials across suits and components
+
+_PAIRS = tuple(itertools.combinations(range(4), 2))
+_TRIPLES = tuple(itertools.combinations(range(4), 3))
+CrossOption = tuple[tuple[int, int, int, int], int, tuple[tuple[int, ...], ...]]
+_CROSS_MEMO: dict[tuple[int, ...], tuple[CrossOption, ...]] = {}
+
+
+def _cross_options(held: tuple[int, ...]) -> tuple[CrossOption, ...]:
+    """Ways to take trials (cost 0) and trial pairs (cost 1) at one rank, given the
+    rank's count in each suit: (cards taken per suit, wild cost, groups as suit tuples).
+    Of options taking the same cards only the cheapest is kept; cheapest first."""
+    got = _CROSS_MEMO.get(held)
+    if got is not None:
+        return got
+    groups = [(t, 0) for t in _TRIPLES] + [(p, 1) for p in _PAIRS]
+    found: dict[tuple[int, int, int, int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
+
+    def walk(start: int, left: list[int], cost: int, chosen: list[tuple[int, ...]]) -> None:
+        taken = (held[0] - left[0], held[1] - left[1], held[2] - left[2], held[3] - left[3])
+        old = found.get(taken)
+        if old is None or cost < old[0]:
+            found[taken] = (cost, tuple(chosen))
+        for i in range(start, len(groups)):
+            suits, c = groups[i]
+            if all(left[s] for s in suits):
+                for s in suits:
+                    left[s] -= 1
+                chosen.append(suits)
+                walk(i, left, cost + c, chosen)
+                chosen.pop()
+                for s in suits:
+                    left[s] += 1
+
+    walk(0, list(held), 0, [])
+    result = tuple(sorted(((t, c, g) for t, (c, g) in found.items()), key=lambda o: o[1]))
+    _CROSS_MEMO[held] = result
+    return result
+
+
+def split_hand(hand: Sequence[int], wilds: frozenset[int]) -> tuple[list[int], int]:
+    """Suit keys of the natural cards and the number of wild cards."""
+    keys = [
+        int.from_bytes(bytes(hand[0:13]), "little"),
+        int.from_bytes(bytes(hand[13:26]), "little"),
+        int.from_bytes(bytes(hand[26:39]), "little"),
+        int.from_bytes(bytes(hand[39:52]), "little"),
+    ]
+    w = 0
+    for k in wilds:
+        n = hand[k]
+        if n:
+            w += n
+            keys[k // 13] -= n << (8 * (k % 13))
+    return keys, w
+
+
+_Component = tuple[tuple[int, int, int, int], tuple[int, ...]]
+
+
+def components(keys: Sequence[int], naturals: Sequence[int] | None = None) -> list[_Component]:
+    """The independent parts of a hand: (suit keys restricted to it, its cross ranks).
+
+    Clusters of ``keys`` in different suits are joined at each rank where two suits or
+    more hold natural cards (``naturals``: the natural part of ``keys``, default all).
+    """
+    nat = keys if naturals is None else naturals
+    nodes: list[tuple[int, int, int]] = []  # suit, byte mask, natural rank mask
+    for s in range(4):
+        if keys[s]:
+            held = _held_mask(nat[s]) if nat[s] else 0
+            for bytes_, _, ranks in _clusters(keys[s]):
+                nodes.append((s, bytes_, ranks & held))
+    n = len(nodes)
+    if n <= 1:
+        if not n:
+            return []
+        s = nodes[0][0]
+        only = [0, 0, 0, 0]
+        only[s] = keys[s]
+        return [((only[0], only[1], only[2], only[3]), ())]
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    rank_nodes: dict[int, list[int]] = {}
+    for i, (_, _, ranks) in enumerate(nodes):
+        while ranks:
+            low = ranks & -ranks
+            rank_nodes.setdefault(low.bit_length() - 1, []).append(i)
+            ranks ^= low
+    cross = [r for r, ids in rank_nodes.items() if len(ids) >= 2]
+    for r in cross:
+        ids = rank_nodes[r]
+        root = find(ids[0])
+        for i in ids[1:]:
+            parent[find(i)] = root
+    parts: dict[int, tuple[list[int], list[int]]] = {}
+    for i, (s, bytes_, _) in enumerate(nodes):
+        sub, _ = parts.setdefault(find(i), ([0, 0, 0, 0], []))
+        sub[s] |= keys[s] & bytes_
+    for r in cross:
+        parts[find(rank_nodes[r][0])][1].append(r)
+    return [((sub[0], sub[1], sub[2], sub[3]), tuple(sorted(rs))) for sub, rs in parts.values()]
+
+
+def _cross_states(
+    keys: Sequence[int], cross: Sequence[int], budget: int = _INF
+) -> Iterator[tuple[list[int], int, tuple[CrossOption, ...]]]:
+    """Every choice of trials over ``cross`` costing at most ``budget`` wild cards:
+    (suit keys left, cost, options chosen)."""
+    per_rank = []
+    for r in cross:
+        sh = 8 * r
+        held = tuple((k >> sh) & 255 for k in keys)
+        per_rank.append(_cross_options(held))
+    for choice in itertools.product(*per_rank):
+        cost = 0
+        for opt in choice:
+            cost += opt[1]
+        if cost > budget:
+            continue
+        ks = list(keys)
+        for r, (taken, _, _) in zip(cross, choice, strict=True):
+            for s in range(4):
+                if taken[s]:
+                    ks[s] -= taken[s] * _UNIT[r]
+        yield ks, cost, choice
+
+
+_LONE_MEMO: dict[int, tuple[int, int]] = {0: (0, 0)}
+_POP13 = bytes(bin(m).count("1") for m in range(1 << 13))
+
+
+def _suit_lone(key: int) -> tuple[int, int]:
+    """(ranks held, ranks held alone: nothing within two ranks, under three copies)."""
+    got = _LONE_MEMO.get(key)
+    if got is None:
+        held = _held_mask(key)
+        near = (held << 1) | (held >> 1) | (held << 2) | (held >> 2)
+        if held & 1:
+            near |= 0b1100000000000  # the ace partners Q and K
+        if held & 0b1100000000000:
+            near |= 1
+        alone = held & ~near & 0x1FFF
+        for r in range(13):
+            if alone >> r & 1 and (key >> (8 * r)) & 255 >= 3:
+                alone &= ~(1 << r)
+        got = (held, alone)
+        _remember(_LONE_MEMO, key, got)  # type: ignore[arg-type]
+    return got
+
+
+def _isolated(masks: Sequence[tuple[int, int]]) -> int:
+    """Wild cards surely needed: two for each natural kind with no possible partner
+    (nothing within two ranks in its suit, its rank in no other suit, under three
+    copies). A lower bound on the cheapest cover, for a quick no.
+
+    ``masks``: ``_suit_lone`` of each suit."""
+    (h0, a0), (h1, a1), (h2, a2), (h3, a3) = masks
+    return 2 * (
+        _POP13[a0 & ~(h1 | h2 | h3)]
+        + _POP13[a1 & ~(h0 | h2 | h3)]
+        + _POP13[a2 & ~(h0 | h1 | h3)]
+        + _POP13[a3 & ~(h0 | h1 | h2)]
+    )
+
+
+_SHIFTED_MEMO: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int], ...]] = {}
+
+
+def _shifted_options(keys: Sequence[int], r: int) -> tuple[tuple[int, int, int, int, int], ...]:
+    """``_cross_options`` at rank ``r`` as suit-key decrements and cost."""
+    sh = 8 * r
+    held = (
+        (keys[0] >> sh) & 255,
+        (keys[1] >> sh) & 255,
+        (keys[2] >> sh) & 255,
+        (keys[3] >> sh) & 255,
+    )
+    memo_key = (*held, r)
+    got = _SHIFTED_MEMO.get(memo_key)
+    if got is None:
+        unit = _UNIT[r]
+        got = tuple(
+            (t[0] * unit, t[1] * unit, t[2] * unit, t[3] * unit, c)
+            for t, c, _ in _cross_options(held)
+        )
+        _SHIFTED_MEMO[memo_key] = got
+    return got
+
+
+def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Card]:
+    """Cards whose discard leaves the rest of ``hand`` in three-card melds.
+
+    For 13 cards the trial choices over the whole hand are few, so they are enumerated
+    directly (cheapest first, at most ``w`` wild cards) rather than by component.
+    """
+    keys, w = split_hand(hand, wilds)
+    masks = [_suit_lone(k) for k in keys]
+    if _isolated(masks) > w + 2:
+        return []
+    states = _trial_states(keys, masks, w)
+    n_kinds = _POP13[masks[0][0]] + _POP13[masks[1][0]] + _POP13[masks[2][0]] + _POP13[masks[3][0]]
+    memo = _SUIT_ENTRY[tun]
+    found: set[int] = set()
+    wild_ok = False
+    for a, b, c, d, cost in states:
+        e0 = memo.get(a) or suit_entry(a, tun)
+        e1 = memo.get(b) or suit_entry(b, tun)
+        e2 = memo.get(c) or suit_entry(c, tun)
+        e3 = memo.get(d) or suit_entry(d, tun)
+        base = cost + e0[0] + e1[0] + e2[0] + e3[0]
+        if base - 2 > w:
+            continue  # one card less saves at most two wild cards
+        if base < w:
+            wild_ok = True
+        for s, (cost_s, table) in enumerate((e0, e1, e2, e3)):
+            room = w - base + cost_s
+            if room < 0:
+                continue
+            for r, cr in table:
+                if cr <= room:
+                    found.add(s * 13 + r)
+        if len(found) == n_kinds and (wild_ok or not w):
+            break
+    out = sorted(found)
+    if wild_ok:
+        out.extend(k for k in wilds if k < KINDS and hand[k])
+        out.sort()
+    return [CARDS[k] for k in out]
+
+
+def arrange3(
+    hand: Sequence[int], wilds: frozenset[int], tun: bool
+) -> list[tuple[Card, ...]] | None:
+    """Partition ``hand`` into three-card melds, or ``None``."""
+    if sum(hand) % 3:
+        return None
+    keys, w = split_hand(hand, wilds)
+    pieces: list[list[Card]] = []
+    total = 0
+    for sub, cross in components(keys):
+        best: tuple[int, list[int], tuple[CrossOption, ...]] | None = None
+        for ks, cost, choice in _cross_states(sub, cross, w):
+            cost += sum(suit_cost(k, tun) for k in ks if k)
+            if best is None or cost < best[0]:
+                best = (cost, ks, choice)
+        assert best is not None
+        cost, ks, choice = best
+        total += cost
+        if total > w:
+            return None
+        for r, (_, _, groups) in zip(cross, choice, strict=True):
+            for suits in groups:
+                pieces.append([CARDS[s * 13 + r] for s in suits])
+        for s in range(4):
+            if ks[s]:
+                for ranks in _suit_pieces(ks[s], tun):
+                    pieces.append([CARDS[s * 13 + r] for r in ranks])
+    wild_cards = [CARDS[k] for k in sorted(wilds) if k < KINDS for _ in range(hand[k])]
+    melds: list[tuple[Card, ...]] = []
+    for piece in pieces:
+        while len(piece) < 3:
+            piece.append(wild_cards.pop())
+        melds.append(tuple(piece))
+    while wild_cards:
+        melds.append((wild_cards.pop(), wild_cards.pop(), wild_cards.pop()))
+    return melds
+
+
+# ---------------------------------------------------------------------------------------
+# Showing in the same turn: cost vectors by the number of show melds held
+
+
+_CLUSTER_VEC: dict[int, Vec] = {}
+_VEC_MEMO: dict[int, Vec] = {}
+_VEC_TABLE_MEMO: dict[int, tuple[tuple[int, Vec], ...]] = {}
+
+
+def conv(u: Vec, v: Vec) -> Vec:
+    """Two parts side by side: the cheapest with at least 0 … 3 show melds in all."""
+    u0, u1, u2, u3 = u
+    v0, v1, v2, v3 = v
+    return (
+        u0 + v0,
+        min(u0 + v1, u1 + v0),
+        min(u0 + v2, u1 + v1, u2 + v0),
+        min(u0 + v3, u1 + v2, u2 + v1, u3 + v0),
+    )
+
+
+def _split_code(code: int) -> list[tuple[int, int]]:
+    """(cluster code, shift) of each cluster of a suit code."""
+    key = code & _CARD_BITS
+    wmask = code >> _WILD_SHIFT
+    return [
+        (((key & bytes_) >> (8 * shift)) | (((wmask & ranks) >> shift) << _WILD_SHIFT), shift)
+        for bytes_, shift, ranks in _clusters(key)
+    ]
+
+
+def _cluster_vec(code: int) -> Vec:
+    """Cheapest net cover of a suit code holding at least 0, 1, 2, 3 show melds."""
+    key = code & _CARD_BITS
+    if not key:
+        return _ZERO_VEC
+    got = _CLUSTER_VEC.get(code)
+    if got is not None:
+        return got
+    wmask = code >> _WILD_SHIFT
+    low = ((key & -key).bit_length() - 1) >> 3
+    unit = _UNIT[low]
+    best = [_INF] * 4
+
+    def relax(child: Vec, cost: int, show: bool) -> None:
+        for a in range(4):
+            c = (child[a - 1 if a else 0] if show else child[a]) + cost
+            if c < best[a]:
+                best[a] = c
+
+    wild = (wmask >> low) & 1
+    relax(_cluster_vec(code - unit), -1 if wild else 2, False)
+    if (key >> (8 * low)) & 255 >= 3:
+        relax(_cluster_vec(code - 3 * unit), 0, True)
+    if low <= 10 and (key >> (8 * low + 8)) & 255 and (key >> (8 * low + 16)) & 255:
+        relax(_cluster_vec(code - unit - (unit << 8) - (unit << 16)), 0, True)
+    if low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
+        relax(_cluster_vec(code - _QKA), 0, True)
+    if not wild:
+        partners: tuple[int, ...] = ()
+        if low <= 11:
+            partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
+        if low == 0:
+            partners = (*partners, 11, 12)
+        for p in partners:
+            if (key >> (8 * p)) & 255 and not (wmask >> p) & 1:
+                relax(_cluster_vec(code - unit - _UNIT[p]), 1, False)
+    result = (best[0], best[1], best[2], best[3])
+    _remember(_CLUSTER_VEC, code, result)  # type: ignore[arg-type]
+    return result
+
+
+def suit_vec(code: int) -> Vec:
+    """``_cluster_vec`` of a whole suit code: its clusters side by side."""
+    got = _VEC_MEMO.get(code)
+    if got is not None:
+        return got
+    vec = _ZERO_VEC
+    for part, _ in _split_code(code):
+        vec = conv(vec, _cluster_vec(part))
+    _remember(_VEC_MEMO, code, vec)  # type: ignore[arg-type]
+    return vec
+
+
+def _vec_table(code: int) -> tuple[tuple[int, Vec], ...]:
+    """(rank, ``suit_vec`` without one card of that rank) for each rank of a suit code."""
+    got = _VEC_TABLE_MEMO.get(code)
+    if got is not None:
+        return got
+    parts = [(_cluster_vec(part), part, shift) for part, shift in _split_code(code)]
+    out = []
+    for i, (_, part, shift) in enumerate(parts):
+        others = _ZERO_VEC
+        for j, (vec, _, _) in enumerate(parts):
+            if j != i:
+                others = conv(others, vec)
+        for r in range(13):
+            if (part >> (8 * r)) & 255:
+                out.append((r + shift, conv(suit_vec(part - _UNIT[r]), others)))
+    result = tuple(out)
+    _remember(_VEC_TABLE_MEMO, code, result)  # type: ignore[arg-type]
+    return result
+
+
+def _trial_states(
+    keys: Sequence[int], masks: Sequence[tuple[int, int]], budget: int
+) -> list[tuple[int, int, int, int, int]]:
+    """Every choice of trials over the hand costing at most ``budget`` wild cards, as
+    (suit keys left …, cost); enumerated rank by rank, cheapest options first."""
+    (p0, _), (p1, _), (p2, _), (p3, _) = masks
+    many = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
+    states = [(keys[0], keys[1], keys[2], keys[3], 0)]
+    while many:
+        low = many & -many
+        opts = _shifted_options(keys, low.bit_length() - 1)
+        many ^= low
+        states = [
+            (a - d0, b - d1, c - d2, d - d3, cost + oc)
+            for a, b, c, d, cost in states
+            for d0, d1, d2, d3, oc in opts
+            if cost + oc <= budget
+        ]
+    return states
+
+
+def show_discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Card]:
+    """Cards whose discard lets the rest show three natural sequences or tunnelas
+    (M-6) and make three-card melds of everything (M-8), in one turn.
+
+    Trial choices are enumerated over the whole hand; a choice is costed first without
+    the show (a cheap bound), and only then with each suit's cost vector.
+    """
+    keys, w = split_hand(hand, wilds)
+    masks = [_suit_lone(k) for k in keys]
+    if _isolated(masks) > w + 2:
+        return []
+    extra = [0, 0, 0, 0]  # each suit's wild cards and wild-rank mask
+    for k in wilds:
+        s, r = divmod(k, 13)
+        extra[s] += (hand[k] << (8 * r)) | (1 << (_WILD_SHIFT + r))
+    found: set[int] = set()
+    held = sum(1 for k in range(52) if hand[k])
+    costs = _COST_MEMO[tun]
+    vec_memo = _VEC_MEMO
+    for nat in _trial_states(keys, masks, w):
+        cost = nat[4]
+        lower = cost - w  # the naturals alone, every wild card released
+        for s in range(4):
+            got = costs.get(nat[s])
+            lower += got if got is not None else suit_cost(nat[s], tun)
+        if lower > 2:
+            continue
+        codes = (nat[0] + extra[0], nat[1] + extra[1], nat[2] + extra[2], nat[3] + extra[3])
+        v0, v1, v2, v3 = [vec_memo.get(c) or suit_vec(c) for c in codes]
+        if cost + v0[0] + v1[0] + v2[0] + v3[0] > 2:
+            continue
+        c01 = conv(v0, v1)
+        c23 = conv(v2, v3)
+        if cost + conv(c01, c23)[3] > 2:
+            continue  # one card less saves at most two
+        room = -cost
+        for s, others in enumerate((conv(v1, c23), conv(v0, c23), conv(c01, v3), conv(c01, v2))):
+            if not codes[s] & _CARD_BITS:
+                continue
+            o0, o1, o2, o3 = others
+            base = 13 * s
+            for r, dv in _vec_table(codes[s]):
+                kind = base + r
+                if kind not in found and (
+                    dv[0] + o3 <= room
+                    or dv[1] + o2 <= room
+                    or dv[2] + o1 <= room
+                    or dv[3] + o0 <= room
+                ):
+                    found.add(kind)
+        if len(found) == held:
+            break
+    return [CARDS[k] for k in sorted(found)]

@@ -1,0 +1,1283 @@
+"""The Marriage deal as a state machine (M-1 … M-15) behind the engine protocol.
+
+A deal is reproducible from ``(rules, players, seed, dealer, actions)``: chance (the
+shuffle, the tiplu, reshuffles of the discard pile) is derived with ``chance_rng`` from
+the seed and the number of actions so far, so a state holds no random generator and
+``clone()`` only copies small lists.
+
+Hands are count vectors over the 53 card kinds (identical copies are the same card).
+A Nepali player's shown melds, exposed tunnelas and shown dublees are kept out of the
+hand vector: they are face up and can never be discarded or rearranged (M-3, M-6).
+An Indian player's shown and laid melds are on the table (M-10).
+
+``legal_actions()`` never depends on the tiplu for a seat that has not seen it (M-7):
+the only tiplu-dependent checks (wild cards, finishing) apply to seen players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import compress
+from typing import Any
+
+from rami.cards import (
+    CARDS,
+    KINDS,
+    Card,
+    CardError,
+    check_copies,
+    counts,
+    format_cards,
+    parse_cards,
+    shoe,
+)
+from rami.engine import Action, DealResult, as_action, chance_rng
+from rami.errors import IllegalAction, InputError
+from rami.marriage import actions as act
+from rami.marriage.maal import maal
+from rami.marriage.melds import is_meld, is_pure_meld, is_show_meld, wild_kinds
+from rami.marriage.rules import MarriageRules, rules_from
+from rami.marriage.settle import card_points, settle_indian, settle_nepali
+from rami.marriage.solver import (
+    Finish,
+    dublee_count,
+    dublees_to_finish,
+    find_finish,
+    finish_discards,
+    max_show_melds,
+    show_meld_options,
+)
+
+__all__ = ["InvariantError", "MarriageState", "new_deal"]
+
+EXPOSE_PHASE = "expose"
+DRAW_PHASE = "draw"
+PLAY_PHASE = "play"
+OVER = "over"
+
+MELDS_PATH = "melds"
+DUBLEES_PATH = "dublees"
+
+SHOW_MELDS = 3  # M-6
+_NO_WILDS: frozenset[int] = frozenset()
+_KINDS52 = range(52)
+_DISCARDS = tuple(act.discard_action(c) for c in range(52))
+_JSON_KEYS = {"game", "rules", "players", "seed", "dealer", "actions", "setup"}
+
+
+class InvariantError(AssertionError):
+    """The state broke card conservation or its own bookkeeping (a bug, never user input)."""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _cards_text(cards: Sequence[int]) -> str:
+    return format_cards(cards, sort=True)
+
+
+class MarriageState:
+    """One Marriage deal. Build it with ``new_deal`` or ``MarriageState.from_setup``."""
+
+    __slots__ = (
+        "_legal",
+        "actions",
+        "current",
+        "dealer",
+        "dublees",
+        "end_reason",
+        "events",
+        "exposed",
+        "finish",
+        "finisher",
+        "first",
+        "hands",
+        "melds",
+        "must_finish",
+        "n",
+        "passes",
+        "path",
+        "phase",
+        "pile",
+        "recycles",
+        "result",
+        "rules",
+        "seed",
+        "seen",
+        "setup",
+        "show_ub",
+        "sizes",
+        "step",
+        "stock",
+        "taken",
+        "tiplu",
+        "tiplu_picked",
+        "turn",
+        "wilds",
+    )
+
+    rules: MarriageRules
+    n: int
+    seed: int
+    dealer: int
+    setup: dict[str, Any] | None
+    step: int
+    first: int
+    hands: list[list[int]]
+    sizes: list[int]
+    melds: list[list[tuple[Card, ...]]]
+    exposed: list[list[Card]]
+    dublees: list[list[Card]]
+    seen: list[bool]
+    show_ub: list[int]
+    path: list[str | None]
+    stock: list[int]
+    pile: list[int]
+    tiplu: Card | None
+    tiplu_picked: bool
+    wilds: frozenset[int]
+    phase: str
+    current: int
+    passes: int
+    taken: int | None
+    must_finish: bool
+    turn: int
+    recycles: int
+    actions: list[str]
+    events: list[dict[str, Any]]
+    result: DealResult | None
+    finish: Finish | None
+    finisher: int | None
+    end_reason: str | None
+    _legal: list[Action] | None
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def _start(
+        cls,
+        rules: MarriageRules,
+        players: int,
+        seed: int,
+        dealer: int,
+        hands: Sequence[Sequence[int]],
+        pile: Sequence[int],
+        stock: Sequence[int],
+        tiplu: Card | None,
+        setup: dict[str, Any] | None,
+    ) -> MarriageState:
+        """Lay out a dealt table (M-2); ``stock`` is listed top first."""
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.n = players
+        self.seed = seed
+        self.dealer = dealer
+        self.setup = setup
+        self.step = 1 if rules.clockwise else -1
+        self.first = (dealer + self.step) % players
+        self.hands = [counts(h) for h in hands]
+        self.sizes = [len(h) for h in hands]
+        self.melds = [[] for _ in range(players)]
+        self.exposed = [[] for _ in range(players)]
+        self.dublees = [[] for _ in range(players)]
+        self.seen = [False] * players
+        self.show_ub = [SHOW_MELDS] * players
+        self.path = [None] * players
+        self.stock = list(reversed(stock))  # top of the stock is the end of the list
+        self.pile = list(pile)
+        self.tiplu = tiplu
+        self.tiplu_picked = False
+        self.wilds = _NO_WILDS
+        self.current = self.first
+        self.passes = 0
+        self.taken = None
+        self.must_finish = False
+        self.turn = 0
+        self.recycles = 0
+        self.actions = []
+        self.events = []
+        self.result = None
+        self.finish = None
+        self.finisher = None
+        self.end_reason = None
+        self._legal = None
+        self.events.append(
+            {
+                "seat": None,
+                "event": f"seat {dealer} deals; {CARDS[self.pile[-1]]} is turned up",
+            }
+        )
+        if rules.tiplu_chosen == "after_deal":
+            self._pick_tiplu()  # M-7: drawn now, kept hidden until someone shows
+        if rules.deal_tunnela_bonus and rules.tunnela_melds:
+            self.phase = EXPOSE_PHASE  # M-3
+        else:
+            self.phase = DRAW_PHASE
+        return self
+
+    @classmethod
+    def new(cls, rules: object, players: int, seed: int, dealer: int = 0) -> MarriageState:
+        """A freshly shuffled and dealt deal (M-1, M-2)."""
+        r = rules_from(rules)
+        _check_table(r, players, dealer)
+        cards = shoe(r.decks)
+        chance_rng(seed, 0, "deal").shuffle(cards)
+        size = r.hand_size
+        hands = [cards[i * size : (i + 1) * size] for i in range(players)]
+        upcard = cards[players * size]
+        stock = cards[players * size + 1 :]
+        return cls._start(r, players, seed, dealer, hands, [upcard], stock, None, None)
+
+    @classmethod
+    def from_setup(
+        cls,
+        rules: object,
+        hands: Sequence[str | Sequence[int]],
+        *,
+        discard: str | Sequence[int] | None = None,
+        stock: str | Sequence[int] = (),
+        tiplu: str | int | None = None,
+        dealer: int = 0,
+        seed: int = 0,
+    ) -> MarriageState:
+        """A deal with chosen cards, for tests, puzzles and teaching.
+
+        ``hands`` gives every seat's dealt cards (``hand_size`` each), ``discard`` the
+        discard pile (latest last; default one card from the rest), ``stock`` the top
+        of the stock (next draw first); the cards left over go below it in an order
+        fixed by ``seed``. ``tiplu`` reserves the card that the first show will reveal
+        (M-7); without it the tiplu is picked at random as in a real deal.
+        """
+        r = rules_from(rules)
+        players = len(hands)
+        _check_table(r, players, dealer)
+        hand_lists = [_read_cards(h, f"hand of seat {i}") for i, h in enumerate(hands)]
+        for i, h in enumerate(hand_lists):
+            if len(h) != r.hand_size:
+                raise InputError(f"seat {i} must be dealt {r.hand_size} cards, not {len(h)}")
+        stock_top = _read_cards(stock, "stock")
+        tiplu_card: Card | None = None
+        if tiplu is not None:
+            one = _read_cards(tiplu if isinstance(tiplu, str) else [tiplu], "tiplu")
+            if len(one) != 1:
+                raise InputError("the tiplu is one card")
+            tiplu_card = CARDS[one[0]]
+        used = [c for h in hand_lists for c in h] + stock_top
+        pile = _read_cards(discard, "discard pile") if discard is not None else []
+        used += pile
+        if tiplu_card is not None:
+            used.append(tiplu_card)
+        try:
+            check_copies(used, r.decks)
+        except CardError as exc:
+            raise InputError(str(exc)) from None
+        rest_counts = [r.decks] * 52 + [0]
+        for c in used:
+            rest_counts[c] -= 1
+        rest = [c for c in range(52) for _ in range(rest_counts[c])]
+        chance_rng(seed, 0, "setup").shuffle(rest)
+        if not pile:
+            pile = [rest.pop()]
+        full_stock = stock_top + rest
+        if not full_stock:
+            raise InputError("the stock may not be empty at the start of a deal")
+        setup = {
+            "hands": [[str(CARDS[c]) for c in h] for h in hand_lists],
+            "discard": [str(CARDS[c]) for c in pile],
+            "stock": [str(CARDS[c]) for c in full_stock],
+            "tiplu": None if tiplu_card is None else str(tiplu_card),
+        }
+        return cls._start(r, players, seed, dealer, hand_lists, pile, full_stock, tiplu_card, setup)
+
+    def clone(self) -> MarriageState:
+        """A copy sharing nothing mutable (lists copied, never deep-copied)."""
+        other = MarriageState.__new__(MarriageState)
+        other.rules = self.rules
+        other.n = self.n
+        other.seed = self.seed
+        other.dealer = self.dealer
+        other.setup = self.setup
+        other.step = self.step
+        other.first = self.first
+        other.hands = [h[:] for h in self.hands]
+        other.sizes = self.sizes[:]
+        other.melds = [m[:] for m in self.melds]
+        other.exposed = [e[:] for e in self.exposed]
+        other.dublees = [d[:] for d in self.dublees]
+        other.seen = self.seen[:]
+        other.show_ub = self.show_ub[:]
+        other.path = self.path[:]
+        other.stock = self.stock[:]
+        other.pile = self.pile[:]
+        other.tiplu = self.tiplu
+        other.tiplu_picked = self.tiplu_picked
+        other.wilds = self.wilds
+        other.phase = self.phase
+        other.current = self.current
+        other.passes = self.passes
+        other.taken = self.taken
+        other.must_finish = self.must_finish
+        other.turn = self.turn
+        other.recycles = self.recycles
+        other.actions = self.actions[:]
+        other.events = self.events[:]
+        other.result = self.result
+        other.finish = self.finish
+        other.finisher = self.finisher
+        other.end_reason = self.end_reason
+        other._legal = self._legal
+        return other
+
+    # ------------------------------------------------------------------ protocol
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.phase == OVER else self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator); see ``rami.marriage.view``."""
+        from rami.marriage.view import build_view
+
+        return build_view(self, seat)
+
+    def seat_wilds(self, seat: int) -> frozenset[int]:
+        """The wild cards ``seat`` plays with: none until it has seen the tiplu (M-7)."""
+        return self.wilds if self.seen[seat] else _NO_WILDS
+
+    def showing(self, seat: int) -> bool:
+        """Whether ``seat`` has started a show this turn that is not complete yet (M-6)."""
+        return self.path[seat] is not None and not self.seen[seat]
+
+    def shown_count(self, seat: int) -> int:
+        """Melds (Nepali: shown melds plus exposed tunnelas) or dublees shown so far."""
+        if self.path[seat] == DUBLEES_PATH:
+            return len(self.dublees[seat])
+        return len(self.melds[seat]) + len(self.exposed[seat])
+
+    @property
+    def show_dublees(self) -> int:
+        """Dublees shown to see (M-6): seven, one fewer than finish (M-9)."""
+        return dublees_to_finish(self.rules) - 1
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the direction of play (M-2)."""
+        return (seat + self.step) % self.n
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        phase = self.phase
+        s = self.current
+        hand = self.hands[s]
+        if phase == DRAW_PHASE:
+            out = [act.DRAW] if self.stock else []
+            if self.pile and self._take_problem(s) is None:
+                out.append(act.TAKE)
+            return out
+        if phase == EXPOSE_PHASE:
+            out = [act.expose_action(c) for c in range(52) if hand[c] >= 3]
+            out.append(act.PASS)
+            return out
+        if phase != PLAY_PHASE:
+            return []
+        taken = self.taken
+        if self.must_finish:
+            return [act.finish_action(c) for c in self._finish_discards(s) if c != taken]
+        out = []
+        if not self.seen[s]:
+            out.extend(self._show_options(s))
+            if self.showing(s):
+                return out
+        else:
+            out.extend(act.finish_action(c) for c in self._finish_discards(s) if c != taken)
+            if self.rules.table_melding:
+                out.extend(self._meld_options(s))
+        out += [_DISCARDS[c] for c in compress(_KINDS52, hand)]
+        if taken is not None and hand[taken]:
+            out.remove(_DISCARDS[taken])
+        return out
+
+    def _card_in(self, s: int, c: int) -> None:
+        """Card ``c`` joins the hand of ``s`` (drawn or taken).
+
+        ``show_ub[s]`` bounds from above the disjoint show melds (M-6) in the hand of
+        ``s`` (capped at three): a new card raises it only if it is part of a show meld,
+        and losing cards never raises it, so most turns skip the search for show
+        options. It is a pure cache: whatever its value, the legal moves are the same.
+        """
+        self.hands[s][c] += 1
+        self.sizes[s] += 1
+        ub = self.show_ub[s]
+        if ub < SHOW_MELDS and _joins_show_meld(self.hands[s], c, self.rules):
+            self.show_ub[s] = ub + 1
+
+    def _show_options(self, s: int) -> list[Action]:
+        """Show steps that keep the show completable (M-6); never tiplu-dependent."""
+        rules = self.rules
+        hand = self.hands[s]
+        out: list[Action] = []
+        if self.tiplu is None and not self.stock:
+            return out  # nothing could become the tiplu (see _tiplu_problem)
+        path = self.path[s]
+        if path != DUBLEES_PATH:
+            need = SHOW_MELDS - len(self.melds[s]) - len(self.exposed[s])
+            if need <= 0:
+                if path is None:
+                    out.append(act.SEE)
+            elif self.show_ub[s] >= need:
+                options = show_meld_options(hand, rules)
+                threes = [m for m in options if len(m) == 3]
+                if not _packs(hand[:], threes, need, 0):
+                    self.show_ub[s] = need - 1  # fewer than ``need`` disjoint show melds
+                else:
+                    left = need - 1
+                    for meld in options:
+                        rest = hand[:]
+                        for c in meld:
+                            rest[c] -= 1
+                        if self._spare(s, rest, len(meld)) < 3 * left + 1:
+                            continue
+                        if left and not _packs(rest, threes, left, 0):
+                            continue
+                        out.append(Action(act.SHOW, tuple(sorted(meld))))
+        if path != MELDS_PATH and not self.exposed[s] and rules.dublees_allowed(self.n):
+            need = self.show_dublees - len(self.dublees[s])
+            if dublee_count(hand) >= need:
+                left = need - 1
+                for k in range(52):
+                    if hand[k] < 2:
+                        continue
+                    rest = hand[:]
+                    rest[k] -= 2
+                    if self._spare(s, rest, 2) < 2 * left + 1:
+                        continue
+                    if dublee_count(rest) >= left:
+                        out.append(Action(act.DUBLEE, (CARDS[k], CARDS[k])))
+        return out
+
+    def _spare(self, s: int, rest: list[int], removed: int) -> int:
+        """Cards of ``rest`` that could still be discarded this turn."""
+        n = self.sizes[s] - removed
+        if self.taken is not None:
+            n -= rest[self.taken]
+        return n
+
+    def _meld_options(self, s: int) -> list[Action]:
+        """Indian table melding (M-10): a short canonical list of melds and additions.
+
+        ``apply`` accepts any valid meld; this list offers every pure meld the solver
+        finds, each pair of natural cards completed by one wild card, and every single
+        card that extends one of the seat's own table melds.
+        """
+        rules = self.rules
+        hand = self.hands[s]
+        wilds = self.wilds
+        out: list[Action] = []
+        seen_melds: set[tuple[Card, ...]] = set()
+        candidates: list[tuple[Card, ...]] = list(show_meld_options(hand, rules))
+        wild_in_hand = [c for c in range(52) if hand[c] and c in wilds]
+        if wild_in_hand:
+            w = CARDS[wild_in_hand[0]]
+            naturals = [c for c in range(52) if hand[c] and c not in wilds]
+            for i, a in enumerate(naturals):
+                for b in naturals[i + 1 :]:
+                    if a // 13 == b // 13:
+                        # same suit: neighbours, one gap, or the ace with Q/K (ace high)
+                        near = b - a <= 2 or (a % 13 == 0 and b % 13 >= 11)
+                    else:
+                        near = a % 13 == b % 13  # same rank: a trial
+                    if near:
+                        candidates.append((CARDS[a], CARDS[b], w))
+            if sum(hand[c] for c in wild_in_hand) >= 3:
+                three: list[Card] = []
+                for c in wild_in_hand:
+                    three.extend([CARDS[c]] * min(hand[c], 3 - len(three)))
+                candidates.append(tuple(three))
+        for meld in candidates:
+            key = tuple(sorted(meld))
+            if key in seen_melds:
+                continue
+            seen_melds.add(key)
+            rest = hand[:]
+            ok = True
+            for c in meld:
+                rest[c] -= 1
+                if rest[c] < 0:
+                    ok = False
+            if not ok or self._spare(s, rest, len(meld)) < 1:
+                continue
+            if is_meld(meld, rules, wilds):
+                out.append(act.normalise(Action(act.MELD, meld)))
+        table = self.melds[s]
+        pure = [is_pure_meld(m, rules) for m in table]
+        pure_total = sum(pure)
+        taken = self.taken
+        held = [c for c in range(52) if hand[c]]
+        held_wild = [c for c in held if c in wilds]
+        for i, m in enumerate(table):
+            naturals = [c for c in m if c not in wilds]
+            if naturals and all(c % 13 == naturals[0] % 13 for c in naturals):
+                rank = naturals[0] % 13  # a trial (or a one-natural meld): same rank
+                fits = [c for c in held if c % 13 == rank and c not in wilds]
+                if all(c // 13 == naturals[0] // 13 for c in naturals):
+                    fits = [c for c in held if c // 13 == naturals[0] // 13 or c % 13 == rank]
+            elif naturals and all(c // 13 == naturals[0] // 13 for c in naturals):
+                fits = [c for c in held if c // 13 == naturals[0] // 13 and c not in wilds]
+            else:
+                fits = held
+            extra = fits if fits is held else sorted({*fits, *held_wild})
+            for k in extra:
+                spare = self.sizes[s] - 1
+                if taken is not None:
+                    spare -= hand[taken] - (k == taken)
+                if spare < 1:
+                    continue
+                new = tuple(sorted((*m, CARDS[k])))
+                if not is_meld(new, rules, wilds):
+                    continue
+                if pure[i] and pure_total - 1 < SHOW_MELDS and not is_pure_meld(new, rules):
+                    continue
+                out.append(Action(act.ADD, (CARDS[k],), i))
+        return out
+
+    # ------------------------------------------------------------------ solver glue
+
+    def _finish_discards(self, s: int) -> list[Card]:
+        """Discards with which ``s`` (seen, after drawing) can finish now (M-8, M-9, M-10)."""
+        path = self.path[s] or MELDS_PATH
+        if self.rules.table_melding:
+            return finish_discards(
+                self.hands[s], self.rules, self.wilds, len(self.melds[s]), path, self.melds[s]
+            )
+        return finish_discards(self.hands[s], self.rules, self.wilds, self.shown_count(s), path)
+
+    def _find_finish(self, s: int, hand: list[int], discard: Card) -> Finish | None:
+        path = self.path[s] or MELDS_PATH
+        if self.rules.table_melding:
+            return find_finish(
+                hand, self.rules, self.wilds, len(self.melds[s]), path, discard, self.melds[s]
+            )
+        return find_finish(hand, self.rules, self.wilds, self.shown_count(s), path, discard)
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Play one step for the seat to move; all-or-nothing (``IllegalAction``, no change).
+
+        ``seat``, when given, is checked against the seat to move, so a front end can
+        pass who is acting and get "it is seat 2's turn" instead of a wrong move.
+        """
+        a = act.normalise(as_action(action))
+        if self.phase == OVER:
+            raise IllegalAction("the deal is over")
+        if seat is not None and seat != self.current:
+            raise IllegalAction(f"it is seat {self.current}'s turn")
+        handler = _HANDLERS[a.kind]
+        handler(self, a)
+        self._legal = None
+
+    def _record(self, a: Action, public: str | None = None) -> None:
+        text = act.DISCARD_TEXTS[a.cards[0]] if a.kind == act.DISCARD else str(a)
+        self.actions.append(text)
+        event: dict[str, Any] = {"seat": self.current, "move": text}
+        if public is not None:
+            event["public"] = public
+        self.events.append(event)
+
+    def _need_phase(self, phase: str) -> None:
+        if self.phase == phase:
+            return
+        if self.phase == EXPOSE_PHASE:
+            raise IllegalAction(
+                "tunnelas exposed at the deal come first: expose one or 'pass' (M-3)"
+            )
+        if phase == EXPOSE_PHASE:
+            raise IllegalAction("tunnelas may be exposed only right after the deal (M-3)")
+        if phase == DRAW_PHASE:
+            raise IllegalAction("you have already drawn this turn")
+        raise IllegalAction("you must draw first: 'draw' from the stock or 'take' the discard")
+
+    def _need_free_play(self, s: int, finishing: bool = False) -> None:
+        """Play phase, and not in the middle of something that must be completed first."""
+        self._need_phase(PLAY_PHASE)
+        if self.must_finish and not finishing:
+            raise IllegalAction(
+                "you took a discard to complete your eighth dublee: you must finish this turn"
+            )
+
+    def _holding(self, s: int, cards: Sequence[Card]) -> list[int]:
+        """The hand of ``s`` without ``cards``; ``IllegalAction`` if they are not all held."""
+        rest = self.hands[s][:]
+        for c in cards:
+            rest[c] -= 1
+            if rest[c] < 0:
+                held = self.hands[s][c]
+                if held == 0:
+                    raise IllegalAction(f"you do not hold {c}")
+                raise IllegalAction(f"you hold only {held} × {c}")
+        return rest
+
+    def _tiplu_problem(self) -> str | None:
+        """Decision: the first show needs a stock card to become the tiplu (M-7)."""
+        if self.tiplu is None and not self.stock:
+            return "the stock is empty, so no card can be picked as the tiplu: show on a later turn"
+        return None
+
+    # -- M-3
+
+    def _do_expose(self, a: Action) -> None:
+        self._need_phase(EXPOSE_PHASE)
+        s = self.current
+        c = a.cards[0]
+        if self.hands[s][c] < 3:
+            raise IllegalAction(f"you do not hold three {c} to expose as a tunnela")
+        self.hands[s][c] -= 3
+        self.sizes[s] -= 3
+        self.exposed[s].append(c)
+        self._record(a)
+
+    def _do_pass(self, a: Action) -> None:
+        if self.phase != EXPOSE_PHASE:
+            raise IllegalAction(
+                "'pass' ends your tunnela exposure after the deal; now draw, take or discard"
+            )
+        self._record(a)
+        self.passes += 1
+        if self.passes >= self.n:
+            self.phase = DRAW_PHASE
+            self.current = self.first
+        else:
+            self.current = self.next_seat(self.current)
+
+    # -- M-5 drawing
+
+    def _take_problem(self, s: int) -> str | None:
+        """Why ``s`` may not take the latest discard now, or ``None`` (M-5)."""
+        if not self.pile:
+            return "the discard pile is empty"
+        c = self.pile[-1]
+        if self.hands[s][c] == self.sizes[s]:
+            # Only copies of the taken card would be left to discard (Indian hands
+            # shrink as they meld): taking it would leave no legal end to the turn.
+            return f"you could discard nothing but {CARDS[c]} after taking it (M-5)"
+        if not self.seen[s]:
+            return None
+        if c in self.wilds and not self.rules.seen_may_take_wild_discard:
+            return "seen players may not take a wild card from the discard pile"
+        if self.path[s] == DUBLEES_PATH:
+            hand = self.hands[s][:]
+            hand[c] += 1
+            path_ok = any(
+                d != c
+                for d in finish_discards(
+                    hand, self.rules, self.wilds, len(self.dublees[s]), DUBLEES_PATH
+                )
+            )
+            if not path_ok:
+                return (
+                    "on the dublee path you may take a discard only to complete your "
+                    "eighth dublee and finish this turn"
+                )
+        return None
+
+    def _do_draw(self, a: Action) -> None:
+        self._need_phase(DRAW_PHASE)
+        if not self.stock:
+            raise IllegalAction("the stock is empty: take the discard")
+        s = self.current
+        c = self.stock.pop()
+        self._card_in(s, c)
+        self.phase = PLAY_PHASE
+        self.actions.append("draw")
+        self.events.append({"seat": s, "move": f"draw {CARDS[c]}", "public": "draw"})
+
+    def _do_take(self, a: Action) -> None:
+        self._need_phase(DRAW_PHASE)
+        s = self.current
+        problem = self._take_problem(s)
+        if problem is not None:
+            raise IllegalAction(problem)
+        c = self.pile.pop()
+        self._card_in(s, c)
+        self.taken = c
+        self.must_finish = self.seen[s] and self.path[s] == DUBLEES_PATH
+        self.phase = PLAY_PHASE
+        self.actions.append("take")
+        self.events.append({"seat": s, "move": f"take {CARDS[c]}"})
+
+    # -- M-6, M-7 showing and seeing
+
+    def _do_show(self, a: Action) -> None:
+        self._need_free_play(self.current)
+        s = self.current
+        rules = self.rules
+        if self.seen[s]:
+            if rules.table_melding:
+                raise IllegalAction("you have already seen the tiplu: lay melds with 'meld'")
+            raise IllegalAction("you have already seen the tiplu")
+        if self.path[s] == DUBLEES_PATH:
+            raise IllegalAction(
+                "you are showing dublees; the meld and dublee paths exclude each other (M-6)"
+            )
+        need = SHOW_MELDS - len(self.melds[s]) - len(self.exposed[s])
+        if need <= 0:
+            raise IllegalAction("your exposed tunnelas already let you see: use 'see'")
+        problem = self._tiplu_problem()
+        if problem is not None:
+            raise IllegalAction(problem)
+        cards = a.cards
+        if not rules.melds_at_least3 and len(cards) != 3:
+            raise IllegalAction("a meld is exactly three cards (M-4)")
+        if not is_show_meld(cards, rules):
+            kinds = "pure sequence or tunnela" if rules.tunnela_melds else "pure sequence or trial"
+            raise IllegalAction(f"{_cards_text(cards)} is not a {kinds} (M-6)")
+        rest = self._holding(s, cards)
+        left = need - 1
+        if self._spare(s, rest, len(cards)) < 3 * left + 1:
+            raise IllegalAction("showing these cards would leave you nothing to discard")
+        if left and max_show_melds(rest, rules, left) < left:
+            raise IllegalAction(
+                f"the rest of your hand cannot complete the show: it needs "
+                f"{_plural(left, 'more pure meld')} (M-6)"
+            )
+        self.hands[s] = rest
+        self.sizes[s] -= len(cards)
+        self.melds[s].append(cards)
+        self.path[s] = MELDS_PATH
+        self._record(a)
+        if left == 0:
+            self._see(s)
+
+    def _do_dublee(self, a: Action) -> None:
+        self._need_free_play(self.current)
+        s = self.current
+        if not self.rules.dublees_allowed(self.n):
+            if not self.rules.dublees:
+                raise IllegalAction("these rules have no dublee path (M-9)")
+            raise IllegalAction(
+                f"the dublee path needs at least {self.rules.dublees_min_players} players (M-9)"
+            )
+        if self.seen[s]:
+            raise IllegalAction("you have already seen the tiplu")
+        if self.path[s] == MELDS_PATH:
+            raise IllegalAction(
+                "you are showing melds; the meld and dublee paths exclude each other (M-6)"
+            )
+        if self.exposed[s]:
+            # Decision: an exposed tunnela counts as a shown meld (M-3), so its owner
+            # is on the meld path (M-6: the paths exclude each other).
+            raise IllegalAction(
+                "your tunnela exposed at the deal counts as a shown meld: you are on the "
+                "meld path, not the dublee path (M-3, M-6)"
+            )
+        problem = self._tiplu_problem()
+        if problem is not None:
+            raise IllegalAction(problem)
+        need = self.show_dublees - len(self.dublees[s])
+        rest = self._holding(s, a.cards)
+        left = need - 1
+        if self._spare(s, rest, 2) < 2 * left + 1:
+            raise IllegalAction("showing this dublee would leave you nothing to discard")
+        if dublee_count(rest) < left:
+            raise IllegalAction(
+                f"the rest of your hand cannot complete the show: it needs "
+                f"{_plural(left, 'more dublee')} (M-6)"
+            )
+        self.hands[s] = rest
+        self.sizes[s] -= 2
+        self.dublees[s].append(a.cards[0])
+        self.path[s] = DUBLEES_PATH
+        self._record(a)
+        if left == 0:
+            self._see(s)
+
+    def _do_see(self, a: Action) -> None:
+        self._need_free_play(self.current)
+        s = self.current
+        if self.seen[s]:
+            raise IllegalAction("you have already seen the tiplu")
+        if self.path[s] is not None or len(self.exposed[s]) < SHOW_MELDS:
+            raise IllegalAction(
+                "to see the tiplu, show three pure melds (or seven dublees); 'see' alone "
+                "needs three tunnelas exposed at the deal (M-6)"
+            )
+        problem = self._tiplu_problem()
+        if problem is not None:
+            raise IllegalAction(problem)
+        self.path[s] = MELDS_PATH
+        self._record(a)
+        self._see(s)
+
+    def _pick_tiplu(self) -> None:
+        """M-7: a random stock card becomes the tiplu, out of play for the whole deal."""
+        if self.tiplu is None:
+            rng = chance_rng(self.seed, len(self.actions), "tiplu")
+            self.tiplu = CARDS[self.stock.pop(rng.randrange(len(self.stock)))]
+        self.tiplu_picked = True
+        self.wilds = wild_kinds(self.tiplu)
+        self.events.append({"seat": None, "event": "the tiplu is picked from the stock"})
+
+    def _see(self, s: int) -> None:
+        if not self.tiplu_picked:
+            self._pick_tiplu()
+        self.seen[s] = True
+        self.events.append({"seat": s, "event": f"seat {s} sees the tiplu"})
+
+    # -- M-10 Indian table melding
+
+    def _need_table(self, s: int) -> None:
+        if not self.rules.table_melding:
+            raise IllegalAction("melding on the table is an Indian Marriage rule (M-10)")
+        self._need_free_play(s)
+        if not self.seen[s]:
+            raise IllegalAction(
+                "you must show three pure melds and see the tiplu before melding (M-10)"
+            )
+
+    def _do_meld(self, a: Action) -> None:
+        s = self.current
+        self._need_table(s)
+        rest = self._holding(s, a.cards)
+        if not is_meld(a.cards, self.rules, self.wilds):
+            raise IllegalAction(f"{_cards_text(a.cards)} is not a valid meld (M-4)")
+        if self._spare(s, rest, len(a.cards)) < 1:
+            raise IllegalAction("melding these cards would leave you nothing to discard")
+        self.hands[s] = rest
+        self.sizes[s] -= len(a.cards)
+        self.melds[s].append(a.cards)
+        self._record(a)
+
+    def _do_add(self, a: Action) -> None:
+        s = self.current
+        self._need_table(s)
+        table = self.melds[s]
+        i = a.target
+        assert i is not None
+        if i >= len(table):
+            last = f"@0 … @{len(table) - 1}" if len(table) > 1 else "@0"
+            raise IllegalAction(f"you have no table meld @{i} (yours are {last})")
+        c = a.cards[0]
+        rest = self._holding(s, a.cards)
+        new = tuple(sorted((*table[i], c)))
+        if not is_meld(new, self.rules, self.wilds):
+            raise IllegalAction(f"{c} does not fit meld @{i} ({_cards_text(table[i])})")
+        if is_pure_meld(table[i], self.rules) and not is_pure_meld(new, self.rules):
+            pure = sum(is_pure_meld(m, self.rules) for m in table)
+            if pure - 1 < SHOW_MELDS:
+                raise IllegalAction("you must keep at least three pure melds on the table (M-6)")
+        if self._spare(s, rest, 1) < 1:
+            raise IllegalAction("adding this card would leave you nothing to discard")
+        self.hands[s] = rest
+        self.sizes[s] -= 1
+        table[i] = new
+        self._record(a)
+
+    # -- M-8, M-9 finishing and ending a turn
+
+    def _discard_problem(self, s: int, c: Card) -> None:
+        if self.showing(s):
+            done = self.shown_count(s)
+            need = self.show_dublees if self.path[s] == DUBLEES_PATH else SHOW_MELDS
+            raise IllegalAction(
+                f"complete your show first ({done} of {need} shown): a started show must be "
+                "completed in the same turn (M-6)"
+            )
+        if self.hands[s][c] == 0:
+            raise IllegalAction(f"you do not hold {c}")
+        if c == self.taken:
+            raise IllegalAction(
+                f"you took {c} from the discard pile and cannot discard it this turn (M-5)"
+            )
+
+    def _do_finish(self, a: Action) -> None:
+        s = self.current
+        self._need_free_play(s, finishing=True)
+        c = a.cards[0]
+        if not self.seen[s]:
+            if self.showing(s):
+                self._discard_problem(s, c)
+            raise IllegalAction("you must show and see the tiplu before you can finish (M-8)")
+        self._discard_problem(s, c)
+        fin = self._find_finish(s, self.hands[s], c)
+        if fin is None:
+            if self.path[s] == DUBLEES_PATH:
+                what = "eight dublees"
+            elif self.rules.table_melding:
+                what = "valid melds on the table"
+            else:
+                what = "seven melds with your shown ones"
+            raise IllegalAction(
+                f"you cannot finish by discarding {c}: the rest does not make {what}"
+            )
+        self.hands[s][c] -= 1
+        self.sizes[s] -= 1
+        self.pile.append(c)
+        self._record(a)
+        self._end(s, fin, "finish")
+
+    def _do_discard(self, a: Action) -> None:
+        s = self.current
+        self._need_free_play(s)
+        c = a.cards[0]
+        self._discard_problem(s, c)
+        self.hands[s][c] -= 1
+        self.sizes[s] -= 1
+        self.pile.append(c)
+        self._record(a)
+        if self.rules.table_melding and self.sizes[s] == 0:
+            # M-8 (indian): every card melded on the table and the last one discarded.
+            fin = Finish(MELDS_PATH, tuple(self.melds[s]), CARDS[c])
+            self._end(s, fin, "finish")
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.turn += 1
+        self.taken = None
+        self.must_finish = False
+        cap = self.rules.max_turns
+        if cap is not None and self.turn >= cap:
+            self._end(None, None, "max_turns")
+            return
+        if not self.stock and not self._recycle():
+            self._end(None, None, "stock")
+            return
+        self.current = self.next_seat(self.current)
+        self.phase = DRAW_PHASE
+
+    def _recycle(self) -> bool:
+        """M-11: the discard pile but its latest card becomes the stock, if allowed."""
+        limit = self.rules.stock_recycles
+        if limit is not None and self.recycles >= limit:
+            return False
+        cards = self.pile[:-1]
+        if not cards:
+            return False
+        del self.pile[:-1]
+        if self.rules.shuffle_recycled:
+            chance_rng(self.seed, len(self.actions), "recycle").shuffle(cards)
+            self.stock = cards
+        else:
+            self.stock = cards[::-1]  # turned over: the oldest discard is drawn first
+        self.recycles += 1
+        how = "shuffled" if self.rules.shuffle_recycled else "turned over"
+        self.events.append(
+            {
+                "seat": None,
+                "event": f"the discard pile ({len(cards)} cards) is {how} as the new stock",
+            }
+        )
+        return True
+
+    # ------------------------------------------------------------------ the end
+
+    def final_cards(self, s: int) -> list[int]:
+        """All of ``s``'s cards (hand, shown, exposed, dublees, table) as a card list."""
+        cards = [c for c in range(52) for _ in range(self.hands[s][c])]
+        for m in self.melds[s]:
+            cards.extend(m)
+        for t in self.exposed[s]:
+            cards.extend((t, t, t))
+        for d in self.dublees[s]:
+            cards.extend((d, d))
+        return cards
+
+    def _end(self, finisher: int | None, fin: Finish | None, reason: str) -> None:
+        self.phase = OVER
+        self.finisher = finisher
+        self.finish = fin
+        self.end_reason = reason
+        self.taken = None
+        self.must_finish = False
+        self.result = self._settle()
+        if finisher is None:
+            text = "the deal ends with no finisher" + (
+                " (turn limit)" if reason == "max_turns" else " (the stock ran out)"
+            )
+        else:
+            text = f"seat {finisher} finishes"
+        self.events.append({"seat": finisher, "event": text})
+
+    def _settle(self) -> DealResult:
+        """Maal and settlement (M-12 … M-15) and the JSON-ready explanation."""
+        rules = self.rules
+        n = self.n
+        tiplu = self.tiplu
+        anyone_seen = any(self.seen) and tiplu is not None
+        points: list[int] = []
+        items: list[list[str]] = []
+        cards_of = [self.final_cards(s) for s in range(n)]
+        for s in range(n):
+            if not anyone_seen or tiplu is None:
+                points.append(0)
+                items.append([])
+                continue
+            bonus = self.seen[s] and self.path[s] == MELDS_PATH and bool(self.exposed[s])
+            pts, its = maal(cards_of[s], tiplu, rules, tuple(self.exposed[s]), bonus)
+            if not self.seen[s] and not rules.unseen_maal_counts:
+                pts, its = 0, []  # M-12 option: an unseen player's maal counts nothing
+            points.append(pts)
+            items.append(list(its))
+        players: list[dict[str, Any]] = []
+        if rules.scoring == "indian":
+            in_hand = [
+                0
+                if s == self.finisher
+                else card_points([c for c in range(52) for _ in range(self.hands[s][c])])
+                for s in range(n)
+            ]
+            nets = settle_indian(points, self.seen, in_hand, self.finisher, rules)
+        else:
+            in_hand = []
+            dublee_finish = self.finish is not None and self.finish.kind == DUBLEES_PATH
+            nets = settle_nepali(points, self.seen, self.finisher, dublee_finish, rules)
+        for s in range(n):
+            entry: dict[str, Any] = {
+                "seat": s,
+                "seen": self.seen[s],
+                "path": self.path[s],
+                "maal": points[s],
+                "maal_items": items[s],
+                "hand": [str(CARDS[c]) for c in range(52) for _ in range(self.hands[s][c])],
+                "cards": [str(CARDS[c]) for c in sorted(cards_of[s])],
+                "net": nets[s],
+            }
+            if in_hand:
+                entry["card_points"] = in_hand[s]
+            if rules.table_melding:
+                entry["table_melds"] = [[str(c) for c in m] for m in self.melds[s]]
+            else:
+                entry["shown_melds"] = [[str(c) for c in m] for m in self.melds[s]]
+                entry["exposed_tunnelas"] = [str(c) for c in self.exposed[s]]
+                entry["dublees"] = [str(c) for c in self.dublees[s]]
+            players.append(entry)
+        finish_doc: dict[str, Any] | None = None
+        if self.finish is not None:
+            finish_doc = {
+                "kind": self.finish.kind,
+                "groups": [[str(c) for c in g] for g in self.finish.groups],
+                "discard": str(self.finish.discard),
+            }
+        details: dict[str, Any] = {
+            "tiplu": None if tiplu is None or not self.tiplu_picked else str(tiplu),
+            "finisher": self.finisher,
+            "finish": finish_doc,
+            "reason": self.end_reason,
+            "turns": self.turn,
+            "players": players,
+        }
+        return DealResult(tuple(nets), self.finisher, details)
+
+    # ------------------------------------------------------------------ persistence
+
+    def to_json(self) -> dict[str, Any]:
+        """Rules, table, seed and actions: everything needed to replay this deal."""
+        doc: dict[str, Any] = {
+            "game": "marriage",
+            "rules": self.rules.to_json(),
+            "players": self.n,
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "actions": list(self.actions),
+        }
+        if self.setup is not None:
+            doc["setup"] = self.setup
+        return doc
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> MarriageState:
+        """Replay a ``to_json`` document; ``InputError`` says what is wrong with it."""
+        if not isinstance(doc, Mapping):
+            raise InputError("a saved deal must be a JSON object")
+        unknown = set(doc) - _JSON_KEYS
+        if unknown:
+            raise InputError(f"unknown key {sorted(unknown)[0]!r} in saved deal")
+        for key in ("players", "seed", "actions"):
+            if key not in doc:
+                raise InputError(f"saved deal is missing {key!r}")
+        if doc.get("game", "marriage") != "marriage":
+            raise InputError(f"not a Marriage deal: {doc.get('game')!r}")
+        players, seed, dealer = doc["players"], doc["seed"], doc.get("dealer", 0)
+        for name, value in (("players", players), ("seed", seed), ("dealer", dealer)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InputError(f"{name!r} must be a whole number")
+        setup = doc.get("setup")
+        if setup is not None:
+            if not isinstance(setup, Mapping):
+                raise InputError("'setup' must be an object")
+            hands = setup.get("hands")
+            if not isinstance(hands, list) or len(hands) != players:
+                raise InputError(f"'setup.hands' must list {players} hands")
+            state = cls.from_setup(
+                doc.get("rules"),
+                hands,
+                discard=setup.get("discard"),
+                stock=setup.get("stock", ()),
+                tiplu=setup.get("tiplu"),
+                dealer=dealer,
+                seed=seed,
+            )
+        else:
+            state = cls.new(doc.get("rules"), players, seed, dealer)
+        moves = doc["actions"]
+        if not isinstance(moves, list):
+            raise InputError("'actions' must be a list of action texts")
+        for i, text in enumerate(moves):
+            try:
+                state.apply(text)
+            except IllegalAction as exc:
+                raise InputError(f"action {i + 1} ({text!r}) cannot be replayed: {exc}") from None
+        return state
+
+    # ------------------------------------------------------------------ checks
+
+    def check_invariants(self) -> None:
+        """Raise ``InvariantError`` unless every card is exactly accounted for (M-1)."""
+        for s in range(self.n):
+            hand = self.hands[s]
+            if len(hand) != KINDS or min(hand) < 0:
+                raise InvariantError(f"seat {s} has a malformed hand vector")
+            if sum(hand) != self.sizes[s]:
+                raise InvariantError(f"seat {s}: hand size {self.sizes[s]} ≠ {sum(hand)} cards")
+        loose = [*self.stock, *self.pile]
+        if self.tiplu is not None:
+            loose.append(self.tiplu)
+        for s in range(self.n):
+            for m in self.melds[s]:
+                loose += m
+            for t in self.exposed[s]:
+                loose += (t, t, t)
+            for d in self.dublees[s]:
+                loose += (d, d)
+        total = [sum(col) for col in zip(*self.hands, strict=True)]
+        for c in loose:
+            total[c] += 1
+        decks = self.rules.decks
+        if total[:52] != [decks] * 52 or total[52]:
+            c = next(c for c in range(KINDS) if total[c] != (decks if c < 52 else 0))
+            raise InvariantError(f"{CARDS[c]}: {total[c]} cards accounted for, not {decks}")
+        if self.phase != OVER and self.phase not in (EXPOSE_PHASE, DRAW_PHASE, PLAY_PHASE):
+            raise InvariantError(f"unknown phase {self.phase!r}")
+        for s in range(self.n):
+            owned = (
+                self.sizes[s]
+                + sum(len(m) for m in self.melds[s])
+                + 3 * len(self.exposed[s])
+                + 2 * len(self.dublees[s])
+            )
+            mid_turn = s == self.current and self.phase == PLAY_PHASE
+            want = self.rules.hand_size + (1 if mid_turn else 0)
+            if self.phase == OVER and s == self.finisher:
+                want = self.rules.hand_size
+            if owned != want:
+                raise InvariantError(f"seat {s} owns {owned} cards, not {want}")
+
+
+def _packs(rest: list[int], melds: Sequence[tuple[Card, ...]], k: int, start: int) -> bool:
+    """Whether ``k`` disjoint melds of ``melds`` (from index ``start``) fit in ``rest``.
+
+    Used on the solver's show-meld list to keep a show completable (M-6); three-card
+    melds suffice, since any longer pure meld holds a three-card one. ``rest`` is
+    restored before returning.
+    """
+    if k == 0:
+        return True
+    for i in range(start, len(melds)):
+        meld = melds[i]
+        ok = True
+        for c in meld:
+            rest[c] -= 1
+            if rest[c] < 0:
+                ok = False
+        found = ok and _packs(rest, melds, k - 1, i)
+        for c in meld:
+            rest[c] += 1
+        if found:
+            return True
+    return False
+
+
+def _joins_show_meld(hand: Sequence[int], c: int, rules: MarriageRules) -> bool:
+    """Whether card ``c`` (already in ``hand``) is part of some show meld there (M-6)."""
+    base, r = divmod(c, 13)
+    base *= 13
+
+    def held(p: int) -> bool:  # position 1 … 14, the ace at both ends
+        return hand[base + (p - 1) % 13] > 0
+
+    for p in (1, 14) if r == 0 else (r + 1,):
+        for lo in (p - 2, p - 1, p):
+            if lo >= 1 and lo + 2 <= 14 and held(lo) and held(lo + 1) and held(lo + 2):
+                return True
+    if rules.show_kinds == "sequence+tunnela":
+        return hand[c] >= 3
+    return sum(1 for t in range(4) if hand[t * 13 + r]) >= 3
+
+
+def _check_table(rules: MarriageRules, players: int, dealer: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InputError("the number of players must be a whole number")
+    if not rules.min_players <= players <= rules.max_players:
+        raise InputError(
+            f"{rules.preset_name} Marriage is for {rules.min_players}–{rules.max_players} "
+            f"players, not {players} (M-1)"
+        )
+    if players * rules.hand_size + 2 > 52 * rules.decks:
+        raise InputError(f"{rules.decks} decks cannot deal to {players} players")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise InputError(f"dealer must be a seat number from 0 to {players - 1}")
+
+
+def _read_cards(cards: str | Sequence[int] | Sequence[str] | None, what: str) -> list[int]:
+    if cards is None:
+        return []
+    try:
+        if isinstance(cards, str):
+            return [int(c) for c in parse_cards(cards)]
+        out: list[int] = []
+        for i, c in enumerate(cards, start=1):
+            if isinstance(c, Card):
+                out.append(int(c))
+            elif isinstance(c, str):
+                out.append(int(parse_cards([c])[0]))
+            elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52:
+                out.append(c)
+            else:
+                raise InputError(f"bad card {c!r} (item {i}) in {what}")
+        return out
+    except CardError as exc:
+        raise InputError(f"{what}: {exc}") from None
+
+
+_HANDLERS = {
+    "expose": MarriageState._do_expose,
+    "pass": MarriageState._do_pass,
+    "draw": MarriageState._do_draw,
+    "take": MarriageState._do_take,
+    "show": MarriageState._do_show,
+    "dublee": MarriageState._do_dublee,
+    "see": MarriageState._do_see,
+    "meld": MarriageState._do_meld,
+    "add": MarriageState._do_add,
+    "finish": MarriageState._do_finish,
+    "discard": MarriageState._do_discard,
+}
+
+
+def new_deal(rules: object, players: int, seed: int, dealer: int = 0) -> MarriageState:
+    """A new shuffled deal: ``rules`` is a preset name, an options object or ``MarriageRules``."""
+    return MarriageState.new(rules, players, seed, dealer)

@@ -1,0 +1,725 @@
+"""Exact solvers for melds of three or more cards (``at_least3``, the ``indian`` preset).
+
+Validity. With melds of any size and any number of wild cards, a wild card can stand
+for any missing card, so wild cards are a count (the *pool*). A meld is then judged by
+its natural cards: a sequence needs ``max(3, span) - size`` pool cards (its gaps and
+padding) and can take more up to 13 cards; a trial needs ``3 - size`` and holds at most
+four. Left-over pool cards go into melds with room, or form an all-wild meld of three
+or more.
+
+Search. The natural cards are placed lowest kind first. The lowest card ``c`` is
+dropped (exchange counting only), or starts a new meld, or joins one of the player's
+table melds (M-10). A new or joined sequence is chosen as a window of ranks from ``c``
+and takes every natural card held inside the window (one of each rank): a card inside
+the window but used elsewhere could swap with the pool card filling its place, so this
+loses nothing. Failed states are memoised.
+
+Purity (M-6: three pure melds stay on the table). Pure melds are chosen first: three
+of the player's pure table melds (*protected*: they only take cards that keep them
+pure, wild cards as themselves included), or new pure melds from the hand. The rest is
+searched as above; a check without purity rejects most holdings at once.
+
+Exchange counting (N-3) adds *jokers*, cards taken in: they fill pool slots, or are the
+exact cards a pure meld lacks. The copies left in the decks are not checked here: with
+three or more decks the exact cards a holding near its finish lacks are available.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+
+from rami.cards import CARDS, KINDS, Card
+from rami.marriage.melds import MAX_SEQUENCE, MAX_TRIAL, is_pure_meld, seq_span
+from rami.marriage.rules import MarriageRules
+
+__all__ = ["arrange_indian", "indian_discards", "indian_finish", "indian_missing"]
+
+PURE_ON_TABLE = 3  # M-6: melds that must stay pure on the table
+
+
+def _trial_ok(cards: Sequence[int]) -> bool:
+    if not cards:
+        return True
+    rank = cards[0] % 13
+    return all(c % 13 == rank for c in cards) and len({c // 13 for c in cards}) == len(cards)
+
+
+def _dirty_facts(cards: Sequence[int], wild: Sequence[bool], tun: bool) -> tuple[int, int]:
+    """(pool cards needed, pool cards it could take in all) for a meld; need -1: never."""
+    size = len(cards)
+    nat = [c for c in cards if not wild[c]]
+    span = seq_span(nat)
+    if span is not None and size <= MAX_SEQUENCE and span <= MAX_SEQUENCE:
+        return max(0, max(3, span) - size), MAX_SEQUENCE - size
+    if size <= MAX_TRIAL and _trial_ok(nat):
+        return max(0, 3 - size), MAX_TRIAL - size
+    if tun and size == 3 and cards[0] == cards[1] == cards[2]:
+        return 0, 0
+    return -1, -1
+
+
+def _pure_facts(cards: Sequence[int], tun: bool) -> tuple[int, int]:
+    """(exact cards missing, exact cards it could take in all) to be a pure meld."""
+    size = len(cards)
+    span = seq_span(cards)
+    if span is not None and span <= MAX_SEQUENCE and size <= MAX_SEQUENCE:
+        return max(3, span) - size, MAX_SEQUENCE - size
+    if size <= MAX_TRIAL and _trial_ok(cards):
+        return max(0, 3 - size), MAX_TRIAL - size
+    if tun and size <= 3 and all(c == cards[0] for c in cards):
+        return 3 - size, 3 - size
+    return -1, -1
+
+
+def _positions(rank0: int) -> tuple[int, ...]:
+    return (1, 14) if rank0 == 0 else (rank0 + 1,)
+
+
+def _kind(suit: int, pos: int) -> int:
+    return suit * 13 + (pos - 1) % 13
+
+
+class _Search:
+    """Place the cards of ``hand`` among table melds and new melds (module docstring).
+
+    ``table``: the player's table melds; ``protected``: indices of those that must stay
+    pure. ``jokers`` and ``drops``: cards that may be taken in / left out. ``target``:
+    hand cards plus jokers that the melds hold in the end. ``fixed_exact`` and
+    ``fixed_kept``: exact jokers and hand cards already used by pure melds chosen
+    outside; ``pure_room``: whether some pure meld could take exact cards beyond that.
+    """
+
+    def __init__(
+        self,
+        hand: Sequence[int],
+        rules: MarriageRules,
+        wilds: frozenset[int],
+        table: Sequence[Sequence[int]],
+        protected: frozenset[int],
+        jokers: int,
+        drops: int,
+        target: int,
+        fixed_exact: int = 0,
+        fixed_kept: int = 0,
+        pure_room: bool = False,
+    ) -> None:
+        self.rules = rules
+        self.tun = rules.tunnela_melds
+        self.wild = [k in wilds for k in range(KINDS)]
+        self.hand0 = list(hand[:52])
+        self.R = list(hand[:52])
+        self.rkey = sum(n << (4 * k) for k, n in enumerate(self.R))
+        self.wild_left = sum(n for k, n in enumerate(self.R) if self.wild[k])
+        self.jokers = jokers
+        self.drops = drops
+        self.target = target
+        self.fixed_exact = fixed_exact
+        self.fixed_kept = fixed_kept
+        self.pure_room = pure_room
+        self.table0 = tuple(tuple(sorted(g)) for g in table)
+        self.protected = protected
+        self.failed: set[tuple[object, ...]] = set()
+        self.result: list[tuple[int, ...]] | None = None
+        spare = 0
+        for i, g in enumerate(self.table0):
+            if i not in protected:
+                need, cap = _dirty_facts(g, self.wild, self.tun)
+                spare += cap - need
+        self.spare0 = spare
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _take(self, k: int) -> None:
+        self.R[k] -= 1
+        self.rkey -= 1 << (4 * k)
+        if self.wild[k]:
+            self.wild_left -= 1
+
+    def _give(self, k: int) -> None:
+        self.R[k] += 1
+        self.rkey += 1 << (4 * k)
+        if self.wild[k]:
+            self.wild_left += 1
+
+    def _window_cards(self, c: int, pos_c: int, hi: int, skip: set[int]) -> list[int]:
+        """Natural cards held at positions (pos_c, hi] of c's suit, one per rank."""
+        s = c // 13
+        out = []
+        for p in range(pos_c + 1, hi + 1):
+            k = _kind(s, p)
+            if k != c and k not in skip and self.R[k] and not self.wild[k]:
+                out.append(k)
+        return out
+
+    def _his(self, c: int, pos_c: int, start: int) -> list[int]:
+        """Window ends worth trying: ``start`` and each held natural position above it."""
+        s = c // 13
+        his = [start]
+        for p in range(start + 1, min(14, pos_c + MAX_SEQUENCE - 1) + 1):
+            k = _kind(s, p)
+            if k != c and self.R[k] and not self.wild[k]:
+                his.append(p)
+        return his
+
+    # -- search ---------------------------------------------------------------------------
+
+    def run(self) -> bool:
+        opened = tuple(True for _ in self.table0)
+        return self._dfs(0, self.table0, opened, (), 0, 0, 0, self.spare0, 0)
+
+    def _dfs(
+        self,
+        idx: int,
+        table: tuple[tuple[int, ...], ...],
+        opened: tuple[bool, ...],
+        new: tuple[tuple[int, ...], ...],
+        pool: int,
+        dropped: int,
+        need: int,
+        spare: int,
+        kept: int,
+    ) -> bool:
+        R = self.R
+        wild = self.wild
+        while idx < 52 and (not R[idx] or wild[idx]):
+            idx += 1
+        if need > pool + self.wild_left + self.jokers:
+            return False
+        key = (self.rkey, table, opened, pool, dropped, need, min(spare, 2), kept, idx < 52)
+        if key in self.failed:
+            return False
+        if idx < 52:
+            ok = self._natural(idx, table, opened, new, pool, dropped, need, spare, kept)
+        else:
+            ok = self._wild_phase(table, opened, new, pool, dropped, need, spare, kept)
+        if not ok:
+            self.failed.add(key)
+        return ok
+
+    def _natural(
+        self,
+        c: int,
+        table: tuple[tuple[int, ...], ...],
+        opened: tuple[bool, ...],
+        new: tuple[tuple[int, ...], ...],
+        pool: int,
+        dropped: int,
+        need: int,
+        spare: int,
+        kept: int,
+    ) -> bool:
+        wild = self.wild
+        tun = self.tun
+        s, r = divmod(c, 13)
+        self._take(c)
+        try:
+            # new sequences: windows of ranks starting at c (the ace low or high)
+            for pos_c in _positions(r):
+                for hi in self._his(c, pos_c, pos_c):
+                    if pos_c == 14:
+                        continue
+                    cards = self._window_cards(c, pos_c, hi, set())
+                    span = hi - pos_c + 1
+                    n = 1 + len(cards)
+                    g_need = max(3, span) - n
+                    g_spare = MAX_SEQUENCE - max(3, span)
+                    if self._place(
+                        cards,
+                        c,
+                        table,
+                        opened,
+                        new,
+                        pool,
+                        dropped,
+                        need + g_need,
+                        spare + g_spare,
+                        kept + n,
+                    ):
+                        return True
+            if r == 0:
+                # the ace high: windows [lo, 14] holding every natural card in them
+                for lo in range(2, 15):
+                    k = _kind(s, lo)
+                    if lo < 14 and not (self.R[k] and not wild[k]):
+                        continue
+                    cards = [
+                        _kind(s, p)
+                        for p in range(lo, 14)
+                        if self.R[_kind(s, p)] and not wild[_kind(s, p)]
+                    ]
+                    span = 15 - lo
+                    if span > MAX_SEQUENCE:
+                        continue
+                    n = 1 + len(cards)
+                    if self._place(
+                        cards,
+                        c,
+                        table,
+                        opened,
+                        new,
+                        pool,
+                        dropped,
+                        need + max(3, span) - n,
+                        spare + MAX_SEQUENCE - max(3, span),
+                        kept + n,
+                    ):
+                        return True
+            # new trials
+            others = [
+                t * 13 + r for t in range(s + 1, 4) if self.R[t * 13 + r] and not wild[t * 13 + r]
+            ]
+            for size in range(1, len(others) + 1):
+                for combo in itertools.combinations(others, size):
+                    n = 1 + size
+                    if self._place(
+                        list(combo),
+                        c,
+                        table,
+                        opened,
+                        new,
+                        pool,
+                        dropped,
+                        need + max(0, 3 - n),
+                        spare + MAX_TRIAL - max(3, n),
+                        kept + n,
+                    ):
+                        return True
+            if (
+                tun
+                and self.R[c] >= 2
+                and self._place([c, c], c, table, opened, new, pool, dropped, need, spare, kept + 3)
+            ):
+                return True
+            # join a table meld
+            for t, g in enumerate(table):
+                if not opened[t]:
+                    continue
+                if t in self.protected:
+                    grown = tuple(sorted((*g, c)))
+                    p_need, _ = _pure_facts(grown, tun)
+                    if p_need < 0:
+                        continue
+                    nt = (*table[:t], grown, *table[t + 1 :])
+                    if self._dfs(0, nt, opened, new, pool, dropped, need, spare, kept + 1):
+                        return True
+                    continue
+                old_need, old_cap = _dirty_facts(g, wild, tun)
+                old_spare = old_cap - old_need
+                for union, n in self._joins(c, g):
+                    g_need, g_cap = _dirty_facts(union, wild, tun)
+                    if g_need < 0:
+                        continue
+                    for k in union[len(g) + 1 :]:
+                        self._take(k)
+                    nt = (*table[:t], tuple(sorted(union)), *table[t + 1 :])
+                    no = (*opened[:t], False, *opened[t + 1 :])
+                    ok = self._dfs(
+                        0,
+                        nt,
+                        no,
+                        new,
+                        pool,
+                        dropped,
+                        need + g_need,
+                        spare - old_spare + g_cap - g_need,
+                        kept + n,
+                    )
+                    for k in union[len(g) + 1 :]:
+                        self._give(k)
+                    if ok:
+                        return True
+            if dropped < self.drops and self._dfs(
+                0, table, opened, new, pool, dropped + 1, need, spare, kept
+            ):
+                return True
+        finally:
+            self._give(c)
+        return False
+
+    def _joins(self, c: int, g: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
+        """Ways for ``c`` to join table meld ``g``: (g + c + more cards, cards added)."""
+        wild = self.wild
+        s, r = divmod(c, 13)
+        nat = [x for x in g if not wild[x]]
+        if nat and all(x % 13 == r for x in nat) and all(x // 13 != s for x in nat):
+            # a trial: c and maybe other suits of its rank
+            others = [
+                t * 13 + r
+                for t in range(s + 1, 4)
+                if self.R[t * 13 + r] and not wild[t * 13 + r] and all(x // 13 != t for x in nat)
+            ]
+            for size in range(0, len(others) + 1):
+                for combo in itertools.combinations(others, size):
+                    if len(g) + 1 + size <= MAX_TRIAL:
+                        yield (*g, c, *combo), 1 + size
+        if nat and any(x // 13 != s for x in nat):
+            return
+        held = {x % 13 for x in nat}
+        if r in held:
+            return
+        skip = {s * 13 + h for h in held}
+        for pos_c in _positions(r):
+            for hi in self._his(c, pos_c, pos_c):
+                cards = self._window_cards(c, pos_c, hi, skip)
+                if len(g) + 1 + len(cards) <= MAX_SEQUENCE:
+                    yield (*g, c, *cards), 1 + len(cards)
+
+    def _place(
+        self,
+        cards: list[int],
+        c: int,
+        table: tuple[tuple[int, ...], ...],
+        opened: tuple[bool, ...],
+        new: tuple[tuple[int, ...], ...],
+        pool: int,
+        dropped: int,
+        need: int,
+        spare: int,
+        kept: int,
+    ) -> bool:
+        for k in cards:
+            self._take(k)
+        group = tuple(sorted((c, *cards)))
+        nn = tuple(sorted((*new, group)))
+        ok = self._dfs(0, table, opened, nn, pool, dropped, need, spare, kept)
+        for k in cards:
+            self._give(k)
+        return ok
+
+    def _wild_phase(
+        self,
+        table: tuple[tuple[int, ...], ...],
+        opened: tuple[bool, ...],
+        new: tuple[tuple[int, ...], ...],
+        pool: int,
+        dropped: int,
+        need: int,
+        spare: int,
+        kept: int,
+    ) -> bool:
+        R = self.R
+        w = next((k for k in range(52) if R[k]), None)
+        if w is None:
+            return self._leaf(table, new, pool, need, spare, kept)
+        self._take(w)
+        try:
+            if self._dfs(52, table, opened, new, pool + 1, dropped, need, spare, kept):
+                return True
+            for t in self.protected:
+                grown = tuple(sorted((*table[t], w)))
+                if _pure_facts(grown, self.tun)[0] < 0:
+                    continue
+                nt = (*table[:t], grown, *table[t + 1 :])
+                if self._dfs(52, nt, opened, new, pool, dropped, need, spare, kept + 1):
+                    return True
+        finally:
+            self._give(w)
+        return False
+
+    def _leaf(
+        self,
+        table: tuple[tuple[int, ...], ...],
+        new: tuple[tuple[int, ...], ...],
+        pool: int,
+        need: int,
+        spare: int,
+        kept: int,
+    ) -> bool:
+        exact = self.fixed_exact
+        room = self.pure_room
+        for t in self.protected:
+            p_need, p_cap = _pure_facts(table[t], self.tun)
+            if p_need < 0:
+                return False
+            exact += p_need
+            if p_cap > p_need:
+                room = True
+        if exact > self.jokers:
+            return False
+        slots = self.target - kept - self.fixed_kept
+        extra = slots - need - exact
+        if extra < 0:
+            return False
+        if extra in (1, 2) and spare < extra:
+            if not (self.jokers and room):
+                return False
+            exact += extra  # exact cards lengthen a pure meld
+        if max(exact, slots - pool) > self.jokers:
+            return False
+        self.result = self._groups(table, new, pool, need, extra, spare)
+        return True
+
+    def _groups(
+        self,
+        table: tuple[tuple[int, ...], ...],
+        new: tuple[tuple[int, ...], ...],
+        pool: int,
+        need: int,
+        extra: int,
+        spare: int,
+    ) -> list[tuple[int, ...]]:
+        """The melds of a finish (no jokers): pool cards dealt where needed."""
+        if self.jokers:
+            return []
+        placed = [c for g in (*table, *new) for c in g]
+        for g in self.table0:
+            for c in g:
+                placed.remove(c)
+        wilds = [k for k in range(52) if self.wild[k] for _ in range(self.hand0[k])]
+        for c in placed:
+            if self.wild[c]:
+                wilds.remove(c)
+        assert len(wilds) == pool
+        melds = [list(m) for m in (*table, *new)]
+        caps = []
+        for i, meld in enumerate(melds):
+            if i < len(table) and i in self.protected:
+                caps.append(0)
+                continue
+            m_need, m_cap = _dirty_facts(meld, self.wild, self.tun)
+            for _ in range(m_need):
+                meld.append(wilds.pop())
+            caps.append(m_cap - m_need)
+        if len(wilds) >= 3:
+            melds.append(wilds)
+        else:
+            for i, meld in enumerate(melds):
+                while caps[i] and wilds:
+                    meld.append(wilds.pop())
+                    caps[i] -= 1
+        return [tuple(m) for m in melds]
+
+
+def _pure_options(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...]]:
+    """Every pure meld (by card identity) the count vector ``hand`` holds."""
+    out: list[tuple[int, ...]] = []
+    for s in range(4):
+        for lo in range(1, 13):
+            run: list[int] = []
+            for p in range(lo, min(14, lo + MAX_SEQUENCE - 1) + 1):
+                k = _kind(s, p)
+                if not hand[k] or k in run:
+                    break
+                run.append(k)
+                if len(run) >= 3:
+                    out.append(tuple(sorted(run)))
+    for r in range(13):
+        suits = [t for t in range(4) if hand[t * 13 + r]]
+        for size in (3, 4):
+            for combo in itertools.combinations(suits, size):
+                out.append(tuple(t * 13 + r for t in combo))
+    if rules.tunnela_melds:
+        out.extend((k, k, k) for k in range(52) if hand[k] >= 3)
+    return [m for m in dict.fromkeys(out) if is_pure_meld(list(m), rules)]
+
+
+def _disjoint_choices(
+    hand: Sequence[int], options: Sequence[tuple[int, ...]], count: int
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    left = list(hand)
+
+    def walk(start: int, chosen: list[tuple[int, ...]]) -> Iterator[tuple[tuple[int, ...], ...]]:
+        if len(chosen) == count:
+            yield tuple(chosen)
+            return
+        for i in range(start, len(options)):
+            meld = options[i]
+            for c in meld:
+                left[c] -= 1
+            if min(left[c] for c in meld) >= 0:
+                chosen.append(meld)
+                yield from walk(i, chosen)
+                chosen.pop()
+            for c in meld:
+                left[c] += 1
+
+    yield from walk(0, [])
+
+
+def _finish_search(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+    pure_needed: int,
+) -> list[tuple[int, ...]] | None:
+    total = sum(hand)
+    relaxed = _Search(hand, rules, wilds, table, frozenset(), 0, 0, total)
+    if not relaxed.run():
+        return None
+    if pure_needed == 0:
+        return relaxed.result
+    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
+    options = _pure_options(hand, rules)
+    for j in range(min(pure_needed, len(pure_table)), -1, -1):
+        for protected in itertools.combinations(pure_table, j):
+            for chosen in _disjoint_choices(hand, options, pure_needed - j):
+                rest = list(hand)
+                for m in chosen:
+                    for c in m:
+                        rest[c] -= 1
+                groups = [*table, *chosen]
+                search = _Search(
+                    rest,
+                    rules,
+                    wilds,
+                    groups,
+                    frozenset(protected) | frozenset(range(len(table), len(groups))),
+                    0,
+                    0,
+                    sum(rest),
+                )
+                if search.run():
+                    return search.result
+    return None
+
+
+def arrange_indian(
+    hand: Sequence[int], rules: MarriageRules, wilds: frozenset[int]
+) -> list[tuple[Card, ...]] | None:
+    """Partition every card of ``hand`` into melds of three or more, or ``None``."""
+    groups = _finish_search(hand, rules, wilds, (), 0)
+    if groups is None:
+        return None
+    return [tuple(CARDS[c] for c in g) for g in groups]
+
+
+def indian_finish(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+) -> list[tuple[Card, ...]] | None:
+    """M-8 ``indian``: lay every card of ``hand`` on the table, as new melds or added to
+    the player's table melds ``table``, all valid, three of them pure. Returns the
+    table melds (each with its additions, in order) then the new ones; or ``None``."""
+    if sum(hand) == 0:
+        pure = sum(1 for g in table if is_pure_meld(list(g), rules))
+        return [tuple(CARDS[c] for c in g) for g in table] if pure >= PURE_ON_TABLE else None
+    groups = _finish_search(hand, rules, wilds, table, PURE_ON_TABLE)
+    if groups is None:
+        return None
+    return [tuple(CARDS[c] for c in g) for g in groups]
+
+
+def indian_discards(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+) -> list[Card]:
+    """The distinct discards after which ``indian_finish`` succeeds."""
+    total = sum(hand)
+    if total > 1 and not _Search(hand, rules, wilds, table, frozenset(), 0, 1, total - 1).run():
+        return []  # even without purity no card can be left out
+    out = []
+    for k in range(KINDS):
+        if hand[k]:
+            left = list(hand)
+            left[k] -= 1
+            if indian_finish(left, rules, wilds, table) is not None:
+                out.append(CARDS[k])
+    return out
+
+
+def indian_missing(
+    rest: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    limit: Sequence[int],
+    table: Sequence[Sequence[int]],
+) -> int:
+    """N-3 for ``at_least3``: the fewest exchanges before the 22-card holding (table
+    melds ``table`` and the cards ``rest``) can lay every card but one on the table.
+
+    Iterative deepening on the exchanges ``k``: a search without purity first (a quick
+    no), then each choice of pure melds (protected table melds, pure cores from the
+    hand with exact cards to take in) and the rest. ``limit`` (copies left) is not
+    used: see the module docstring.
+    """
+    del limit
+    target = rules.hand_size - sum(len(g) for g in table)
+    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
+    for k in range(target + 2):
+        relaxed = _Search(rest, rules, wilds, table, frozenset(), k, k + 1, target)
+        if not relaxed.run():
+            continue
+        for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
+            for protected in itertools.combinations(pure_table, j):
+                for chosen in _partial_pures(rest, rules, PURE_ON_TABLE - j, k):
+                    left = list(rest)
+                    kept = 0
+                    for m in chosen:
+                        for c in m:
+                            left[c] -= 1
+                            kept += 1
+                    groups = [*table, *chosen]
+                    search = _Search(
+                        left,
+                        rules,
+                        wilds,
+                        groups,
+                        frozenset(protected) | frozenset(range(len(table), len(groups))),
+                        k,
+                        k + 1,
+                        target,
+                        0,
+                        kept,
+                        True,
+                    )
+                    if search.run():
+                        return k
+    return target + 1
+
+
+def _partial_pures(
+    hand: Sequence[int], rules: MarriageRules, count: int, budget: int
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Sets of ``count`` pure meld *cores* (held cards of a pure meld whose other cards
+    would be taken in) lacking at most ``budget`` exact cards in all. A core takes every
+    held card of its window: a card inside a pure meld's window is never better
+    elsewhere (its place would need that exact card)."""
+    options: list[tuple[tuple[int, ...], int]] = [((), 3)]
+    for s in range(4):
+        for lo in range(1, 13):
+            for hi in range(lo + 2, min(14, lo + MAX_SEQUENCE - 1) + 1):
+                held = tuple(k for p in range(lo, hi + 1) if hand[(k := _kind(s, p))])
+                lack = hi - lo + 1 - len(held)
+                if held and lack <= budget and len(set(held)) == len(held):
+                    options.append((tuple(sorted(held)), lack))
+    for r in range(13):
+        suits = [t for t in range(4) if hand[t * 13 + r]]
+        for size in range(1, min(4, len(suits)) + 1):
+            for combo in itertools.combinations(suits, size):
+                lack = max(0, 3 - size)
+                if lack <= budget:
+                    options.append((tuple(t * 13 + r for t in combo), lack))
+    if rules.tunnela_melds:
+        for k in range(52):
+            for n in (1, 2, 3):
+                if hand[k] >= n and 3 - n <= budget:
+                    options.append(((k,) * n, 3 - n))
+    options = list(dict.fromkeys(options))
+    left = list(hand)
+
+    def walk(
+        start: int, chosen: list[tuple[int, ...]], spent: int
+    ) -> Iterator[tuple[tuple[int, ...], ...]]:
+        if len(chosen) == count:
+            yield tuple(chosen)
+            return
+        for i in range(start, len(options)):
+            meld, lack = options[i]
+            if spent + lack > budget:
+                continue
+            for c in meld:
+                left[c] -= 1
+            if not meld or min(left[c] for c in meld) >= 0:
+                chosen.append(meld)
+                yield from walk(i, chosen, spent + lack)
+                chosen.pop()
+            for c in meld:
+                left[c] += 1
+
+    yield from walk(0, [], 0)
