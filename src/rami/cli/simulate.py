@@ -65,7 +65,9 @@ def _table(summary: Any) -> Table:
         if config.unit == "game":
             rate = b.game_win_rate
             row.append(
-                f"{b.game_wins:g} ({rate.mean:.0%} ± {rate.half_width:.0%})" if rate else "–"
+                f"{b.game_wins:g} ({rate.mean:.0%}, {rate.low:.0%}–{rate.high:.0%})"
+                if rate
+                else "–"
             )
         row += [
             f"{b.deal_wins} ({b.deal_wins / b.deals:.0%})" if b.deals else "0",
@@ -152,6 +154,8 @@ def simulate(
     elapsed = time.perf_counter() - started
     summary = summarize(config, results)
     out = Console()
+    if out.width < 110:
+        out = Console(width=110)  # room for the table's columns (files, narrow pipes)
     out.print(_table(summary))
     for (a, b), est in summary.differences.items():
         verdict = "significant" if est.excludes_zero else "not significant"

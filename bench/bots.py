@@ -1,0 +1,93 @@
+"""Decisions per second of each bot, and the search bot's decision time against its budget.
+
+Each bot plays seat 0 of seeded deals against greedy players (Marriage ``nepali`` with
+four players; Tunisian rami ``1v1``) for a few seconds; only its own decisions are
+timed (the view is built before the clock starts). For the search bots the p50 and p95
+decision times are printed next to the budget, over the decisions where search ran
+(more than one candidate move), and the run fails if p95 exceeds the budget.
+
+Run: ``.venv/bin/python bench/bots.py [seconds per bot]``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from typing import Any
+
+from rami.bots import make_bot
+from rami.bots.search import SearchBot
+
+LEVELS = ("random", "greedy", "easy", "search:50ms", "search")
+BUDGETS = {"search:50ms": 50.0, "search": 200.0}
+
+
+def new_deal(game: str, seed: int) -> Any:
+    if game == "marriage":
+        from rami.marriage.game import new_deal as deal
+
+        return deal({"preset": "nepali", "max_turns": 400}, 4, seed, seed % 4)
+    from rami.tunisian.game import new_deal as tdeal
+
+    return tdeal({"preset": "1v1", "max_turns": 300}, seed, seed % 2)
+
+
+def run(game: str, level: str, seconds: float) -> tuple[int, float, list[float]]:
+    """(decisions, seconds spent deciding, times of the decisions where search ran)."""
+    players = 4 if game == "marriage" else 2
+    decisions = 0
+    spent = 0.0
+    searched: list[float] = []
+    seed = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        bot = make_bot(game, level, seed)
+        others = [make_bot(game, "greedy", seed * 10 + s) for s in range(players)]
+        state = new_deal(game, seed)
+        seed += 1
+        while not state.is_over and time.perf_counter() - start < seconds:
+            seat = state.to_move
+            view = state.view(seat)
+            if seat != 0:
+                state.apply(others[seat].act(view))
+                continue
+            t0 = time.perf_counter()
+            action = bot.act(view)
+            dt = time.perf_counter() - t0
+            decisions += 1
+            spent += dt
+            if isinstance(bot, SearchBot) and bot.last_iterations:
+                searched.append(dt)
+                bot.last_iterations = 0
+            state.apply(action)
+    return decisions, spent, searched
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 4.0
+    over = []
+    for game in ("marriage", "tunisian"):
+        for level in LEVELS:
+            decisions, spent, searched = run(game, level, seconds)
+            rate = decisions / spent if spent else 0.0
+            line = f"{game:9} {level:12} {rate:10,.0f} decisions/s ({decisions} decisions)"
+            if level in BUDGETS and searched:
+                ms = sorted(t * 1e3 for t in searched)
+                p50 = statistics.median(ms)
+                p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+                budget = BUDGETS[level]
+                ok = p95 <= budget
+                line += (
+                    f"; searched {len(ms)}: p50 {p50:.1f} ms, p95 {p95:.1f} ms, "
+                    f"budget {budget:.0f} ms {'ok' if ok else 'OVER'}"
+                )
+                if not ok:
+                    over.append(f"{game} {level}")
+            print(line, flush=True)
+    if over:
+        raise SystemExit(f"search over its budget at p95: {', '.join(over)}")
+
+
+if __name__ == "__main__":
+    main()

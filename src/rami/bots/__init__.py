@@ -1,0 +1,89 @@
+"""Bots for both games behind one interface: ``make_bot(game, level, seed).act(view)``.
+
+Levels: ``random`` (uniform legal moves, the baseline), ``greedy`` (fast evaluation on
+the solvers), ``search`` (determinized Monte Carlo over greedy simulations). The names
+users see: ``easy`` = greedy with noise, ``medium`` = greedy, ``hard`` = search.
+
+A level may carry a budget for the search bot: ``search:50ms`` (time per decision) or
+``search:64it`` (simulations per decision: the same moves on any machine). Plain
+``search`` thinks for 200 ms.
+
+The rules engines never import this package; bots see views only.
+"""
+
+from __future__ import annotations
+
+from rami.bots.base import Bot
+from rami.errors import InputError
+
+__all__ = ["GAMES", "LEVELS", "Bot", "check_spec", "make_bot"]
+
+GAMES = ("marriage", "tunisian")
+LEVELS = ("random", "greedy", "search", "easy", "medium", "hard")
+EASY_NOISE = {"marriage": 6.0, "tunisian": 6.0}
+DEFAULT_BUDGET_MS = 200.0
+
+
+def _parse(game: str, spec: str) -> tuple[str, float | None, int | None]:
+    """``(level, time budget in ms, iterations)`` of a bot spec; ``InputError`` if bad."""
+    if not isinstance(game, str) or game.lower() not in GAMES:
+        raise InputError(f"unknown game {game!r}: choose marriage or tunisian")
+    if not isinstance(spec, str) or not spec.strip():
+        raise InputError("a bot is named by its level: random, greedy, search, easy, medium, hard")
+    level, _, budget = spec.strip().lower().partition(":")
+    if level not in LEVELS:
+        raise InputError(f"unknown bot {spec!r}: choose one of {', '.join(LEVELS)}")
+    if not budget:
+        return level, None, None
+    if level not in ("search", "hard"):
+        raise InputError(f"bot {spec!r}: only search (hard) takes a budget such as search:50ms")
+    try:
+        if budget.endswith("ms"):
+            ms = float(budget[:-2])
+            if ms <= 0:
+                raise ValueError
+            return level, ms, None
+        if budget.endswith("it"):
+            its = int(budget[:-2])
+            if its < 1:
+                raise ValueError
+            return level, None, its
+    except ValueError:
+        pass
+    raise InputError(f"bad budget in {spec!r}: write e.g. search:50ms or search:64it")
+
+
+def check_spec(game: str, spec: str) -> None:
+    """Raise ``InputError`` unless ``spec`` names a bot of ``game``."""
+    _parse(game, spec)
+
+
+def make_bot(game: str, level: str, seed: int = 0) -> Bot:
+    """The bot of ``level`` (see the module docstring) for ``game``, seeded by ``seed``."""
+    name, ms, its = _parse(game, level)
+    game = game.lower()
+    bot: Bot
+    if name == "random":
+        from rami.bots.random_bot import RandomBot
+
+        bot = RandomBot(seed)
+    elif name in ("greedy", "medium", "easy"):
+        noise = EASY_NOISE[game] if name == "easy" else 0.0
+        if game == "marriage":
+            from rami.bots.marriage_greedy import MarriageGreedy
+
+            bot = MarriageGreedy(seed, noise)
+        else:
+            from rami.bots.tunisian_greedy import TunisianGreedy
+
+            bot = TunisianGreedy(seed, noise)
+    else:
+        from rami.bots.search import SearchBot
+
+        budget = DEFAULT_BUDGET_MS if ms is None and its is None else ms
+        bot = SearchBot(game, seed, budget_ms=budget, iterations=its)
+    if name in ("easy", "medium", "hard"):
+        bot.name = name
+    if ms is not None or its is not None:
+        bot.name = level.strip().lower()
+    return bot

@@ -1,0 +1,114 @@
+"""The bot interface: a seeded player that sees one seat's view and nothing else.
+
+A bot is given the JSON-ready dict that ``state.view(seat)`` returns, never the state,
+so it cannot read hidden cards: the only path from a deal to a bot is a view. Its
+randomness is derived from its seed and the view itself (``decision_rng``), so the same
+seeded bot facing the same view always makes the same move, however it was reached and
+whatever the cards it cannot see.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rami.cards import CARDS, Card
+from rami.engine import Action
+from rami.errors import InputError
+
+__all__ = [
+    "Bot",
+    "card_of",
+    "cards_of",
+    "decision_key",
+    "hand_counts",
+    "legal_actions",
+    "parse_action",
+]
+
+_CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
+_ACTION_CACHE: dict[str, Action] = {}
+_ACTION_CACHE_LIMIT = 50_000
+
+
+def card_of(text: str) -> Card:
+    """The card of a view's canonical card text (``10♣``, ``JK``)."""
+    found = _CARD_BY_TEXT.get(text)
+    if found is None:
+        found = Card.parse(text)
+    return found
+
+
+def cards_of(texts: Sequence[str]) -> list[Card]:
+    return [card_of(t) for t in texts]
+
+
+def hand_counts(texts: Sequence[str]) -> list[int]:
+    """The count vector (53 kinds) of a list of card texts."""
+    vec = [0] * len(CARDS)
+    for t in texts:
+        vec[card_of(t)] += 1
+    return vec
+
+
+def parse_action(text: str) -> Action:
+    """``Action.parse`` with a cache: views list the same few dozen action texts."""
+    found = _ACTION_CACHE.get(text)
+    if found is None:
+        found = Action.parse(text)
+        if len(_ACTION_CACHE) >= _ACTION_CACHE_LIMIT:
+            _ACTION_CACHE.clear()
+        _ACTION_CACHE[text] = found
+    return found
+
+
+def legal_actions(view: Mapping[str, Any]) -> list[Action]:
+    """The legal actions a view offers its seat (empty unless the seat is to move)."""
+    return [parse_action(t) for t in view.get("legal_actions") or ()]
+
+
+def decision_key(view: Mapping[str, Any]) -> str:
+    """A text that names this decision point from what the view shows.
+
+    It combines the seat, the length of the public history, the turn, the phase and the
+    legal actions: two views that agree on these are the same decision for the bot.
+    """
+    history = view.get("history") or ()
+    legal = view.get("legal_actions") or ()
+    return (
+        f"{view.get('seat')}|{len(history)}|{view.get('turn')}|{view.get('phase')}|"
+        f"{len(view.get('hand') or ())}|{'/'.join(legal)}"
+    )
+
+
+class Bot(ABC):
+    """A player: ``act(view)`` returns one of the view's legal actions.
+
+    ``name`` identifies the bot in tables and results; ``seed`` fixes its randomness.
+    """
+
+    name: str = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InputError("a bot's seed must be a whole number")
+        self.seed = seed
+
+    def rng(self, view: Mapping[str, Any], salt: str = "") -> random.Random:
+        """A generator that depends only on the seed and the view (never on hidden cards)."""
+        return random.Random(f"{self.name}:{self.seed}:{salt}:{decision_key(view)}")
+
+    def act(self, view: Mapping[str, Any]) -> Action:
+        """The move for ``view``; ``InputError`` if the view offers no legal action."""
+        if not view.get("legal_actions"):
+            raise InputError("the bot was asked to move but its view lists no legal action")
+        return self.choose(view)
+
+    @abstractmethod
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        """Pick a move from a view that has legal actions."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} seed={self.seed}>"

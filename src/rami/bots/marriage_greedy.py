@@ -1,0 +1,652 @@
+"""A fast Marriage player built on the exact solvers (M-3 … M-15), both presets.
+
+Its measure of a hand is the *deficiency*: how many cards it still lacks.
+
+- After seeing the tiplu: the cheapest cover of the natural cards by pure melds (free),
+  near-melds (one card missing) and single cards (two missing), less the wild cards held
+  (each fills one gap): the solver's own finishing test, so zero means "can finish".
+- Before seeing: the cards missing for three pure melds to show (M-6), plus half of
+  what the whole hand lacks (about two wild cards are expected once seen). With the
+  dublee path open (``nepali``, M-9) a hand rich in identical pairs is measured as
+  ``8 - pairs`` when that is shorter.
+
+Moves: expose every tunnela at the deal (M-3); take the discard only when it lowers
+the deficiency; show as soon as the engine offers it, choosing the show melds that
+leave the best rest; see; finish whenever possible, keeping the most maal; discard the
+card whose loss hurts least, never a wild card it knows (M-7), preferring cards already
+dead on the pile. ``indian``: lays pure melds and extensions once seen (M-10), sheds
+high cards first (M-15).
+
+The policy reads an ``Observation`` built from a view (``observe``) or, inside the
+search bot's simulations, from a sampled state (``observe_state``): the same facts.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rami.bots.base import Bot, card_of, hand_counts, legal_actions
+from rami.cards import CARDS, Card
+from rami.engine import Action
+from rami.marriage.maal import maal
+from rami.marriage.melds import is_pure_meld, wild_kinds
+from rami.marriage.rules import MarriageRules, rules_from
+from rami.marriage.settle import card_points, settle_indian, settle_nepali
+
+if TYPE_CHECKING:
+    from rami.marriage.game import MarriageState
+
+__all__ = [
+    "MarriageGreedy",
+    "Observation",
+    "candidates",
+    "decide",
+    "deficiency",
+    "leaf_value",
+    "observe",
+    "observe_state",
+    "policy",
+    "turns_ahead",
+]
+
+_NO_WILDS: frozenset[int] = frozenset()
+_DRAW = Action("draw")
+_TAKE = Action("take")
+_PASS = Action("pass")
+_SEE = Action("see")
+_RULES_CACHE: dict[tuple[tuple[str, Any], ...], MarriageRules] = {}
+_PURE_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
+_COVER_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
+_MEMO_LIMIT = 200_000
+
+
+@dataclass
+class Observation:
+    """What one seat knows that the policy uses."""
+
+    rules: MarriageRules
+    seat: int
+    players: int
+    phase: str
+    hand: list[int]
+    seen: bool
+    path: str | None
+    wilds: frozenset[int]
+    tiplu: Card | None
+    taken: int | None
+    shown: int  # shown melds plus exposed tunnelas (meld path)
+    dublees: int  # dublees shown
+    pile: list[int]
+    legal: list[Action]
+    seen_by: list[bool]
+    stock_size: int
+
+    @property
+    def next_seat(self) -> int:
+        step = 1 if self.rules.clockwise else -1
+        return (self.seat + step) % self.players
+
+
+def _rules(doc: Mapping[str, Any]) -> MarriageRules:
+    key = tuple(sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
+    found = _RULES_CACHE.get(key)
+    if found is None:
+        found = rules_from(dict(doc))
+        _RULES_CACHE[key] = found
+    return found
+
+
+def observe(view: Mapping[str, Any]) -> Observation:
+    """The observation of a Marriage view (the only input a bot gets)."""
+    seat = int(view["seat"])
+    seats = view["seats"]
+    mine = seats[seat]
+    tiplu = card_of(view["tiplu"]) if view.get("tiplu") else None
+    seen = bool(view.get("seen"))
+    taken = view.get("taken")
+    return Observation(
+        rules=_rules(view["rules"]),
+        seat=seat,
+        players=len(seats),
+        phase=str(view["phase"]),
+        hand=hand_counts(view.get("hand") or ()),
+        seen=seen,
+        path=mine.get("path"),
+        wilds=wild_kinds(tiplu) if seen and tiplu is not None else _NO_WILDS,
+        tiplu=tiplu if seen else None,
+        taken=int(card_of(taken)) if taken else None,
+        shown=len(mine["melds"]) + len(mine["exposed_tunnelas"]),
+        dublees=len(mine["dublees"]),
+        pile=[int(card_of(c)) for c in view["discard_pile"]],
+        legal=legal_actions(view),
+        seen_by=[bool(s["seen"]) for s in seats],
+        stock_size=int(view["stock_size"]),
+    )
+
+
+def observe_state(state: MarriageState, seat: int) -> Observation:
+    """The same observation read straight from a state (simulations on sampled deals).
+
+    Reads only what the view of ``seat`` shows: its own cards and public facts.
+    """
+    seen = state.seen[seat]
+    return Observation(
+        rules=state.rules,
+        seat=seat,
+        players=state.n,
+        phase=state.phase,
+        hand=state.hands[seat][:],
+        seen=seen,
+        path=state.path[seat],
+        wilds=state.wilds if seen else _NO_WILDS,
+        tiplu=state.tiplu if seen and state.tiplu_picked else None,
+        taken=None if state.taken is None else int(state.taken),
+        shown=len(state.melds[seat]) + len(state.exposed[seat]),
+        dublees=len(state.dublees[seat]),
+        pile=[int(c) for c in state.pile],
+        legal=state.legal_actions() if state.to_move == seat else [],
+        seen_by=state.seen[:],
+        stock_size=len(state.stock),
+    )
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def _pure_score(suit: tuple[int, ...], tun: bool) -> int:
+    """10 per pure meld plus 1 per pure near-meld, the best split of one suit's counts."""
+    key = (suit, tun)
+    got = _PURE_MEMO.get(key)
+    if got is not None:
+        return got
+    low = next((r for r, n in enumerate(suit) if n), -1)
+    if low < 0:
+        return 0
+    rest = list(suit)
+
+    def without(*ranks: int) -> int:
+        for r in ranks:
+            rest[r] -= 1
+        ok = min(rest[r] for r in ranks) >= 0
+        value = _pure_score(tuple(rest), tun) if ok else -1
+        for r in ranks:
+            rest[r] += 1
+        return value
+
+    best = without(low)
+    n = suit[low]
+    if tun and n >= 3:
+        best = max(best, 10 + without(low, low, low))
+    if tun and n >= 2:
+        best = max(best, 1 + without(low, low))
+    if low <= 10 and suit[low + 1] and suit[low + 2]:
+        best = max(best, 10 + without(low, low + 1, low + 2))
+    if low == 0 and suit[11] and suit[12]:
+        best = max(best, 10 + without(0, 11, 12))
+    partners = [p for p in (low + 1, low + 2) if p <= 12]
+    if low == 0:
+        partners += [11, 12]
+    for p in partners:
+        if suit[p]:
+            best = max(best, 1 + without(low, p))
+    if len(_PURE_MEMO) > _MEMO_LIMIT:
+        _PURE_MEMO.clear()
+    _PURE_MEMO[key] = best
+    return best
+
+
+def _suit_cover(suit: tuple[int, ...], tun: bool) -> int:
+    """Cheapest cover of one suit's natural cards (M-4): a pure sequence or tunnela costs
+    nothing, two cards a sequence could join cost one wild card, a lone card two."""
+    key = (suit, tun)
+    got = _COVER_MEMO.get(key)
+    if got is not None:
+        return got
+    low = next((r for r, n in enumerate(suit) if n), -1)
+    if low < 0:
+        return 0
+    rest = list(suit)
+
+    def without(*ranks: int) -> int:
+        for r in ranks:
+            rest[r] -= 1
+        ok = min(rest[r] for r in ranks) >= 0
+        value = _suit_cover(tuple(rest), tun) if ok else 1 << 20
+        for r in ranks:
+            rest[r] += 1
+        return value
+
+    best = 2 + without(low)
+    if tun and suit[low] >= 3:
+        best = min(best, without(low, low, low))
+    if low <= 10 and suit[low + 1] and suit[low + 2]:
+        best = min(best, without(low, low + 1, low + 2))
+    if low == 0 and suit[11] and suit[12]:
+        best = min(best, without(0, 11, 12))
+    partners = [p for p in (low + 1, low + 2) if p <= 12]
+    if low == 0:
+        partners += [11, 12]
+    for p in partners:
+        if suit[p] and best > 1:
+            best = min(best, 1 + without(low, p))
+    if len(_COVER_MEMO) > _MEMO_LIMIT:
+        _COVER_MEMO.clear()
+    _COVER_MEMO[key] = best
+    return best
+
+
+Suits = list[tuple[int, ...]]
+
+
+def _split(hand: Sequence[int], wilds: frozenset[int]) -> tuple[Suits, int]:
+    """The natural cards by suit (13 counts each) and the number of wild cards."""
+    suits = [list(hand[s * 13 : s * 13 + 13]) for s in range(4)]
+    wild = 0
+    for k in wilds:
+        n = hand[k]
+        if n:
+            wild += n
+            suits[k // 13][k % 13] -= n
+    return [tuple(v) for v in suits], wild
+
+
+def _change(suits: Suits, c: int, delta: int) -> Suits:
+    """``suits`` with one card ``c`` more (``delta`` 1) or fewer (-1)."""
+    s, r = divmod(c, 13)
+    t = suits[s]
+    out = list(suits)
+    out[s] = (*t[:r], t[r] + delta, *t[r + 1 :])
+    return out
+
+
+def _cover(suits: Suits, tun: bool, trials: bool) -> int:
+    """Wild cards needed to meld the natural cards: suits costed exactly
+    (``_suit_cover``), then trials across suits (M-4) taken greedily, rank by rank,
+    whenever one lowers the total (``trials``)."""
+    costs = [_suit_cover(t, tun) for t in suits]
+    total = sum(costs)
+    if not trials:
+        return total
+    work = [list(t) for t in suits]
+    for r in range(13):
+        held = [s for s in range(4) if work[s][r]]
+        if len(held) < 2:
+            continue
+        best_gain = 0
+        best_take: tuple[int, ...] = ()
+        options = [tuple(held[:3])] if len(held) >= 3 else []
+        options += [(a, b) for i, a in enumerate(held) for b in held[i + 1 :]]
+        for take in options:
+            piece = 0 if len(take) == 3 else 1
+            new = 0
+            for s in take:
+                work[s][r] -= 1
+                new += _suit_cover(tuple(work[s]), tun) - costs[s]
+                work[s][r] += 1
+            gain = -(new + piece)
+            if gain > best_gain:
+                best_gain, best_take = gain, take
+        if best_take:
+            for s in best_take:
+                work[s][r] -= 1
+                costs[s] = _suit_cover(tuple(work[s]), tun)
+            total -= best_gain
+    return total
+
+
+def cover_cost(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> tuple[int, int]:
+    """(wild cards needed to meld the natural cards, wild cards held): a fast estimate
+    of the solver's finishing test (zero shortfall means the cards can finish)."""
+    suits, wild = _split(hand, wilds)
+    return _cover(suits, tun, True), wild
+
+
+def _show_missing(suits: Suits, need: int, tun: bool) -> int:
+    if need <= 0:
+        return 0
+    full = part = 0
+    for t in suits:
+        score = _pure_score(t, tun)
+        full += score // 10
+        part += score % 10
+    missing = 0
+    for i in range(need):
+        missing += 0 if i < full else 1 if i < full + part else 2
+    return missing
+
+
+def show_deficiency(hand: Sequence[int], need: int, tun: bool) -> int:
+    """Cards missing for ``need`` pure melds (M-6), from the best split by suit."""
+    return _show_missing(_split(hand, _NO_WILDS)[0], need, tun)
+
+
+def _pairs(hand: Sequence[int]) -> int:
+    return sum(n // 2 for n in hand[:52])
+
+
+def _deficiency(obs: Observation, suits: Suits, wild: int, pairs: int) -> float:
+    rules = obs.rules
+    if obs.path == "dublees":
+        return float(max(0, 8 - obs.dublees - pairs))
+    tun = rules.tunnela_melds
+    if obs.seen:
+        return float(max(0, _cover(suits, tun, True) - wild))
+    cost = _cover(suits, tun, False)
+    d = _show_missing(suits, 3 - obs.shown, tun) + 0.5 * max(0, cost - 2)
+    if obs.path is None and rules.dublees_allowed(obs.players):
+        d = min(d, max(0, 8 - pairs) + 1.5)
+    return d
+
+
+def deficiency(obs: Observation, hand: Sequence[int]) -> float:
+    """Cards ``hand`` still lacks to finish (see the module docstring)."""
+    suits, wild = _split(hand, obs.wilds)
+    return _deficiency(obs, suits, wild, _pairs(hand))
+
+
+def _minus(obs: Observation, suits: Suits, wild: int, pairs: int, count: int, c: int) -> float:
+    """The deficiency after giving up one ``c`` (held ``count`` times)."""
+    if c in obs.wilds:
+        return _deficiency(obs, suits, wild - 1, pairs - (count % 2 == 0))
+    return _deficiency(obs, _change(suits, c, -1), wild, pairs - (count % 2 == 0))
+
+
+def _dead(obs: Observation, c: int) -> float:
+    """How little ``c`` is worth to others: copies already on the pile."""
+    return 0.3 * obs.pile.count(c)
+
+
+def _removal_costs(obs: Observation) -> dict[int, float]:
+    """The deficiency after giving up one card, for each card held.
+
+    Only the suit of the card given up changes, so the other suits' figures are
+    computed once (seen players, whose trials cross suits, are costed in full).
+    """
+    hand = obs.hand
+    suits, wild = _split(hand, obs.wilds)
+    pairs = _pairs(hand)
+    out: dict[int, float] = {}
+    if obs.seen or obs.path == "dublees":
+        for c in range(52):
+            if hand[c]:
+                out[c] = _minus(obs, suits, wild, pairs, hand[c], c)
+        return out
+    rules = obs.rules
+    tun = rules.tunnela_melds
+    need = 3 - obs.shown
+    dublees = obs.path is None and rules.dublees_allowed(obs.players)
+    covers = [_suit_cover(t, tun) for t in suits]
+    pures = [_pure_score(t, tun) for t in suits]
+    cover_all = sum(covers)
+    full_all = sum(p // 10 for p in pures)
+    part_all = sum(p % 10 for p in pures)
+    for c in range(52):
+        if not hand[c]:
+            continue
+        s, r = divmod(c, 13)
+        t = suits[s]
+        t = (*t[:r], t[r] - 1, *t[r + 1 :])
+        cover = cover_all - covers[s] + _suit_cover(t, tun)
+        p = _pure_score(t, tun)
+        full = full_all - pures[s] // 10 + p // 10
+        part = part_all - pures[s] % 10 + p % 10
+        missing = 0
+        for i in range(need):
+            missing += 0 if i < full else 1 if i < full + part else 2
+        d = missing + 0.5 * max(0, cover - 2)
+        if dublees:
+            d = min(d, max(0, 8 - pairs + (hand[c] % 2 == 0)) + 1.5)
+        out[c] = d
+    return out
+
+
+def discard_scores(obs: Observation) -> dict[int, float]:
+    """A cost per card that may be discarded: lower is a better discard."""
+    indian = obs.rules.scoring == "indian"
+    after = _removal_costs(obs)
+    out: dict[int, float] = {}
+    for a in obs.legal:
+        if a.kind != "discard":
+            continue
+        c = int(a.cards[0])
+        cost = 10.0 * after[c]
+        if c in obs.wilds:
+            cost += 100.0  # a wild card it knows: maal and a joker (M-7, M-12)
+        cost -= _dead(obs, c)
+        if indian:
+            cost -= 0.15 * card_points([c])
+        out[c] = cost
+    return out
+
+
+def _choose_discard(obs: Observation, rng: random.Random | None, noise: float) -> Action:
+    scores = discard_scores(obs)
+    if noise and rng is not None:
+        scores = {c: v + rng.gauss(0.0, noise) for c, v in scores.items()}
+    best = min(scores, key=lambda c: (scores[c], c))
+    return Action("discard", (CARDS[best],))
+
+
+def _draw_or_take(obs: Observation) -> Action:
+    legal = obs.legal
+    if _TAKE not in legal or not obs.pile:
+        return _DRAW if _DRAW in legal else legal[0]
+    if _DRAW not in legal:
+        return _TAKE
+    if obs.seen and obs.path == "dublees":
+        return _TAKE  # offered only when it completes the eighth dublee (M-5)
+    hand = obs.hand
+    top = obs.pile[-1]
+    # Take the card only if keeping it (and giving up the worst other card) is better
+    # than the hand now; otherwise a blind draw keeps every chance open.
+    now = deficiency(obs, hand)
+    hand[top] += 1
+    try:
+        after = _removal_costs(obs)
+    finally:
+        hand[top] -= 1
+    best = min((v for c, v in after.items() if c != top), default=math.inf)
+    return _TAKE if best < now - 0.01 else _DRAW
+
+
+def _finish(obs: Observation, finishes: list[Action]) -> Action:
+    """Finish keeping the most maal (M-12) when the tiplu is known."""
+    if obs.tiplu is None or len(finishes) == 1:
+        return finishes[0]
+    best = finishes[0]
+    best_value = -1.0
+    for a in finishes:
+        c = int(a.cards[0])
+        cards = [k for k in range(52) for _ in range(obs.hand[k] - (k == c))]
+        value = maal(cards, obs.tiplu, obs.rules)[0] - 0.01 * c
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+def _show(obs: Observation, shows: list[Action]) -> Action:
+    """The show meld that leaves the best rest of the hand (M-6)."""
+    tun = obs.rules.tunnela_melds
+    hand = obs.hand
+    need = 3 - obs.shown - 1
+
+    def rest_cost(a: Action) -> tuple[float, str]:
+        for c in a.cards:
+            hand[c] -= 1
+        cost = cover_cost(hand, _NO_WILDS, tun)[0] + 2 * show_deficiency(hand, need, tun)
+        for c in a.cards:
+            hand[c] += 1
+        return (cost, str(a))
+
+    return min(shows, key=rest_cost)
+
+
+def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.0) -> Action:
+    """The greedy move for ``obs`` (``noise`` > 0 blurs its choices of discard and draw)."""
+    legal = obs.legal
+    if len(legal) == 1:
+        return legal[0]
+    if obs.phase == "expose":
+        exposes = [a for a in legal if a.kind == "expose"]
+        return exposes[0] if exposes else _PASS
+    if obs.phase == "draw":
+        if noise and rng is not None and rng.random() < noise / 20:
+            return rng.choice(legal)
+        return _draw_or_take(obs)
+    finishes = [a for a in legal if a.kind == "finish"]
+    if finishes:
+        return _finish(obs, finishes)
+    if _SEE in legal:
+        return _SEE
+    shows = [a for a in legal if a.kind == "show"]
+    if shows:
+        return _show(obs, shows)
+    dublees = [a for a in legal if a.kind == "dublee"]
+    if dublees and (obs.path == "dublees" or _meld_deficiency(obs) >= 2):
+        return min(dublees, key=str)
+    if obs.seen and obs.rules.table_melding:
+        step = _table_step(obs)
+        if step is not None:
+            return step
+    discards = [a for a in legal if a.kind == "discard"]
+    if discards:
+        return _choose_discard(obs, rng, noise)
+    return legal[0]
+
+
+def _meld_deficiency(obs: Observation) -> float:
+    tun = obs.rules.tunnela_melds
+    cost, _ = cover_cost(obs.hand, _NO_WILDS, tun)
+    return show_deficiency(obs.hand, 3 - obs.shown, tun) + 0.5 * max(0, cost - 2)
+
+
+def _table_step(obs: Observation) -> Action | None:
+    """``indian``: lay pure melds and extend one's own melds (M-10), sparing wild cards."""
+    for a in sorted(obs.legal, key=str):
+        if a.kind == "meld" and is_pure_meld(a.cards, obs.rules):
+            return a
+    for a in sorted(obs.legal, key=str):
+        if a.kind == "add" and int(a.cards[0]) not in obs.wilds:
+            return a
+    return None
+
+
+class MarriageGreedy(Bot):
+    """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
+
+    def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
+        super().__init__(seed)
+        self.noise = noise
+        self.name = "easy" if noise else "greedy"
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        obs = observe(view)
+        rng = self.rng(view) if self.noise else None
+        return decide(obs, rng, self.noise)
+
+
+# --------------------------------------------------------------------------- search hooks
+
+
+def candidates(obs: Observation, k: int) -> list[Action]:
+    """The moves worth comparing by search, the greedy move first (at most ``k``).
+
+    Which card to discard; the rest follows the rules, the solvers and greedy's rules.
+    """
+    legal = obs.legal
+    if len(legal) <= 1:
+        return list(legal)
+    first = decide(obs)
+    if first.kind != "discard":
+        return [first]  # drawing follows greedy's rule: one round is too short to judge it
+    scores = discard_scores(obs)
+    ranked = sorted(scores, key=lambda c: (scores[c], c))
+    out = [first]
+    for c in ranked:
+        a = Action("discard", (CARDS[c],))
+        if a not in out and scores[c] < 100.0:
+            out.append(a)
+        if len(out) >= k:
+            break
+    return out
+
+
+def policy(state: MarriageState) -> Action:
+    """The greedy move of the seat to move, from what that seat may know."""
+    seat = state.to_move
+    assert seat is not None
+    return decide(observe_state(state, seat))
+
+
+def turns_ahead(players: int) -> int:
+    """How far a search simulation looks: one round of turns."""
+    return players
+
+
+def _distance(state: MarriageState, s: int) -> float:
+    """A seat's deficiency read from the (sampled) state, as its own bot would see it."""
+    seen = state.seen[s]
+    obs = Observation(
+        rules=state.rules,
+        seat=s,
+        players=state.n,
+        phase=state.phase,
+        hand=state.hands[s],
+        seen=seen,
+        path=state.path[s],
+        wilds=state.wilds if seen else _NO_WILDS,
+        tiplu=None,
+        taken=None,
+        shown=len(state.melds[s]) + len(state.exposed[s]),
+        dublees=len(state.dublees[s]),
+        pile=[],
+        legal=[],
+        seen_by=[],
+        stock_size=0,
+    )
+    d = deficiency(obs, state.hands[s])
+    return d + (0.0 if seen else 1.0)
+
+
+def leaf_value(state: MarriageState, seat: int, scale: float = 1.0) -> float:
+    """Expected ledger points of ``seat`` (M-12 … M-15) from a sampled position.
+
+    Over: the exact nets. Otherwise each seat's chance to finish first falls with its
+    deficiency, and the settlement for each possible finisher is computed with the
+    maal the players hold now (tiplu known in the sample) and who has seen.
+    """
+    if state.result is not None:
+        return float(state.result.scores[seat])
+    rules = state.rules
+    n = state.n
+    tiplu = state.tiplu if state.tiplu_picked else None
+    points = [0] * n
+    if tiplu is not None and any(state.seen):
+        for s in range(n):
+            if not state.seen[s] and not rules.unseen_maal_counts:
+                continue
+            bonus = state.seen[s] and state.path[s] == "melds" and bool(state.exposed[s])
+            points[s] = maal(state.final_cards(s), tiplu, rules, tuple(state.exposed[s]), bonus)[0]
+    dist = [_distance(state, s) for s in range(n)]
+    low = min(dist)
+    weights = [math.exp(-(d - low) / scale) for d in dist]
+    total = sum(weights)
+    value = 0.0
+    seen = list(state.seen)
+    for f in range(n):
+        if rules.scoring == "indian":
+            in_hand = [
+                0
+                if s == f
+                else card_points([c for c in range(52) for _ in range(state.hands[s][c])])
+                for s in range(n)
+            ]
+            nets = settle_indian(points, seen, in_hand, f, rules)
+        else:
+            nets = settle_nepali(points, seen, f, state.path[f] == "dublees", rules)
+        value += weights[f] / total * nets[seat]
+    return value

@@ -1,0 +1,186 @@
+"""The ``search`` bot: information-set Monte Carlo over greedy simulations.
+
+At a decision it cannot settle by the rules alone (draw or take, which card to
+discard), the bot:
+
+1. lists a few candidate moves, the greedy move first (``candidates``);
+2. repeatedly samples the cards it cannot see, consistent with its view
+   (``rami.<game>.determinize.sample_state``: other hands, the stock's order, an unseen
+   tiplu), and for each candidate plays the sampled deal on with the greedy policy for
+   every seat, for about one round, then scores the position for itself in points
+   (``leaf_value``: the exact result if the deal ended, otherwise an estimate of the
+   ledger points, Marriage, or the point difference, Tunisian rami);
+3. plays the candidate with the best mean, but leaves the greedy move only for one
+   that beats it by more than ``margin`` standard errors of the paired difference
+   (Marriage: one; Tunisian rami: zero, the best mean). Every candidate sees the same samples (common random numbers), so
+   the comparison measures the move, not the luck.
+
+The budget per decision is a time (``budget_ms``, default 200 ms) or a number of
+samples (``iterations``: the same moves on any machine). A time budget is kept: the
+bot stops early when one more sample would overrun it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rami.bots.base import Bot, legal_actions
+from rami.engine import Action
+from rami.errors import IllegalAction, InputError
+
+__all__ = ["Adapter", "SearchBot", "adapter_for"]
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """What the search needs from one game (all functions of views or sampled states)."""
+
+    observe: Callable[[Mapping[str, Any]], Any]
+    decide: Callable[[Any], Action]
+    candidates: Callable[[Any, int], list[Action]]
+    sample: Callable[[Mapping[str, Any], random.Random], Any]
+    policy: Callable[[Any], Action]
+    leaf_value: Callable[[Any, int], float]
+    turns_ahead: Callable[[int], int]
+    margin: float  # standard errors by which a candidate must beat the greedy move
+
+
+def _marriage() -> Adapter:
+    from rami.bots import marriage_greedy as g
+    from rami.marriage.determinize import sample_state
+
+    return Adapter(
+        g.observe, g.decide, g.candidates, sample_state, g.policy, g.leaf_value, g.turns_ahead, 1.0
+    )
+
+
+def _tunisian() -> Adapter:
+    from rami.bots import tunisian_greedy as g
+    from rami.tunisian.determinize import sample_state
+
+    return Adapter(
+        g.observe,
+        g.decide,
+        g.candidates,
+        sample_state,
+        g.policy,
+        g.leaf_value,
+        lambda players: players,
+        0.0,
+    )
+
+
+_ADAPTERS: dict[str, Adapter] = {}
+
+
+def adapter_for(game: str) -> Adapter:
+    found = _ADAPTERS.get(game)
+    if found is None:
+        if game == "marriage":
+            found = _marriage()
+        elif game == "tunisian":
+            found = _tunisian()
+        else:
+            raise InputError(f"unknown game {game!r}: choose marriage or tunisian")
+        _ADAPTERS[game] = found
+    return found
+
+
+class SearchBot(Bot):
+    """Determinized Monte Carlo search with greedy simulations (``hard``)."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        game: str,
+        seed: int = 0,
+        budget_ms: float | None = 200.0,
+        iterations: int | None = None,
+        width: int = 4,
+        max_steps: int = 400,
+        margin: float | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if budget_ms is None and iterations is None:
+            raise InputError("a search bot needs a time budget or a number of iterations")
+        self.game = game
+        self.adapter = adapter_for(game)
+        self.budget_ms = budget_ms
+        self.iterations = iterations
+        self.width = width
+        self.max_steps = max_steps
+        self.margin = self.adapter.margin if margin is None else margin
+        self.last_iterations = 0
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        start = time.perf_counter()
+        ad = self.adapter
+        legal = legal_actions(view)
+        if len(legal) == 1:
+            return legal[0]
+        obs = ad.observe(view)
+        moves = ad.candidates(obs, self.width)
+        if len(moves) <= 1:
+            return moves[0] if moves else ad.decide(obs)
+        seat = int(view["seat"])
+        rng = self.rng(view, "search")
+        values: list[list[float]] = [[] for _ in moves]
+        done = 0
+        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        cost = 0.0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            now = time.perf_counter()
+            if deadline is not None and done and now + cost > deadline:
+                break
+            state = ad.sample(view, rng)
+            for i, move in enumerate(moves):
+                values[i].append(self._simulate(state.clone(), move, seat))
+            done += 1
+            spent = time.perf_counter() - now
+            cost = spent if done == 1 else 0.8 * cost + 0.2 * spent
+        self.last_iterations = done
+        return moves[self._pick(values)]
+
+    def _pick(self, values: list[list[float]]) -> int:
+        """The candidate to play: the greedy move (index 0) unless another one beats it
+        by more than ``self.margin`` standard errors of their paired difference.
+
+        Every candidate was simulated on the same samples, so differences are paired;
+        demanding a clear margin keeps sampling noise from overruling a good default.
+        """
+        base = values[0]
+        n = len(base)
+        best, best_mean = 0, 0.0
+        for i in range(1, len(values)):
+            diffs = [a - b for a, b in zip(values[i], base, strict=True)]
+            mean = sum(diffs) / n
+            if n > 1:
+                var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+                se = (var / n) ** 0.5
+            else:
+                se = abs(mean)
+            if mean > self.margin * se and mean > best_mean:
+                best, best_mean = i, mean
+        return best
+
+    def _simulate(self, state: Any, move: Action, seat: int) -> float:
+        """Play ``move`` then greedy for everyone about one round; the value for ``seat``."""
+        ad = self.adapter
+        state.apply(move)
+        stop = state.turn + ad.turns_ahead(state.num_players)
+        steps = 0
+        while not state.is_over and state.turn < stop and steps < self.max_steps:
+            action = ad.policy(state)
+            try:
+                state.apply(action)
+            except IllegalAction:
+                state.apply(state.legal_actions()[0])
+            steps += 1
+        return ad.leaf_value(state, seat)

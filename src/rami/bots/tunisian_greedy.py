@@ -1,0 +1,564 @@
+"""A fast Tunisian rami player built on the exact solvers (T-3 … T-10).
+
+What it knows, in order of importance:
+
+- go out whenever the exact search says the hand can be emptied (``can_go_out``),
+  playing one step at a time that keeps going out possible;
+- open as soon as the rules allow (T-6, T-8) with the most valuable opening
+  (``best_opening``): it sheds the most cards and raises the next threshold for the
+  others; take the discard to open when that is the only way;
+- once opened, lay every meld and lay off every card it can (T-7), a joker last;
+- keep cards close to melds (neighbours in suit, same rank in other suits), never
+  discard a joker, shed high cards when an opponent is close to going out, and avoid
+  discarding a card that fits a meld on the table while an opponent has opened.
+
+The policy reads an ``Observation``: one seat's knowledge, built from a view
+(``observe``) or, inside the search bot's simulations, from a sampled state
+(``observe_state``). Both give the same observation for the same position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rami.bots.base import Bot, card_of, cards_of, hand_counts, legal_actions
+from rami.cards import CARDS, JOKER, Card
+from rami.engine import Action
+from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
+from rami.tunisian.rules import TunisianRules, rules_from
+from rami.tunisian.scoring import card_points
+from rami.tunisian.solver import best_opening, can_go_out
+
+if TYPE_CHECKING:
+    from rami.tunisian.game import TunisianState
+
+__all__ = ["Observation", "TunisianGreedy", "card_use", "decide", "observe", "observe_state"]
+
+_JOKER = int(JOKER)
+_DRAW = Action("draw")
+_TAKE = Action("take")
+_MELD_CACHE: dict[tuple[str, ...], Meld] = {}
+_RULES_CACHE: dict[tuple[tuple[str, Any], ...], TunisianRules] = {}
+
+
+@dataclass
+class Observation:
+    """What one seat knows that the policy uses."""
+
+    rules: TunisianRules
+    seat: int
+    phase: str
+    first_round: bool
+    hand: list[int]
+    opened: list[bool]
+    sizes: list[int]
+    active: list[bool]
+    threshold: int
+    staged_value: int
+    table: list[tuple[Meld, int]]
+    pile: list[int]
+    legal: list[Action]
+
+    @property
+    def players(self) -> int:
+        return len(self.sizes)
+
+    def opponents(self) -> list[int]:
+        """Seats still in the deal that play against this one (partners excluded, T-1)."""
+        out = []
+        for s in range(self.players):
+            if s == self.seat or not self.active[s]:
+                continue
+            if self.rules.teams and s % 2 == self.seat % 2:
+                continue
+            out.append(s)
+        return out
+
+
+def _rules(doc: Mapping[str, Any]) -> TunisianRules:
+    key = tuple(sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
+    found = _RULES_CACHE.get(key)
+    if found is None:
+        found = rules_from(dict(doc))
+        _RULES_CACHE[key] = found
+    return found
+
+
+def table_meld(texts: Sequence[str]) -> Meld:
+    """The meld a view lists (cards in their laid order), memoised."""
+    key = tuple(texts)
+    found = _MELD_CACHE.get(key)
+    if found is None:
+        found = make_meld(cards_of(texts))
+        if len(_MELD_CACHE) > 50_000:
+            _MELD_CACHE.clear()
+        _MELD_CACHE[key] = found
+    return found
+
+
+def observe(view: Mapping[str, Any]) -> Observation:
+    """The observation of a Tunisian view (the only input a bot gets)."""
+    seats = view["seats"]
+    return Observation(
+        rules=_rules(view["rules"]),
+        seat=int(view["seat"]),
+        phase=str(view["phase"]),
+        first_round=bool(view["first_round"]),
+        hand=hand_counts(view["hand"] or ()),
+        opened=[bool(s["opened"]) for s in seats],
+        sizes=[int(s["hand_size"]) for s in seats],
+        active=[bool(s["active"]) for s in seats],
+        threshold=int(view["threshold"]),
+        staged_value=int(view["staged_value"]),
+        table=[(table_meld(m["cards"]), int(m["owner"])) for m in view["table"]],
+        pile=[int(card_of(c)) for c in view["discard_pile"]],
+        legal=legal_actions(view),
+    )
+
+
+def observe_state(state: TunisianState, seat: int) -> Observation:
+    """The same observation read straight from a state (for simulations on sampled deals).
+
+    Reads only what the view of ``seat`` shows: its own hand and public facts.
+    """
+    return Observation(
+        rules=state.rules,
+        seat=seat,
+        phase=state.phase,
+        first_round=state.first_round,
+        hand=list(state.hand_counts(seat)),
+        opened=list(state.opened),
+        sizes=list(state.hand_sizes),
+        active=list(state.active),
+        threshold=state.threshold,
+        staged_value=state.staged_value if state.to_move is not None else 0,
+        table=list(state.table),
+        pile=[int(c) for c in state.discard_pile],
+        legal=state.legal_actions() if state.to_move == seat else [],
+    )
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def _held(hand: Sequence[int], suit: int, position: int) -> bool:
+    if position < 1 or position > 14:
+        return False
+    rank = 1 if position == 14 else position
+    return hand[suit * 13 + rank - 1] > 0
+
+
+def card_use(hand: Sequence[int], c: int, copies: bool = True) -> float:
+    """How close card ``c`` of ``hand`` is to a meld: 3 in a meld shape, 0 isolated.
+
+    Runs count neighbours in suit (both sides, or two on one side: 3; one neighbour:
+    2; a one-card gap: 1); sets count the same rank in other suits (two or more: 3;
+    one: 2). A joker in hand turns any near-meld into a meld, so partials gain a half.
+    A second copy of a card is worth less: it cannot join the same meld.
+    """
+    if c == _JOKER:
+        return 6.0
+    suit, r = divmod(c, 13)
+    rank = r + 1
+    best = 0.0
+    for p in (1, 14) if rank == 1 else (rank,):
+        l1, r1 = _held(hand, suit, p - 1), _held(hand, suit, p + 1)
+        l2, r2 = _held(hand, suit, p - 2), _held(hand, suit, p + 2)
+        if (l1 and r1) or (l1 and l2) or (r1 and r2):
+            best = max(best, 3.0)
+        elif l1 or r1:
+            best = max(best, 2.0)
+        elif l2 or r2:
+            best = max(best, 1.0)
+    others = sum(1 for s in range(4) if s != suit and hand[s * 13 + r])
+    if others >= 2:
+        best = max(best, 3.0)
+    elif others == 1:
+        best = max(best, 2.0)
+    if hand[_JOKER] and 1.0 <= best < 3.0:
+        best += 0.5
+    if copies and hand[c] >= 2:
+        best *= 0.6
+    return best
+
+
+def table_fits(table: Sequence[tuple[Meld, int]]) -> set[int]:
+    """Card kinds that some meld on the table would take (T-7): run ends, missing suits."""
+    fits: set[int] = set()
+    for meld, _owner in table:
+        if meld.kind == "set":
+            if len(meld.cards) < 4:
+                rank = meld.rank
+                have = {c.suit for c in meld.cards if c != _JOKER}
+                fits.update(s * 13 + rank - 1 for s in range(4) if s not in have)
+            if not meld.has_joker and len(meld.cards) < 4:
+                fits.add(_JOKER)
+            continue
+        low, high = meld.span
+        suit = meld.suit
+        for p in (low - 1, high + 1):
+            if 1 <= p <= 14:
+                fits.add(suit * 13 + (0 if p == 14 else p - 1))
+        if not meld.has_joker and (low > 1 or high < 14):
+            fits.add(_JOKER)
+    return fits
+
+
+def _danger(obs: Observation, c: int, fits: set[int]) -> float:
+    """How much discarding ``c`` helps an opponent: it fits a table meld they may use."""
+    if c not in fits:
+        return 0.0
+    return 1.0 if any(obs.opened[s] for s in obs.opponents()) else 0.0
+
+
+def _could_go_out(obs: Observation, fits: set[int]) -> bool:
+    """A cheap necessary condition for going out: at most one card needs a joker.
+
+    A card with no neighbour in suit and no card of its rank in another suit, that no
+    table meld takes, can join a meld only with a joker (in hand, or won by a swap), or
+    be the discard.
+    """
+    hand = obs.hand
+    spare = hand[_JOKER] + sum(1 for m, _o in obs.table if m.has_joker)
+    weak = 0
+    for c in range(52):
+        if hand[c] and c not in fits and card_use(hand, c, copies=False) < 2.0:
+            weak += hand[c]
+            if weak > 1 + spare:
+                return False
+    return True
+
+
+def _risk(obs: Observation) -> float:
+    """Weight of points in hand: higher when an opponent is close to going out."""
+    sizes = [obs.sizes[s] for s in obs.opponents() if obs.opened[s]]
+    if not sizes:
+        return 0.05
+    smallest = min(sizes)
+    return 0.6 if smallest <= 3 else 0.3 if smallest <= 6 else 0.1
+
+
+def discard_scores(obs: Observation) -> dict[int, float]:
+    """A cost per card that may be discarded: lower is a better discard."""
+    hand = obs.hand
+    risk = _risk(obs)
+    fits = table_fits(obs.table)
+    out: dict[int, float] = {}
+    for a in obs.legal:
+        if a.kind != "discard":
+            continue
+        c = int(a.cards[0])
+        if c == _JOKER:
+            out[c] = 1000.0
+            continue
+        cost = 10.0 * card_use(hand, c) - risk * card_points(c, obs.rules)
+        cost += 12.0 * _danger(obs, c, fits)
+        out[c] = cost
+    return out
+
+
+def _choose_discard(obs: Observation, rng: random.Random | None, noise: float) -> Action:
+    scores = discard_scores(obs)
+    if noise and rng is not None:
+        scores = {c: v + rng.gauss(0.0, noise) for c, v in scores.items()}
+    best = min(scores, key=lambda c: (scores[c], -c))
+    return Action("discard", (CARDS[best],))
+
+
+# --------------------------------------------------------------------------- steps
+
+
+def _after(obs: Observation, a: Action) -> tuple[list[int], list[Meld]] | None:
+    """The hand and table melds after a laying step (``None`` if it cannot be read)."""
+    hand = obs.hand[:]
+    table = [m for m, _o in obs.table]
+    c = int(a.cards[0]) if a.cards else -1
+    if a.kind == "meld":
+        for x in a.cards:
+            hand[x] -= 1
+        table.append(make_meld(a.cards))
+        return hand, table
+    if a.target is None or not 0 <= a.target < len(table):
+        return None
+    if a.kind == "add":
+        new = add_to_meld(table[a.target], c)
+        if new is None:
+            return None
+        hand[c] -= 1
+        table[a.target] = new
+        return hand, table
+    if a.kind == "swap":
+        new = swap_joker(table[a.target], c)
+        if new is None:
+            return None
+        hand[c] -= 1
+        hand[_JOKER] += 1
+        table[a.target] = new
+        return hand, table
+    return None
+
+
+def _laid_open(obs: Observation) -> bool:
+    """Opened, or an opening staged this turn that already reaches the threshold."""
+    return obs.opened[obs.seat] or obs.staged_value >= obs.threshold
+
+
+def _going_out_step(obs: Observation) -> Action | None:
+    """A step that keeps going out this turn possible, if the hand can be emptied."""
+    hand = obs.hand
+    size = sum(hand)
+    discards = [a for a in obs.legal if a.kind == "discard"]
+    if size == 1 and discards:
+        return discards[0]
+    if obs.first_round:
+        return None
+    opened = _laid_open(obs)
+    if not _could_go_out(obs, table_fits(obs.table) if opened else set()):
+        return None
+    need = 0 if opened else obs.threshold - obs.staged_value
+    if not opened:
+        best = best_opening(hand)  # memoised; the engine asked the same when listing melds
+        if best is None or best.value < need:
+            return None
+        rest = hand[:]
+        for m in best.melds:
+            for c in m.cards:
+                rest[c] -= 1
+        fits = table_fits(obs.table)
+        stuck = sum(rest[c] for c in range(52) if rest[c] and c not in fits)
+        if stuck > 2 + hand[_JOKER]:
+            return None  # the most valuable opening leaves too much to go out this turn
+    table = [m for m, _o in obs.table]
+    if not can_go_out(hand, table, opened, need):
+        return None
+    steps = [a for a in obs.legal if a.kind in ("meld", "add", "swap")]
+    steps.sort(key=lambda a: (a.kind != "meld", -len(a.cards), str(a)))
+    for a in steps:
+        after = _after(obs, a)
+        if after is None:
+            continue
+        new_hand, new_table = after
+        if sum(new_hand) == 0:
+            continue
+        laid_now = opened
+        left = need
+        if not opened and a.kind == "meld":
+            value = new_table[-1].value
+            left = max(0, need - value)
+            laid_now = left == 0
+        if can_go_out(new_hand, new_table, laid_now, left):
+            return a
+    return None
+
+
+def _opening_step(obs: Observation) -> Action | None:
+    """Stage the next meld of the most valuable opening (T-6)."""
+    melds = [a for a in obs.legal if a.kind == "meld"]
+    if not melds:
+        return None
+    best = best_opening(obs.hand)
+    wanted = {tuple(sorted(m.cards)) for m in best.melds} if best is not None else set()
+    for a in melds:
+        if tuple(sorted(a.cards)) in wanted:
+            return a
+    if obs.staged_value >= obs.threshold:
+        return None  # the opening is complete; the rest is laid after it commits
+    value = {a: make_meld(a.cards).value for a in melds}
+    return max(melds, key=lambda a: (value[a], str(a)))
+
+
+def _laying_step(obs: Observation) -> Action | None:
+    """Once opened: lay new melds (jokerless first), then lay off cards (T-7)."""
+    hand = obs.hand
+    melds = [a for a in obs.legal if a.kind == "meld"]
+    if melds:
+        melds.sort(key=lambda a: (JOKER in a.cards, -len(a.cards), str(a)))
+        return melds[0]
+    risk = _risk(obs)
+    adds = [a for a in obs.legal if a.kind == "add"]
+    for a in sorted(adds, key=str):
+        c = int(a.cards[0])
+        if c == _JOKER and risk < 0.3 and sum(hand) > 3:
+            continue  # keep a joker while nobody threatens to go out
+        return a
+    for a in sorted((a for a in obs.legal if a.kind == "swap"), key=str):
+        c = int(a.cards[0])
+        if card_use(hand, c) <= 1.0 and risk < 0.3:
+            return a  # trade a loose card for a joker
+    return None
+
+
+def _draw_or_take(obs: Observation) -> Action:
+    legal = obs.legal
+    if _TAKE not in legal or not obs.pile:
+        return _DRAW if _DRAW in legal else legal[0]
+    top = obs.pile[-1]
+    hand = obs.hand
+    if not obs.opened[obs.seat]:
+        # Taking before opening commits to opening this turn (T-8): the engine offers
+        # it only when that is possible. Take unless the hand opens without it anyway.
+        now = best_opening(hand)
+        if now is None or now.value < obs.threshold:
+            return _TAKE
+        with_it = hand[:]
+        with_it[top] += 1
+        later = best_opening(with_it)
+        return _TAKE if later is not None and later.value > now.value else _DRAW
+    if top == _JOKER or top in table_fits(obs.table):
+        return _TAKE
+    with_it = hand[:]
+    with_it[top] += 1
+    use = card_use(with_it, top)
+    if use >= 3.0:
+        return _TAKE
+    worst = min(
+        (card_use(hand, c) for c in range(52) if hand[c]),
+        default=0.0,
+    )
+    return _TAKE if use >= 2.0 and worst < 1.0 else _DRAW
+
+
+def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.0) -> Action:
+    """The greedy move for ``obs`` (``noise`` > 0 blurs its choices of discard and draw)."""
+    legal = obs.legal
+    if len(legal) == 1:
+        return legal[0]
+    if obs.phase == "draw":
+        if noise and rng is not None and rng.random() < noise / 20:
+            return rng.choice(legal)
+        return _draw_or_take(obs)
+    if obs.phase == "first_discard":
+        return _choose_discard(obs, rng, noise)
+    step = _going_out_step(obs)
+    if step is not None:
+        return step
+    if not obs.opened[obs.seat]:
+        step = _opening_step(obs)
+        if step is not None:
+            return step
+    if _laid_open(obs):
+        step = _laying_step(obs)
+        if step is not None and (step in legal):
+            return step
+    if any(a.kind == "discard" for a in legal):
+        return _choose_discard(obs, rng, noise)
+    return legal[0]  # a staged opening must be completed: any offered meld does it
+
+
+class TunisianGreedy(Bot):
+    """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
+
+    def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
+        super().__init__(seed)
+        self.noise = noise
+        self.name = "easy" if noise else "greedy"
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        obs = observe(view)
+        rng = self.rng(view) if self.noise else None
+        return decide(obs, rng, self.noise)
+
+
+def _card(c: int) -> Card:
+    return CARDS[c]
+
+
+# --------------------------------------------------------------------------- search hooks
+
+
+def candidates(obs: Observation, k: int) -> list[Action]:
+    """The moves worth comparing by search, the greedy move first (at most ``k``).
+
+    Only the choices greedy is least sure of are searched: draw or take, and which
+    card to discard; laying steps follow the exact solvers.
+    """
+    legal = obs.legal
+    if len(legal) <= 1:
+        return list(legal)
+    first = decide(obs)
+    if obs.phase == "draw":
+        return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
+    if first.kind != "discard":
+        return [first]
+    scores = discard_scores(obs)
+    ranked = sorted(scores, key=lambda c: (scores[c], -c))
+    out = [first]
+    for c in ranked:
+        a = Action("discard", (CARDS[c],))
+        if a not in out and c != _JOKER:
+            out.append(a)
+        if len(out) >= k:
+            break
+    return out
+
+
+def policy(state: TunisianState) -> Action:
+    """The greedy move of the seat to move, from what that seat may know."""
+    seat = state.to_move
+    assert seat is not None
+    return decide(observe_state(state, seat))
+
+
+def _distance(hand: Sequence[int], fits: set[int], opened: bool, threshold: int) -> float:
+    """Rough turns to go out: loose cards count one, half-made melds a half."""
+    d = 0.0
+    for c in range(52):
+        if not hand[c] or c in fits:
+            continue
+        use = card_use(hand, c)
+        if use < 2.0:
+            d += hand[c]
+        elif use < 3.0:
+            d += 0.5 * hand[c]
+    if not opened:
+        best = best_opening(hand)
+        value = best.value if best is not None else 0
+        d += 1.0 + max(0, threshold - value) / 10.0
+    return d
+
+
+def leaf_value(state: TunisianState, seat: int, scale: float = 1.5) -> float:
+    """What the position is worth to ``seat``: others' expected points minus its own.
+
+    Over: the exact deal points (T-10). Otherwise a race: each player's chance to go
+    out first falls with its distance (``_distance``), and a player who does not go
+    out pays the cards in hand (opened) or the unopened penalty.
+    """
+    rules = state.rules
+    n = rules.players
+    active = state.active
+    result = state.result
+    if result is not None:
+        points = [float(p) for p in result.scores]
+    else:
+        import math
+
+        fits = table_fits(state.table)
+        opened = state.opened
+        threshold = state.threshold
+        dist: list[float] = []
+        pay: list[float] = []
+        for s in range(n):
+            if not active[s]:
+                dist.append(math.inf)
+                pay.append(0.0)
+                continue
+            hand = state.hand_counts(s)
+            dist.append(_distance(hand, fits, opened[s], threshold))
+            if opened[s]:
+                pay.append(float(sum(card_points(c, rules) * hand[c] for c in range(53))))
+            else:
+                pay.append(float(rules.unopened_penalty))
+        low = min(dist)
+        weights = [math.exp(-(d - low) / scale) if math.isfinite(d) else 0.0 for d in dist]
+        total = sum(weights)
+        points = [(1.0 - weights[s] / total) * pay[s] for s in range(n)]
+    if rules.teams:
+        mine = sum(points[s] for s in range(n) if s % 2 == seat % 2)
+        theirs = sum(points[s] for s in range(n) if s % 2 != seat % 2)
+        return (theirs - mine) / 2.0
+    others = [points[s] for s in range(n) if s != seat and active[s]]
+    return (sum(others) / len(others) if others else 0.0) - points[seat]

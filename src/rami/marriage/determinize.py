@@ -1,0 +1,171 @@
+"""Deals consistent with one seat's view, for search bots (determinization).
+
+``sample_state(view, rng)`` builds a full ``MarriageState`` that shows exactly ``view`` to
+its seat (history aside): the seat's own hand, every public card (shown melds, exposed
+tunnelas, dublees, table melds, the discard pile), hand sizes, seen flags, paths and the
+turn are copied; the cards the seat cannot see (the other hands, the stock's order, and
+the tiplu if it was picked but this seat has not seen it, M-7) are dealt at random from
+the cards not accounted for. Cards an opponent was seen to take from the discard pile
+(M-5, public) and has not shown or discarded since are put back in that hand.
+
+The view is the only input: states that show the same view give the same samples for
+the same generator. Unseen seats get no hint of the tiplu: it is drawn like any hidden
+card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rami.cards import CARDS, Card, parse_card
+from rami.errors import InputError
+from rami.marriage.game import DUBLEES_PATH, MarriageState
+from rami.marriage.melds import wild_kinds
+from rami.marriage.rules import rules_from
+
+__all__ = ["known_cards", "sample_state", "unseen_cards"]
+
+_CARDS = {str(c): c for c in CARDS}
+_VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
+
+
+def _card(text: str) -> Card:
+    found = _CARDS.get(text)
+    return found if found is not None else parse_card(text)
+
+
+def _cards(texts: Sequence[str]) -> list[Card]:
+    return [_card(t) for t in texts]
+
+
+def unseen_cards(view: Mapping[str, Any]) -> list[int]:
+    """Count vector (52 kinds) of the cards ``view``'s seat cannot see.
+
+    They are the other hands, the stock and, when picked but not seen, the tiplu.
+    """
+    rules = rules_from(view["rules"])
+    pool = [rules.decks] * 52
+    visible: list[Card] = _cards(view.get("hand") or [])
+    for s in view["seats"]:
+        for meld in s["melds"]:
+            visible += _cards(meld)
+        for t in s["exposed_tunnelas"]:
+            visible += [_card(t)] * 3
+        for d in s["dublees"]:
+            visible += [_card(d)] * 2
+    visible += _cards(view["discard_pile"])
+    if view.get("tiplu"):
+        visible.append(_card(view["tiplu"]))
+    for c in visible:
+        pool[c] -= 1
+        if pool[c] < 0:
+            raise InputError(f"the view shows more {c} than the decks hold")
+    return pool
+
+
+def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
+    """Per seat, the cards that seat is known to hold (discards it took and kept)."""
+    n = len(view["seats"])
+    known = [[0] * 52 for _ in range(n)]
+    me = view["seat"]
+    for entry in view["history"]:
+        move = entry.get("move")
+        seat = entry.get("seat")
+        if not move or seat is None or seat == me:
+            continue
+        words = move.split()
+        verb = words[0]
+        cards = [w for w in words[1:] if not w.startswith("@")]
+        mine = known[seat]
+        if verb == "take" and cards:
+            mine[_card(cards[0])] += 1
+        elif verb in _VERBS_OUT:
+            for t in cards * (3 if verb == "expose" and len(cards) == 1 else 1):
+                c = _card(t)
+                if mine[c]:
+                    mine[c] -= 1
+    for s, entry in enumerate(view["seats"]):
+        if sum(known[s]) > int(entry["hand_size"]):
+            known[s] = [0] * 52
+    return known
+
+
+def sample_state(view: Mapping[str, Any], rng: random.Random) -> MarriageState:
+    """A full deal consistent with ``view`` (hidden cards dealt at random by ``rng``)."""
+    if view.get("game") != "marriage":
+        raise InputError("sample_state needs a Marriage view")
+    seat = view.get("seat")
+    to_move = view.get("to_move")
+    if seat is None or to_move is None:
+        raise InputError("sample_state needs a seat's view of a deal in play")
+    rules = rules_from(view["rules"])
+    seats = view["seats"]
+    n = len(seats)
+    pool = unseen_cards(view)
+    known = known_cards(view)
+    hands = [[0] * 53 for _ in range(n)]
+    for own in _cards(view.get("hand") or []):
+        hands[seat][own] += 1
+    need = [0] * n
+    for s in range(n):
+        if s == seat:
+            continue
+        for c in range(52):
+            k = min(known[s][c], pool[c])
+            if k:
+                pool[c] -= k
+                hands[s][c] += k
+        need[s] = int(seats[s]["hand_size"]) - sum(hands[s])
+    rest = [CARDS[c] for c in range(52) for _ in range(pool[c])]
+    rng.shuffle(rest)
+    pos = 0
+    for s in range(n):
+        if s != seat and need[s] > 0:
+            for c in rest[pos : pos + need[s]]:
+                hands[s][c] += 1
+            pos += need[s]
+    rest = rest[pos:]
+    tiplu: Card | None = _card(view["tiplu"]) if view.get("tiplu") else None
+    picked = bool(view.get("tiplu_picked"))
+    if picked and tiplu is None:
+        tiplu = rest.pop()
+    if len(rest) != int(view["stock_size"]):
+        raise InputError("the view's card counts do not add up to the decks")
+    state = MarriageState.new(rules, n, rng.getrandbits(48), int(view["dealer"]))
+    state.hands = hands
+    state.sizes = [int(s["hand_size"]) for s in seats]
+    state.melds = [[tuple(_cards(m)) for m in s["melds"]] for s in seats]
+    state.exposed = [_cards(s["exposed_tunnelas"]) for s in seats]
+    state.dublees = [_cards(s["dublees"]) for s in seats]
+    state.seen = [bool(s["seen"]) for s in seats]
+    state.path = [s["path"] for s in seats]
+    state.stock = list(rest)
+    state.pile = [int(c) for c in _cards(view["discard_pile"])]
+    state.tiplu = tiplu if picked else None
+    state.tiplu_picked = picked
+    state.wilds = wild_kinds(tiplu) if picked else frozenset()
+    state.phase = str(view["phase"])
+    state.current = int(to_move)
+    history = view["history"]
+    moves = [e["move"] for e in history if "move" in e]
+    state.passes = sum(1 for m in moves if m == "pass")
+    taken = view.get("taken")
+    state.taken = _card(taken) if taken else None
+    # M-5: a seen dublee player who took a discard must finish; one who took it before
+    # showing in the same turn need not. Only finishes are offered in the first case.
+    legal = view.get("legal_actions") or []
+    state.must_finish = (
+        state.taken is not None
+        and state.seen[to_move]
+        and state.path[to_move] == DUBLEES_PATH
+        and bool(legal)
+        and all(a.startswith("finish") for a in legal)
+    )
+    state.turn = int(view["turn"])
+    state.recycles = sum(1 for e in history if "as the new stock" in e.get("event", ""))
+    state.actions = moves
+    state.events = []
+    state._legal = None
+    return state

@@ -1,0 +1,166 @@
+"""Deals consistent with one seat's view, for search bots (determinization).
+
+``sample_state(view, rng)`` builds a full ``TunisianState`` that shows exactly ``view`` to
+its seat: the seat's own hand, the table, the discard pile, hand sizes, openings and the
+threshold are copied; the cards the seat cannot see (the other hands and the stock's
+order) are dealt at random from the cards not accounted for. Cards an opponent was seen
+to take from the discard pile (T-8, public) and has not laid or discarded since are put
+back in that opponent's hand, and a joker won by a swap (T-7) too.
+
+The view is the only input: two states that show the same view give the same samples
+for the same generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rami.cards import CARDS, JOKER, KINDS, Card, counts, from_counts, parse_card, shoe
+from rami.errors import InputError
+from rami.tunisian.game import PLAY, TunisianState
+from rami.tunisian.rules import rules_from
+
+__all__ = ["known_cards", "sample_state", "unseen_cards"]
+
+_CARDS = {str(c): c for c in CARDS}
+
+
+def _card(text: str) -> Card:
+    found = _CARDS.get(text)
+    return found if found is not None else parse_card(text)
+
+
+def _cards(texts: Sequence[str]) -> list[Card]:
+    return [_card(t) for t in texts]
+
+
+def unseen_cards(view: Mapping[str, Any]) -> list[int]:
+    """Count vector of the cards ``view``'s seat cannot see: other hands plus the stock."""
+    rules = rules_from(view["rules"])
+    pool = counts(shoe(rules.decks, rules.jokers))
+    visible: list[Card] = _cards(view["hand"] or [])
+    for meld in view["table"]:
+        visible += _cards(meld["cards"])
+    visible += _cards(view["discard_pile"])
+    for c in visible:
+        pool[c] -= 1
+        if pool[c] < 0:
+            raise InputError(f"the view shows more {c} than the shoe holds")
+    return pool
+
+
+def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
+    """Per seat, the cards that seat is known to hold (taken discards, swapped jokers)."""
+    n = len(view["seats"])
+    known = [[0] * KINDS for _ in range(n)]
+    me = view["seat"]
+    for entry in view["history"]:
+        move = entry.get("move")
+        seat = entry.get("seat")
+        if not move or seat is None or seat == me:
+            continue
+        words = move.split()
+        verb = words[0]
+        cards = [w for w in words[1:] if not w.startswith("@")]
+        mine = known[seat]
+        if verb == "take" and cards:
+            mine[_card(cards[0])] += 1
+        elif verb == "swap" and cards:
+            c = _card(cards[0])
+            mine[c] = max(0, mine[c] - 1)
+            mine[JOKER] += 1
+        elif verb in ("meld", "add", "discard"):
+            for t in cards:
+                c = _card(t)
+                if mine[c]:
+                    mine[c] -= 1
+    for s, entry in enumerate(view["seats"]):
+        size = int(entry["hand_size"])
+        if sum(known[s]) > size or not entry.get("active", True):
+            known[s] = [0] * KINDS  # out of date (a restock, or out of the game)
+    return known
+
+
+def sample_state(view: Mapping[str, Any], rng: random.Random) -> TunisianState:
+    """A full deal consistent with ``view`` (hidden cards dealt at random by ``rng``)."""
+    if view.get("game") != "tunisian":
+        raise InputError("sample_state needs a Tunisian rami view")
+    seat = view["seat"]
+    if seat is None or view.get("to_move") is None:
+        raise InputError("sample_state needs a seat's view of a deal in play")
+    rules = rules_from(view["rules"])
+    seats = view["seats"]
+    n = len(seats)
+    pool = unseen_cards(view)
+    known = known_cards(view)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    hands[seat] = _cards(view["hand"] or [])
+    need: list[int] = [0] * n
+    for s in range(n):
+        if s == seat:
+            continue
+        for c in range(KINDS):
+            k = min(known[s][c], pool[c])
+            if k:
+                pool[c] -= k
+                hands[s].extend([CARDS[c]] * k)
+        need[s] = int(seats[s]["hand_size"]) - len(hands[s])
+    rest = from_counts(pool)
+    rng.shuffle(rest)
+    pos = 0
+    for s in range(n):
+        if s != seat and need[s] > 0:
+            hands[s].extend(rest[pos : pos + need[s]])
+            pos += need[s]
+    stock = rest[pos:]
+    if len(stock) != int(view["stock_size"]):
+        raise InputError("the view's card counts do not add up to the shoe")
+    table = [(_cards(m["cards"]), int(m["owner"])) for m in view["table"]]
+    staged = [m for m in view["table"] if m.get("staged")]
+    committed = [bool(s["opened"]) for s in seats]
+    values = [s.get("opening_value") for s in seats]
+    threshold = int(view["threshold"])
+    last = None
+    if any(v is not None for v in values) or threshold != rules.opening_threshold:
+        last = threshold - rules.opening_step
+    state = TunisianState.from_position(
+        rules,
+        hands,
+        stock=stock,
+        discard=_cards(view["discard_pile"]),
+        table=table,
+        opened=committed,
+        opening_values=values,
+        last_opening=last,
+        to_move=int(view["to_move"]),
+        dealer=int(view["dealer"]),
+        phase=str(view["phase"]),
+        turn=int(view["turn"]),
+        active=[bool(s["active"]) for s in seats],
+        seed=rng.getrandbits(48),
+    )
+    if (view["phase"] == PLAY and staged) or view.get("must_open"):
+        _restore_turn(state, view, staged)
+    return state
+
+
+def _restore_turn(
+    state: TunisianState, view: Mapping[str, Any], staged: Sequence[Mapping[str, Any]]
+) -> None:
+    """Put back the unopened mover's turn so far: staged melds and a taken card (T-6, T-8)."""
+    state._staged = sum(int(m["value"]) for m in staged)
+    state._staged_melds = [int(m["index"]) for m in staged]
+    if not view.get("must_open"):
+        return
+    took: Card | None = None
+    for entry in reversed(view["history"]):
+        move = entry.get("move") or ""
+        if entry.get("seat") == view["to_move"] and move.startswith("take "):
+            took = _card(move.split()[1])
+            break
+    state._took = took
+    if took is not None and state.rules.taken_card_in_opening:
+        in_staged = any(took in _cards(m["cards"]) for m in staged)
+        state._need = None if in_staged else took
