@@ -47,12 +47,13 @@ def build_rules(
     cls: type[T],
     presets: Mapping[str, T],
     spec: Any,
-    choices: Mapping[str, tuple[Any, ...]] = {},  # noqa: B006 - read only
+    choices: Mapping[str, tuple[Any, ...]] | None = None,
 ) -> T:
     """Rules from a preset name or ``{"preset": name, option: value, …}``.
 
     Unknown presets, unknown option names and badly typed values raise ``InputError``.
     """
+    choices = choices or {}
     if isinstance(spec, cls):
         return spec
     if spec is None:

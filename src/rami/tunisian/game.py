@@ -54,7 +54,7 @@ from rami.tunisian.melds import (
 )
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
-from rami.tunisian.solver import best_opening, opening_reaches
+from rami.tunisian.solver import best_opening, opening_at_least, opening_reaches
 
 __all__ = [
     "PHASES",
@@ -79,13 +79,14 @@ _TAKE = Action("take")
 _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
 _CACHE_LIMIT = 20_000
 
-# Memo tables keyed by a hand's count vector; the solver functions are pure.
-_best_cache: dict[tuple[int, ...], int] = {}
-_options_cache: dict[tuple[int, ...], tuple[Meld, ...]] = {}
-_reach_cache: dict[tuple[tuple[int, ...], int], bool] = {}
+# Memo tables keyed by a hand's count vector as ``bytes`` (cheap to build from the
+# ``bytearray`` hands, to hash, and to pack for the solver); the solver is pure.
+_best_cache: dict[bytes, int] = {}
+_options_cache: dict[bytes, tuple[Meld, ...]] = {}
+_reach_cache: dict[tuple[bytes, int], bool] = {}
 
 
-def _best_value(hand: tuple[int, ...]) -> int:
+def _best_value(hand: bytes) -> int:
     """Value of the best opening ``hand`` holds (keeping one card), 0 if none."""
     value = _best_cache.get(hand)
     if value is None:
@@ -97,7 +98,7 @@ def _best_value(hand: tuple[int, ...]) -> int:
     return value
 
 
-def _reaches(hand: tuple[int, ...], value: int) -> bool:
+def _reaches(hand: bytes, value: int) -> bool:
     """Does ``hand`` hold an opening worth ``value`` or more (keeping a card)? Memoised."""
     if value <= 0:
         return sum(hand) > 0
@@ -111,7 +112,7 @@ def _reaches(hand: tuple[int, ...], value: int) -> bool:
     return found
 
 
-def _completable(hand: tuple[int, ...], staged: int, need: Card | None, threshold: int) -> bool:
+def _completable(hand: bytes, staged: int, need: Card | None, threshold: int) -> bool:
     """Can ``hand`` (a card kept) bring a staged ``staged`` to ``threshold``?
 
     With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it.
@@ -127,7 +128,7 @@ def _completable(hand: tuple[int, ...], staged: int, need: Card | None, threshol
     )
 
 
-def _reach_value(hand: tuple[int, ...], staged: int, need: Card | None) -> int:
+def _reach_value(hand: bytes, staged: int, need: Card | None) -> int:
     """The most a staged opening can reach from ``hand`` (for error messages)."""
     if need is None:
         return staged + _best_value(hand)
@@ -147,7 +148,7 @@ def _counted(cards: Sequence[Card]) -> list[tuple[int, int]]:
     return list(out.items())
 
 
-def _options(hand: tuple[int, ...]) -> tuple[Meld, ...]:
+def _options(hand: bytes) -> tuple[Meld, ...]:
     """Every meld ``hand`` can lay (``meld_options``), memoised."""
     found = _options_cache.get(hand)
     if found is None:
@@ -158,11 +159,11 @@ def _options(hand: tuple[int, ...]) -> tuple[Meld, ...]:
     return found
 
 
-def _minus(hand: Sequence[int], cards: Sequence[Card]) -> tuple[int, ...]:
-    rest = list(hand)
+def _minus(hand: bytes, cards: Sequence[Card]) -> bytes:
+    rest = bytearray(hand)
     for c in cards:
         rest[c] -= 1
-    return tuple(rest)
+    return bytes(rest)
 
 
 def _lay_off_candidates(meld: Meld) -> list[int]:
@@ -265,7 +266,7 @@ class TunisianState:
     seed: int
     dealer: int
     _active: tuple[bool, ...]
-    _hands: list[list[int]]
+    _hands: list[bytearray]  # count vectors
     _sizes: list[int]
     _stock: list[Card]
     _discard: list[Card]
@@ -305,7 +306,7 @@ class TunisianState:
         self.dealer = dealer
         self._active = active
         n = rules.players
-        self._hands = [[0] * KINDS for _ in range(n)]
+        self._hands = [bytearray(KINDS) for _ in range(n)]
         self._sizes = [0] * n
         self._stock = []
         self._discard = []
@@ -681,7 +682,7 @@ class TunisianState:
             return legal
         # PLAY
         if not self.first_round:
-            key = tuple(hand)
+            key = bytes(hand)
             for meld in self._meld_candidates(key):
                 legal.setdefault(Action("meld", meld.cards), meld)
             if self._sizes[seat] >= 2 and self._may_lay_off():
@@ -692,7 +693,7 @@ class TunisianState:
                     legal[_DISCARDS[i]] = None
         return legal
 
-    def _meld_candidates(self, key: tuple[int, ...]) -> list[Meld]:
+    def _meld_candidates(self, key: bytes) -> list[Meld]:
         seat = self._to_move
         size = self._sizes[seat]
         if size < 4:
@@ -721,30 +722,28 @@ class TunisianState:
             return options
         if need is not None:
             return [m for m in options if self._staging_ok(key, m, staged, need, threshold)]
-        # A meld of the best opening, or one beside it with a card to spare, completes it.
-        best = best_opening(key)
+        # A meld of an opening that completes it, or one beside it with a card to spare.
+        best = opening_at_least(key, threshold - staged)
         assert best is not None
-        used = [0] * KINDS
+        left = bytearray(key)  # the cards beside that opening
         for m in best.melds:
             for c in m.cards:
-                used[c] += 1
-        spare = size - sum(used)
+                left[c] -= 1
+        spare = sum(left)
         out = []
         for m in options:
             if m in best.melds:
                 out.append(m)
                 continue
-            if len(m.cards) < spare:
-                left = [key[i] - used[i] for i in range(KINDS)]
-                if all(left[c] >= n for c, n in _counted(m.cards)):
-                    out.append(m)
-                    continue
+            if len(m.cards) < spare and all(left[c] >= n for c, n in _counted(m.cards)):
+                out.append(m)
+                continue
             if self._staging_ok(key, m, staged, need, threshold):
                 out.append(m)
         return out
 
     def _staging_ok(
-        self, key: tuple[int, ...], meld: Meld, staged: int, need: Card | None, threshold: int
+        self, key: bytes, meld: Meld, staged: int, need: Card | None, threshold: int
     ) -> bool:
         """Can an opening still be completed after staging ``meld``? (T-6, T-8)."""
         rest = _minus(key, meld.cards)
@@ -759,7 +758,7 @@ class TunisianState:
             return True
         return self._staged >= self.threshold and self._need is None
 
-    def _lay_off_actions(self, hand: list[int], legal: dict[Action, Any]) -> None:
+    def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
         for index, (meld, _owner) in enumerate(self._table):
             for c in _lay_off_candidates(meld):
                 if hand[c]:
@@ -788,9 +787,9 @@ class TunisianState:
                 "nobody may open during the first round, so you may not take "
                 f"{top} before opening (T-3, T-8)"
             )
-        hand = list(self._hands[seat])
+        hand = bytearray(self._hands[seat])
         hand[top] += 1
-        key = tuple(hand)
+        key = bytes(hand)
         threshold = self.threshold
         need = top if self.rules.taken_card_in_opening else None
         # A top card that fits no meld adds nothing to an opening: with the option it
@@ -931,7 +930,7 @@ class TunisianState:
         if len(act.cards) >= self._sizes[seat]:
             raise IllegalAction("you must keep a card to discard (T-9)")
         if not self._opened[seat]:
-            key = tuple(hand)
+            key = bytes(hand)
             if not self._staging_ok(key, meld, self._staged, self._need, self.threshold):
                 rest = _minus(key, meld.cards)
                 need = None if self._need in meld.cards else self._need

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from itertools import combinations
 
 from rami.cards import CARDS, JOKER, KINDS, Card, parse_cards
@@ -125,6 +126,11 @@ class Meld:
 # --- building melds ---------------------------------------------------------------
 
 
+# Melds are frozen values, and a hand's melds are built over and over (``meld_options``
+# on every turn): the constructors below remember each meld they make (a few thousand).
+
+
+@cache
 def _run_from_positions(suit: int, low: int, high: int, joker_at: int = 0) -> Meld:
     cards = tuple(JOKER if p == joker_at else position_card(p, suit) for p in range(low, high + 1))
     joker_as = position_card(joker_at, suit) if joker_at else None
@@ -132,7 +138,11 @@ def _run_from_positions(suit: int, low: int, high: int, joker_at: int = 0) -> Me
 
 
 def _set_from(rank: int, suits: Sequence[int], joker: bool) -> Meld:
-    ordered = sorted(suits)
+    return _set_of(rank, tuple(sorted(suits)), joker)
+
+
+@cache
+def _set_of(rank: int, ordered: tuple[int, ...], joker: bool) -> Meld:
     cards = tuple(CARDS[s * 13 + rank - 1] for s in ordered)
     if not joker:
         return Meld("set", cards, None)
@@ -271,33 +281,52 @@ def meld_options(hand_counts: Sequence[int]) -> list[Meld]:
     out: list[Meld] = []
     for suit in range(4):
         base = suit * 13
-        ace = hand_counts[base]
-        held = [0] + [hand_counts[base + p - 1] for p in range(1, 14)] + [ace]
-        for low in range(1, 13):
-            missing: list[int] = []
-            for high in range(low, 15):
-                if held[high] == 0 or (high == 14 and low == 1 and ace < 2):
-                    missing.append(high)
-                    if len(missing) > 1 or not has_joker:
-                        break
-                if high - low < 2:
-                    continue
-                if not missing:
-                    out.append(_run_from_positions(suit, low, high))
-                    if has_joker:
-                        out.extend(
-                            _run_from_positions(suit, low, high, q) for q in range(low, high + 1)
-                        )
-                else:
-                    out.append(_run_from_positions(suit, low, high, missing[0]))
-    for rank in range(1, 14):
-        suits = [s for s in range(4) if hand_counts[s * 13 + rank - 1] > 0]
-        for size in (3, 4):
-            out.extend(_set_from(rank, chosen, False) for chosen in combinations(suits, size))
-        if has_joker:
-            for size in (2, 3):
-                out.extend(_set_from(rank, chosen, True) for chosen in combinations(suits, size))
+        out.extend(_suit_runs(suit, tuple(hand_counts[base : base + 13]), has_joker))
+    h = hand_counts
+    for k in range(13):
+        held = (h[k] > 0) | (h[k + 13] > 0) << 1 | (h[k + 26] > 0) << 2 | (h[k + 39] > 0) << 3
+        if held & (held - 1):  # two suits or more
+            out.extend(_rank_sets(k + 1, held, has_joker))
     return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_runs(suit: int, suit_counts: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
+    """The runs of ``meld_options`` in one suit (counts of its A … K), remembered."""
+    out: list[Meld] = []
+    ace = suit_counts[0]
+    held = (0, *suit_counts, ace)
+    for low in range(1, 13):
+        missing: list[int] = []
+        for high in range(low, 15):
+            if held[high] == 0 or (high == 14 and low == 1 and ace < 2):
+                missing.append(high)
+                if len(missing) > 1 or not has_joker:
+                    break
+            if high - low < 2:
+                continue
+            if not missing:
+                out.append(_run_from_positions(suit, low, high))
+                if has_joker:
+                    out.extend(
+                        _run_from_positions(suit, low, high, q) for q in range(low, high + 1)
+                    )
+            else:
+                out.append(_run_from_positions(suit, low, high, missing[0]))
+    return tuple(out)
+
+
+@cache
+def _rank_sets(rank: int, held: int, has_joker: bool) -> tuple[Meld, ...]:
+    """The brelans and carrés of ``meld_options`` of one rank held in suits ``held`` (bits)."""
+    suits = [s for s in range(4) if held >> s & 1]
+    out: list[Meld] = []
+    for size in (3, 4):
+        out.extend(_set_from(rank, chosen, False) for chosen in combinations(suits, size))
+    if has_joker:
+        for size in (2, 3):
+            out.extend(_set_from(rank, chosen, True) for chosen in combinations(suits, size))
+    return tuple(out)
 
 
 # --- laying off and swapping (T-7) --------------------------------------------------

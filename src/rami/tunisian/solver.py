@@ -4,9 +4,20 @@ Both searches work on a hand packed into one integer: two bits of count per natu
 kind (bits ``2k``, ``2k+1``), the jokers above them. The search takes the lowest card
 left and tries each thing it can become: a card kept in hand, or a part of one meld
 that holds it (then every other card of that meld has a higher kind index, or is a
-joker). Every disjoint choice of melds is reached exactly once, and results are
-memoised on the packed hand, so the search is exact and fast. Cards that can belong
-to no meld at all are set aside before the search.
+joker). Every disjoint choice of melds is reached exactly once, so the search is
+exact. Cards that can belong to no meld at all are set aside before the search.
+
+The game asks ``opening_reaches`` on nearly every step of an unopened player, so the
+opening side is built for speed, never at the cost of exactness:
+
+- an upper bound that knows each joker serves one meld rejects most hands at once
+  (the runs of each suit are read from tables of suit patterns, remembered);
+- the search stops at the first opening good enough, and cuts a branch when its cards
+  at their best value cannot reach what is still needed (``best_opening`` does the same
+  as a branch and bound);
+- what a search learns of a packed hand (bounds on its best value, and the choice that
+  reaches the lower one) is kept between calls in tables emptied when they grow large,
+  so long simulations stay flat in memory. One search at a time uses them (a lock).
 
 >>> from rami.cards import counts, parse_cards
 >>> best = best_opening(counts(parse_cards("10♥ J♥ Q♥ K♥ 7♠ 7♥ 7♦ JK 3♣ 9♦ 2♠")))
@@ -19,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
+from threading import Lock
 
 from rami.cards import JOKER, KINDS
 from rami.tunisian.melds import (
@@ -29,7 +42,14 @@ from rami.tunisian.melds import (
     rank_value,
 )
 
-__all__ = ["Opening", "best_opening", "can_go_out", "clear_cache", "opening_reaches"]
+__all__ = [
+    "Opening",
+    "best_opening",
+    "can_go_out",
+    "clear_cache",
+    "opening_at_least",
+    "opening_reaches",
+]
 
 _JSHIFT = 104  # joker count: bits 104-106
 _J1 = 1 << _JSHIFT
@@ -43,6 +63,8 @@ _FLAG = 1 << 113  # a card is kept (best_opening) / the discard is chosen (can_g
 _NATMASK = _J1 - 1
 _LOW = sum(1 << (2 * k) for k in range(52))
 _NEG = -(10**9)
+_MEMO_LIMIT = 200_000  # entries kept between calls before a search memo is emptied
+_TABLE_LIMIT = 20_000  # the same for each table of hand patterns
 
 # _BIT[s][p]: the count unit of the card at run position p (1 … 14) of suit s.
 _BIT: tuple[tuple[int, ...], ...] = tuple(
@@ -53,6 +75,9 @@ _BIT: tuple[tuple[int, ...], ...] = tuple(
 _PVS: tuple[tuple[int, ...], ...] = tuple(
     tuple(sum(POSITION_VALUE[lo : hi + 1]) for hi in range(15)) for lo in range(15)
 )
+# The most a natural kind can be worth in a meld (T-5: an ace 10).
+_KIND_VALUE: tuple[int, ...] = tuple(rank_value(k % 13 + 1) for k in range(52))
+_UNIT: tuple[int, ...] = tuple(1 << (2 * k) for k in range(52))  # one card of a kind
 
 
 @dataclass(frozen=True)
@@ -63,20 +88,23 @@ class Opening:
     melds: tuple[Meld, ...]
 
 
+# Reading counts as base-4 digits packs them two bits each; any other count is no digit.
+_DIGITS = bytes(48 + n if n < 4 else 120 for n in range(256))
+
+
 def _pack(hand_counts: Sequence[int]) -> int:
     if len(hand_counts) != KINDS:
         raise ValueError(f"a count vector has {KINDS} entries, not {len(hand_counts)}")
-    key = 0
-    for k in range(52):
-        n = hand_counts[k]
-        if n:
-            if not 0 < n <= 3:
-                raise ValueError(f"count {n} for one card is out of range 0 … 3")
-            key |= n << (2 * k)
     jokers = hand_counts[JOKER]
-    if not 0 <= jokers <= 7:
-        raise ValueError(f"joker count {jokers} is out of range 0 … 7")
-    return key | jokers << _JSHIFT
+    try:
+        if 0 <= jokers <= 7:
+            return int(bytes(hand_counts[51::-1]).translate(_DIGITS), 4) | jokers << _JSHIFT
+    except (ValueError, TypeError):
+        pass
+    for n in hand_counts[:52]:
+        if not (isinstance(n, int) and 0 <= n <= 3):
+            raise ValueError(f"count {n} for one card is out of range 0 … 3")
+    raise ValueError(f"joker count {jokers} is out of range 0 … 7")
 
 
 def _count(key: int, k: int) -> int:
@@ -203,75 +231,385 @@ def _candidates(key: int, i: int, jokers: bool) -> list[_Cand]:
     return out
 
 
+# --- which cards may be in a meld, and bounds on an opening ----------------------------
+#
+# Runs stay within a suit, so what a bound needs of a suit's runs is read from tables
+# keyed by that suit's 26 bits of counts (a few thousand patterns in play, remembered);
+# sets are worked out across the four suits with a handful of bit operations.
+
+_CHUNK = (1 << 26) - 1  # one suit's counts, packed
+_SUIT = sum(1 << (2 * r) for r in range(13))  # one suit's presence bits, packed
+_HIGH_RANKS = sum(1 << (2 * r) for r in (0, 9, 10, 11, 12))  # A 10 J Q K: worth 10
+# _PLANES[b]: the kinds whose value has bit b, as (count bit 0, count bit 1) masks.
+_PLANES: tuple[tuple[int, int], ...] = tuple(
+    (
+        sum(1 << (2 * k) for k in range(52) if _KIND_VALUE[k] >> b & 1),
+        sum(1 << (2 * k + 1) for k in range(52) if _KIND_VALUE[k] >> b & 1),
+    )
+    for b in range(4)
+)
+
+
+def _natural_value(nat: int) -> int:
+    """The naturals of ``nat`` (counts, jokers excluded) at their best value (T-5)."""
+    total = 0
+    for b, (ones, twos) in enumerate(_PLANES):
+        total += ((nat & ones).bit_count() + 2 * (nat & twos).bit_count()) << b
+    return total
+
+
+_chunk_values: dict[int, int] = {}
+
+
+def _chunk_value(chunk: int) -> int:
+    """``_natural_value`` of one suit's counts (its ranks where the first suit's are)."""
+    value = _chunk_values.get(chunk)
+    if value is None:
+        value = _natural_value(chunk)
+        if len(_chunk_values) >= _TABLE_LIMIT:
+            _chunk_values.clear()
+        _chunk_values[chunk] = value
+    return value
+
+
+_run_gains: dict[int, int] = {}
+
+
+def _run_gain(suit_bits: int) -> int:
+    """The most one joker run gains from the cards of a suit in no joker-free run.
+
+    ``suit_bits``: a suit's presence bits (packed, ranks 1 … 13). A run with a joker
+    spans held positions with at most one hole; the cards it holds that are in no run
+    of three held in a row count once each, by their place (T-5). At most 8192
+    patterns, remembered.
+    """
+    gain = _run_gains.get(suit_bits)
+    if gain is not None:
+        return gain
+    # blocks of held positions in a row: (first, last, the value of its cards if the
+    # block is one or two long; a longer one is a run already and gains nothing)
+    blocks: list[tuple[int, int, int]] = []
+    p = 1
+    while p <= 14:
+        if suit_bits >> (2 * ((p - 1) % 13)) & 1:
+            q = p
+            while q < 14 and suit_bits >> (2 * (q % 13)) & 1:
+                q += 1
+            blocks.append((p, q, _PVS[p][q] if q - p < 2 else 0))
+            p = q + 1
+        else:
+            p += 1
+    gain = max((b[2] for b in blocks), default=0)
+    for (_, end, left), (start, _, right) in pairwise(blocks):
+        if start == end + 2:  # one hole between: a joker fills it
+            gain = max(gain, left + right)
+    _run_gains[suit_bits] = gain
+    return gain
+
+
+_Facts = tuple[int, int, int, int, int]
+_suit_facts: dict[int, _Facts] = {}
+
+
+def _facts(chunk: int) -> _Facts:
+    """What the bounds need of one suit's counts, remembered.
+
+    (presence bits; the cards in a run of three held in a row; their value; the cards
+    one joker could put in a run, with one card within two places; ``_run_gain``).
+    """
+    facts = _suit_facts.get(chunk)
+    if facts is not None:
+        return facts
+    pres = (chunk | chunk >> 1) & _SUIT
+    row = pres | (pres & 1) << 26  # the ace again, at position 14
+    up = row >> 2  # at p: the card at p + 1 is held
+    down = row << 2  # at p: the card at p - 1 is held
+    plain = (down & down << 2 | down & up | up & up >> 2) & row
+    plain = (plain | plain >> 26) & pres
+    joker = (up | up >> 2 | down | down << 2) & row
+    joker = (joker | joker >> 26) & pres
+    facts = (pres, plain, _chunk_value(chunk & plain * 3), joker, _run_gain(pres))
+    if len(_suit_facts) >= _TABLE_LIMIT:
+        _suit_facts.clear()
+    _suit_facts[chunk] = facts
+    return facts
+
+
 def _live(key: int) -> int:
-    """The naturals of ``key`` that might belong to some meld (a cheap superset)."""
-    pres = (key | key >> 1) & _LOW
-    jokers = bool(key & _JMASK)
-    live = 0
-    rest = pres
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        k = (low.bit_length() - 1) >> 1
-        suit, r = divmod(k, 13)
-        rank = r + 1
-        same_rank = sum(1 for s in range(4) if s != suit and pres >> (2 * (s * 13 + r)) & 1)
-        if same_rank >= 2 or (same_rank and jokers):
-            live |= low
-            continue
-        bits = _BIT[suit]
-        near = [False] * 19  # near[p + 2] for positions -2 … 16
-        for p in range(1, 15):
-            near[p + 2] = bool(pres & bits[p])
-        for pos in (1, 14) if rank == 1 else (rank,):
-            a, b, c, d = near[pos], near[pos + 1], near[pos + 3], near[pos + 4]
-            pairs = ((a, b), (b, c), (c, d))
-            if any(x and y for x, y in pairs) or (jokers and any(x or y for x, y in pairs)):
-                live |= low
-                break
-    return live
+    """The naturals of ``key`` that might belong to some meld (a cheap superset).
+
+    A card is live when two others of its rank are held (one, with a joker), or two
+    cards next to it in its suit make a run with it (with a joker: one card within two
+    places). Returns presence bits (bit ``2k`` for kind ``k``).
+    """
+    k0 = key & _CHUNK
+    k1 = key >> 26 & _CHUNK
+    k2 = key >> 52 & _CHUNK
+    k3 = key >> 78 & _CHUNK
+    c0, r0, _, j0, _ = _suit_facts.get(k0) or _facts(k0)
+    c1, r1, _, j1, _ = _suit_facts.get(k1) or _facts(k1)
+    c2, r2, _, j2, _ = _suit_facts.get(k2) or _facts(k2)
+    c3, r3, _, j3, _ = _suit_facts.get(k3) or _facts(k3)
+    if key & _JMASK:
+        same = c0 & (c1 | c2 | c3) | c1 & (c2 | c3) | c2 & c3  # two suits of the rank
+        r0, r1, r2, r3 = j0, j1, j2, j3
+    else:
+        same = c0 & c1 & (c2 | c3) | c2 & c3 & (c0 | c1)  # three suits of the rank
+    return (
+        (r0 | c0 & same) | (r1 | c1 & same) << 26 | (r2 | c2 & same) << 52 | (r3 | c3 & same) << 78
+    )
 
 
 def _prune(key: int) -> int:
-    """Set aside (as kept cards) the naturals that can belong to no meld."""
-    while True:
-        nat = key & _NATMASK
-        live = _live(key)
-        dead = ((nat | nat >> 1) & _LOW) & ~live
-        if not dead:
-            return key
-        # remove every copy of each dead kind
-        key = (key & ~(dead * 3)) | _FLAG
+    """Set aside (as kept cards) the naturals that can belong to no meld.
+
+    One pass: a card that only lost its place with the cards set aside stays in, which
+    costs the search a little and never its exactness.
+    """
+    nat = key & _NATMASK
+    dead = ((nat | nat >> 1) & _LOW) & ~_live(key)
+    if not dead:
+        return key
+    return (key & ~(dead * 3)) | _FLAG  # every copy of each dead kind
 
 
-def _opening_search(start: int) -> tuple[int, dict[int, tuple[int, _Choice]]]:
-    memo: dict[int, tuple[int, _Choice]] = {}
+def _upper_bound(key: int) -> int:
+    """An upper bound on the value of any disjoint melds of ``key`` (T-4, T-5).
 
-    def best(key: int) -> int:
-        hit = memo.get(key)
-        if hit is not None:
-            return hit[0]
-        nat = key & _NATMASK
-        if not nat:
-            value = 0 if key & (_FLAG | _JMASK) else _NEG
-            memo[key] = (value, None)
-            return value
-        lowbit = nat & -nat
-        i = (lowbit.bit_length() - 1) >> 1
-        unit = 1 << (2 * i)
-        result = best((key - unit) | _FLAG)
-        choice: _Choice = None
-        for delta, joker, value, desc in _candidates(key, i, bool(key & _JMASK)):
-            if joker:
-                delta += _J1
-            v = best(key - delta) + value
-            if v > result:
-                result = v
-                choice = (delta, desc)
-        memo[key] = (result, choice)
-        return result
+    Melds without a joker use only cards live without jokers: all of those count at
+    their best value. Each joker (at most one a meld, worth at most 10) adds its meld's
+    other cards that are live only with a joker: no more than the best single joker
+    meld gains, and all of them together no more than those cards' total.
+    """
+    k0 = key & _CHUNK
+    k1 = key >> 26 & _CHUNK
+    k2 = key >> 52 & _CHUNK
+    k3 = key >> 78 & _CHUNK
+    c0, r0, total, j0, g0 = _suit_facts.get(k0) or _facts(k0)
+    c1, r1, v, j1, g1 = _suit_facts.get(k1) or _facts(k1)
+    total += v
+    c2, r2, v, j2, g2 = _suit_facts.get(k2) or _facts(k2)
+    total += v
+    c3, r3, v, j3, g3 = _suit_facts.get(k3) or _facts(k3)
+    total += v
+    same = c0 & c1 & (c2 | c3) | c2 & c3 & (c0 | c1)  # three suits of the rank
+    if same:  # the cards of plain sets that are in no plain run
+        if same & ~r0 & c0:
+            total += _chunk_value(k0 & (same & ~r0) * 3)
+        if same & ~r1 & c1:
+            total += _chunk_value(k1 & (same & ~r1) * 3)
+        if same & ~r2 & c2:
+            total += _chunk_value(k2 & (same & ~r2) * 3)
+        if same & ~r3 & c3:
+            total += _chunk_value(k3 & (same & ~r3) * 3)
+    jokers = (key >> _JSHIFT) & 7
+    if not jokers:
+        return total
+    pairs = c0 & (c1 | c2 | c3) | c1 & (c2 | c3) | c2 & c3  # two suits of the rank
+    e0 = (j0 | pairs & c0) & ~(r0 | same)  # live only with a joker
+    e1 = (j1 | pairs & c1) & ~(r1 | same)
+    e2 = (j2 | pairs & c2) & ~(r2 | same)
+    e3 = (j3 | pairs & c3) & ~(r3 | same)
+    if not (e0 or e1 or e2 or e3):
+        return total + 10 * jokers
+    # a joker set holds at most two such cards (three suits held make a plain set)
+    ranks = (e0 | e1 | e2 | e3) & pairs
+    if ranks & _HIGH_RANKS:
+        gain = 20
+    elif ranks:
+        gain = 2 * ((ranks.bit_length() + 1) >> 1)
+    else:
+        gain = 0
+    spread = 0
+    if e0:
+        spread += _chunk_value(k0 & e0 * 3)
+        gain = max(gain, g0)
+    if e1:
+        spread += _chunk_value(k1 & e1 * 3)
+        gain = max(gain, g1)
+    if e2:
+        spread += _chunk_value(k2 & e2 * 3)
+        gain = max(gain, g2)
+    if e3:
+        spread += _chunk_value(k3 & e3 * 3)
+        gain = max(gain, g3)
+    return total + min(10 * jokers + spread, jokers * (10 + gain))
 
-    return best(start), memo
+
+# --- the opening search -----------------------------------------------------------------
+
+# _LOCAL[i]: the bits a candidate meld of card i depends on: the kinds of its suit
+# from i up (an ace reaches both ends), its rank in the suits above, and the jokers.
+_LOCAL: tuple[int, ...] = tuple(
+    sum(3 << (2 * k) for k in range(i, i - i % 13 + 13))
+    | sum(3 << (2 * (s * 13 + i % 13)) for s in range(i // 13 + 1, 4))
+    | _JMASK
+    for i in range(52)
+)
+# (count delta, jokers included; value; the most its cards may be worth; descriptor)
+_Option = tuple[int, int, int, _Desc]
+# _option_tables[i][key & _LOCAL[i]]: the options of card i, the lowest card of key.
+_option_tables: tuple[dict[int, tuple[_Option, ...]], ...] = tuple({} for _ in range(52))
+
+
+def _options(key: int, i: int) -> tuple[_Option, ...]:
+    """``_candidates`` for the opening search, remembered by the cards they depend on.
+
+    The searches look the table up themselves and call this on a miss.
+    """
+    table = _option_tables[i]
+    local = key & _LOCAL[i]
+    found = table.get(local)
+    if found is None:
+        found = tuple(
+            (delta + _J1, value, _spent(value, desc), desc)
+            if joker
+            else (delta, value, _spent(value, desc), desc)
+            for delta, joker, value, desc in _candidates(key, i, bool(key & _JMASK))
+        )
+        if len(table) >= _TABLE_LIMIT:
+            table.clear()
+        table[local] = found
+    return found
+
+
+def _spent(value: int, desc: _Desc) -> int:
+    """A meld's cards at their best value (a low ace 10, a joker 10), from its value."""
+    if desc[0] == 0:
+        _, _suit, low, _high, joker = desc
+        if joker:
+            value += 10 - POSITION_VALUE[joker]
+        if low == 1 and joker != 1:
+            value += 9
+        return value
+    return value + 10 - rank_value(desc[1]) if desc[2] else value
+
+
+# _exact[key] = (best value, the choice that gives it); _bounds[key] = (low, high): what
+# is known of the best value of a packed hand. Both are kept between calls, and one
+# search at a time may use them (a server plays tables in threads): hold ``_searching``.
+_searching = Lock()
+_exact: dict[int, tuple[int, _Choice]] = {}
+_bounds: dict[int, tuple[int, int]] = {}
+# _chosen[key]: the choice that reaches the low bound in ``_bounds`` (None: keep the card).
+_chosen: dict[int, _Choice] = {}
+
+
+def _best(key: int, need: int, most: int) -> int:
+    """The best value of ``key`` if it is ``need`` or more, else a bound below ``need``.
+
+    Branch and bound: each branch must beat the best found so far, and a hand whose
+    ``most`` (its naturals at their best value and 10 a joker) or known upper bound
+    falls short is cut. Exact values and their choices go to ``_exact``.
+    """
+    hit = _exact.get(key)
+    if hit is not None:
+        return hit[0]
+    known = _bounds.get(key)
+    high = most if known is None else min(most, known[1])
+    if high < need:
+        return high
+    nat = key & _NATMASK
+    if not nat:
+        value = 0 if key & (_FLAG | _JMASK) else _NEG
+        _exact[key] = (value, None)
+        return value
+    lowbit = nat & -nat
+    i = (lowbit.bit_length() - 1) >> 1
+    target = need
+    best = top = _NEG
+    choice: _Choice = None
+    options = _option_tables[i].get(key & _LOCAL[i])
+    if options is None:
+        options = _options(key, i)
+    for delta, value, spent, desc in options:
+        rest = most - spent
+        if rest + value < target:  # cut without a call
+            if rest + value > top:
+                top = rest + value
+            continue
+        v = _best(key - delta, target - value, rest) + value
+        if v >= target:
+            best = v
+            target = v + 1
+            choice = (delta, desc)
+        elif v > top:
+            top = v
+    rest = most - _KIND_VALUE[i]
+    if rest < target:
+        if rest > top:
+            top = rest
+    else:
+        v = _best((key - _UNIT[i]) | _FLAG, target, rest)
+        if v >= target:
+            best = v
+            choice = None
+        elif v > top:
+            top = v
+    if best >= need:
+        _exact[key] = (best, choice)
+        _bounds[key] = (best, best)
+        _chosen[key] = choice
+        return best
+    _bounds[key] = (_NEG if known is None else known[0], top)
+    return top
+
+
+def _reach(key: int, need: int, most: int) -> int:
+    """A value ``v`` of ``key``: at most its best if ``v >= need``, else at least it.
+
+    A search that stops at the first opening worth ``need`` and cuts hands whose
+    ``most`` (its naturals at their best value and 10 a joker, a bound kept up
+    cheaply) or known upper bound falls short; what it proves is kept in ``_bounds``.
+    """
+    hit = _bounds.get(key)
+    if hit is not None:
+        low, high = hit
+        if low >= need:
+            return low
+        if high < need:
+            return high
+        if most < need:
+            return most
+    else:
+        if most < need:
+            return most
+        low = _NEG
+    nat = key & _NATMASK
+    if not nat:
+        value = 0 if key & (_FLAG | _JMASK) else _NEG
+        _bounds[key] = (value, value)
+        return value
+    lowbit = nat & -nat
+    i = (lowbit.bit_length() - 1) >> 1
+    best = _NEG
+    options = _option_tables[i].get(key & _LOCAL[i])
+    if options is None:
+        options = _options(key, i)
+    for delta, value, spent, desc in options:
+        rest = most - spent
+        if rest + value < need:  # cut without a call
+            if rest + value > best:
+                best = rest + value
+            continue
+        v = _reach(key - delta, need - value, rest) + value
+        if v >= need:
+            _bounds[key] = (v, most if hit is None else min(most, hit[1]))
+            _chosen[key] = (delta, desc)
+            return v
+        if v > best:
+            best = v
+    rest = most - _KIND_VALUE[i]
+    if rest >= need:
+        rest = _reach((key - _UNIT[i]) | _FLAG, need, rest)
+        if rest >= need:
+            _bounds[key] = (rest, most if hit is None else min(most, hit[1]))
+            _chosen[key] = None
+            return rest
+    if rest > best:
+        best = rest
+    _bounds[key] = (low, best)
+    return best
 
 
 def _meld_of(desc: _Desc) -> Meld:
@@ -280,32 +618,75 @@ def _meld_of(desc: _Desc) -> Meld:
     return _set_from(desc[1], desc[3:], bool(desc[2]))
 
 
+def _most(key: int) -> int:
+    """The naturals of ``key`` at their best value and 10 a joker: a bound on ``key``."""
+    return _natural_value(key & _NATMASK) + 10 * ((key >> _JSHIFT) & 7)
+
+
+def _check_size() -> None:
+    """Empty the search memos when they grow large (only between searches)."""
+    if len(_bounds) >= _MEMO_LIMIT or len(_exact) >= _MEMO_LIMIT:
+        _exact.clear()
+        _bounds.clear()
+        _chosen.clear()
+
+
+def _reached(key: int, need: int) -> int | None:
+    """The pruned root of ``key`` if it holds an opening worth ``need``, else None."""
+    _check_size()
+    key = _prune(key)
+    hit = _bounds.get(key)
+    if hit is not None and (hit[0] >= need or hit[1] < need):
+        return key if hit[0] >= need else None
+    return key if _reach(key, need, _most(key)) >= need else None
+
+
+def _follow(key: int) -> Opening:
+    """The opening ``_chosen`` records from ``key`` (a search just reached it)."""
+    chosen: list[tuple[tuple[int, int, int, int], _Desc]] = []
+    value = 0
+    nat = key & _NATMASK
+    while nat:
+        choice = _chosen[key]
+        if choice is None:
+            lowbit = nat & -nat
+            key = (key - (1 << (lowbit.bit_length() - 1))) | _FLAG
+        else:
+            delta, desc = choice
+            # runs by suit and place, then sets by rank (the order of ``Meld`` fields)
+            if desc[0] == 0:
+                chosen.append(((0, desc[1], desc[2], desc[3]), desc))
+                value += _PVS[desc[2]][desc[3]]
+            else:
+                chosen.append(((1, -1, desc[1], desc[1]), desc))
+                value += rank_value(desc[1]) * (len(desc) - 3 + desc[2])
+            key -= delta
+        nat = key & _NATMASK
+    chosen.sort()
+    return Opening(value, tuple(_meld_of(desc) for _, desc in chosen))
+
+
 @lru_cache(maxsize=4096)
 def _best_opening_packed(start: int) -> Opening | None:
+    _check_size()
     key = _prune(start)
-    value, memo = _opening_search(key)
-    if value <= 0:
+    if _best(key, 1, _most(key)) <= 0:
         return None
-    melds: list[Meld] = []
-    while True:
-        entry = memo[key]
-        if entry[1] is None:
-            nat = key & _NATMASK
-            if not nat:
-                break
-            lowbit = nat & -nat
-            key = (key - (1 << (2 * ((lowbit.bit_length() - 1) >> 1)))) | _FLAG
-            continue
-        delta, desc = entry[1]
-        melds.append(_meld_of(desc))
-        key -= delta
-    melds.sort(key=lambda m: (m.kind != "run", m.suit, m.span, m.rank))
-    return Opening(value, tuple(melds))
+    return _follow(key)
 
 
 def clear_cache() -> None:
-    """Forget the openings remembered between calls (for timing cold searches)."""
-    _best_opening_packed.cache_clear()
+    """Forget everything remembered between calls (for timing cold searches)."""
+    with _searching:
+        _best_opening_packed.cache_clear()
+        _exact.clear()
+        _bounds.clear()
+        _chosen.clear()
+        for table in _option_tables:
+            table.clear()
+        _run_gains.clear()
+        _suit_facts.clear()
+        _chunk_values.clear()
 
 
 def best_opening(hand_counts: Sequence[int]) -> Opening | None:
@@ -314,35 +695,37 @@ def best_opening(hand_counts: Sequence[int]) -> Opening | None:
     Disjoint melds, at most one joker each, every ace and joker worth what its place
     gives (T-5), and at least one card left to discard (T-9). Exact.
     """
-    return _best_opening_packed(_pack(hand_counts))
+    key = _pack(hand_counts)
+    with _searching:
+        return _best_opening_packed(key)
 
 
-def _upper_bound(key: int) -> int:
-    """An upper bound on any opening's value: every live card at its best value."""
-    key = _prune(key)
-    total = 10 * ((key >> _JSHIFT) & 7)
-    nat = key & _NATMASK
-    while nat:
-        low = nat & -nat
-        bitpos = low.bit_length() - 1
-        k = bitpos >> 1
-        n = (nat >> (2 * k)) & 3
-        nat &= ~(3 << (2 * k))
-        total += n * rank_value(k % 13 + 1)
-    return total
+def opening_at_least(hand_counts: Sequence[int], threshold: int) -> Opening | None:
+    """An opening worth ``threshold`` or more (T-6), not always the best; else ``None``.
+
+    The same rules as ``best_opening`` (a card kept, T-9). Much cheaper: most hands
+    fail an upper bound at once, and the search stops at the first opening good enough.
+    """
+    key = _pack(hand_counts)
+    need = max(threshold, 1)  # an opening holds a meld
+    if _upper_bound(key) < need:
+        return None
+    with _searching:
+        root = _reached(key, need)
+        return None if root is None else _follow(root)
 
 
 def opening_reaches(hand_counts: Sequence[int], threshold: int) -> bool:
-    """Whether the hand holds an opening worth at least ``threshold`` (T-6).
+    """Whether the hand holds an opening worth at least ``threshold`` (T-6). Exact.
 
-    A cheap upper bound (every card that could be in a meld, at its best value)
-    rejects most hands without a search.
+    ``opening_at_least`` without building the melds.
     """
     key = _pack(hand_counts)
-    if threshold > 0 and _upper_bound(key) < threshold:
+    need = max(threshold, 1)
+    if _upper_bound(key) < need:
         return False
-    best = _best_opening_packed(key)
-    return best is not None and best.value >= threshold
+    with _searching:
+        return _reached(key, need) is not None
 
 
 # --- going out (T-9) -----------------------------------------------------------------
