@@ -77,6 +77,10 @@ _JOKER_INDEX = int(JOKER)
 _DRAW = Action("draw")
 _TAKE = Action("take")
 _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
+# {discard c: None} for each kind: ``dict.update`` from these reuses the stored hash, so
+# listing the discards (on every step) does not hash each action again.
+_DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
+_MISSING: Any = object()  # not among the legal actions
 _CACHE_LIMIT = 20_000
 
 # Memo tables keyed by a hand's count vector as ``bytes`` (cheap to build from the
@@ -673,7 +677,7 @@ class TunisianState:
         if phase == FIRST_DISCARD:
             for i in range(KINDS):
                 if hand[i]:
-                    legal[_DISCARDS[i]] = None
+                    legal.update(_DISCARD_ENTRIES[i])
             return legal
         if phase == DRAW:
             legal[_DRAW] = None
@@ -690,7 +694,7 @@ class TunisianState:
         if self._discard_problem() is None:
             for i in range(KINDS):
                 if hand[i]:
-                    legal[_DISCARDS[i]] = None
+                    legal.update(_DISCARD_ENTRIES[i])
         return legal
 
     def _meld_candidates(self, key: bytes) -> list[Meld]:
@@ -840,9 +844,8 @@ class TunisianState:
         if seat is not None and seat != self._to_move:
             raise IllegalAction(f"it is seat {self._to_move}'s turn")
         legal = self._legal
-        if legal is not None and act in legal:
-            payload = legal[act]
-        else:
+        payload = _MISSING if legal is None else legal.get(act, _MISSING)
+        if payload is _MISSING:
             act, payload = self._verify(act)
         kind = act.kind
         if kind == "draw":

@@ -39,8 +39,10 @@ class TunisianRules:
             raise InputError("mode 1v1 has 2 players")
         if self.preset_name in ("ffa", "2v2") and self.players != 4:
             raise InputError(f"mode {self.preset_name} has 4 players")
-        if self.decks < 1:
-            raise InputError("decks must be at least 1")
+        if not 1 <= self.decks <= 3:
+            raise InputError("decks must be 1 to 3 (the solvers count at most 3 copies)")
+        if self.jokers > 7:
+            raise InputError("jokers must be 0 to 7")
         if self.players * self.hand_size + 2 > 52 * self.decks + self.jokers:
             raise InputError("not enough cards for this many players")
 

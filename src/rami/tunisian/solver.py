@@ -63,8 +63,10 @@ _FLAG = 1 << 113  # a card is kept (best_opening) / the discard is chosen (can_g
 _NATMASK = _J1 - 1
 _LOW = sum(1 << (2 * k) for k in range(52))
 _NEG = -(10**9)
-_MEMO_LIMIT = 200_000  # entries kept between calls before a search memo is emptied
-_TABLE_LIMIT = 20_000  # the same for each table of hand patterns
+# Entries kept between calls before a table is emptied (a few tens of MB at most).
+_MEMO_LIMIT = 100_000  # each search memo
+_TABLE_LIMIT = 20_000  # each table of suit patterns
+_OPTIONS_LIMIT = 50_000  # the option tables together
 
 # _BIT[s][p]: the count unit of the card at run position p (1 … 14) of suit s.
 _BIT: tuple[tuple[int, ...], ...] = tuple(
@@ -450,6 +452,7 @@ _LOCAL: tuple[int, ...] = tuple(
 _Option = tuple[int, int, int, _Desc]
 # _option_tables[i][key & _LOCAL[i]]: the options of card i, the lowest card of key.
 _option_tables: tuple[dict[int, tuple[_Option, ...]], ...] = tuple({} for _ in range(52))
+_option_count = 0  # entries in all the option tables
 
 
 def _options(key: int, i: int) -> tuple[_Option, ...]:
@@ -457,6 +460,7 @@ def _options(key: int, i: int) -> tuple[_Option, ...]:
 
     The searches look the table up themselves and call this on a miss.
     """
+    global _option_count
     table = _option_tables[i]
     local = key & _LOCAL[i]
     found = table.get(local)
@@ -467,9 +471,12 @@ def _options(key: int, i: int) -> tuple[_Option, ...]:
             else (delta, value, _spent(value, desc), desc)
             for delta, joker, value, desc in _candidates(key, i, bool(key & _JMASK))
         )
-        if len(table) >= _TABLE_LIMIT:
-            table.clear()
+        if _option_count >= _OPTIONS_LIMIT:
+            for each in _option_tables:
+                each.clear()
+            _option_count = 0
         table[local] = found
+        _option_count += 1
     return found
 
 
@@ -677,6 +684,7 @@ def _best_opening_packed(start: int) -> Opening | None:
 
 def clear_cache() -> None:
     """Forget everything remembered between calls (for timing cold searches)."""
+    global _option_count
     with _searching:
         _best_opening_packed.cache_clear()
         _exact.clear()
@@ -684,6 +692,7 @@ def clear_cache() -> None:
         _chosen.clear()
         for table in _option_tables:
             table.clear()
+        _option_count = 0
         _run_gains.clear()
         _suit_facts.clear()
         _chunk_values.clear()
