@@ -10,11 +10,13 @@ random ones. Copies respect the decks and the tiplu taken out of play.
 - finish check, nothing shown: ``show_finish_discards`` on the 22 cards (show three
   melds and finish in the same turn, M-8), and ``finish_discards`` with nothing shown
   (seven melds, no show required);
-- ``missing`` (N-3) on both kinds of holdings (fewer samples).
+- ``missing`` (N-3) on both kinds of holdings (fewer samples);
+- ``missing`` with ``--rules indian`` (melds of three or more) on uniformly random
+  22-card holdings with nothing on the table (fewer still: tens of milliseconds each).
 
 The solvers' memo tables are shared across calls, as in play; each figure is the
 median over the whole run, cold misses included. Run:
-``.venv/bin/python bench/marriage_solver.py [holdings] [missing holdings]``.
+``.venv/bin/python bench/marriage_solver.py [holdings] [missing holdings] [indian]``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from collections.abc import Callable, Sequence
 
 from rami.cards import CARDS, Card, counts
 from rami.marriage.melds import is_meld, is_show_meld, wild_kinds
-from rami.marriage.rules import NEPALI
+from rami.marriage.rules import INDIAN, NEPALI
 from rami.marriage.solver import finish_discards, missing, show_finish_discards
 
 Holding = tuple[Card, list[int], list[list[int]]]  # tiplu, cards in hand, shown melds
@@ -78,6 +80,18 @@ def holdings(n: int, seed: int) -> list[Holding]:
     return out
 
 
+def indian_holdings(n: int, seed: int) -> list[tuple[Card, list[int]]]:
+    """Uniformly random 22-card holdings (copies within the decks, tiplu out of play)."""
+    rng = random.Random(f"marriage-indian:{seed}")
+    out: list[tuple[Card, list[int]]] = []
+    while len(out) < n:
+        tiplu = CARDS[rng.randrange(52)]
+        vec = counts([rng.randrange(52) for _ in range(22)])
+        if max(vec) <= 3 and vec[tiplu] <= 2:
+            out.append((tiplu, vec))
+    return out
+
+
 def timed(calls: Sequence[Callable[[], object]]) -> list[float]:
     times = []
     for call in calls:
@@ -98,6 +112,7 @@ def report(label: str, times: list[float]) -> None:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     n_missing = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000
+    n_indian = int(sys.argv[3]) if len(sys.argv) > 3 else 100
     sample = holdings(n, 1)
     shown3 = [(counts(hand), wild_kinds(t)) for t, hand, _ in sample]
     whole = [(counts(hand + [c for m in sh for c in m]), wild_kinds(t)) for t, hand, sh in sample]
@@ -125,8 +140,18 @@ def main() -> None:
         v = counts(hand + [c for m in sh for c in m])
         return lambda: missing(v, NEPALI, t, [])
 
-    report("missing, 3 melds shown", timed([miss3(*h) for h in few]))
-    report("missing, nothing shown", timed([miss0(*h) for h in few]))
+    if few:
+        report("missing, 3 melds shown", timed([miss3(*h) for h in few]))
+        report("missing, nothing shown", timed([miss0(*h) for h in few]))
+
+    def indian(t: Card, v: list[int]) -> Callable[[], object]:
+        return lambda: missing(v, INDIAN, t, [])
+
+    if n_indian:
+        report(
+            "missing, indian, nothing on the table",
+            timed([indian(*h) for h in indian_holdings(n_indian, 1)]),
+        )
 
 
 if __name__ == "__main__":

@@ -324,9 +324,9 @@ def test_M8_arrangements_are_valid_melds_of_the_cards() -> None:
             assert len(f.groups) == 4
             assert all(is_meld(g, NEPALI, wilds) for g in f.groups)
             assert sorted([*(c for g in f.groups for c in g), d]) == sorted(hand)
-        for d in range(52):
-            if v[d] and CARDS[d] not in finish_discards(v, NEPALI, wilds, 3, "melds"):
-                assert find_finish(v, NEPALI, wilds, 3, "melds", CARDS[d]) is None
+        for k in range(52):
+            if v[k] and CARDS[k] not in finish_discards(v, NEPALI, wilds, 3, "melds"):
+                assert find_finish(v, NEPALI, wilds, 3, "melds", CARDS[k]) is None
 
 
 def test_M8_seven_melds_from_scratch_match_brute_force() -> None:
@@ -712,3 +712,134 @@ def test_N3_indian_missing_zero_or_one_by_brute_force() -> None:
                         expect = 1
                         break
         assert min(missing(v, rules, tiplu, table), 2) == expect
+
+
+def _indian_zero_or_one(
+    v: Sequence[int],
+    whole: Sequence[int],
+    rules: MarriageRules,
+    tiplu: Card,
+    table: list[list[int]],
+) -> int:
+    """0 if the holding finishes, 1 if one exchange makes it finish, else 2 (brute force)."""
+    wilds = wild_kinds(tiplu)
+
+    def can(h: Sequence[int]) -> bool:
+        return bool(finish_discards(h, rules, wilds, len(table), "melds", table))
+
+    if can(v):
+        return 0
+    limit = copy_limits(rules, tiplu)
+    for out, inn in itertools.product(range(52), range(52)):
+        if v[out] and out != inn and whole[inn] < limit[inn]:
+            w = list(v)
+            w[out] -= 1
+            w[inn] += 1
+            if can(w):
+                return 1
+    return 2
+
+
+def test_N3_indian_missing_zero_or_one_by_brute_force_without_table() -> None:
+    rules = dataclasses.replace(INDIAN, hand_size=9)
+    rng = random.Random(12)
+    checked = 0
+    while checked < 40:
+        tiplu, cards, table = indian_holding(rng, 10)
+        near = ([c for g in table for c in g][:7] + cards)[:10]
+        v = counts(near)
+        if max(v) > 3 or v[tiplu] > 2:
+            continue
+        checked += 1
+        expect = _indian_zero_or_one(v, v, rules, tiplu, [])
+        assert min(missing(v, rules, tiplu, []), 2) == expect, (near, str(tiplu))
+
+
+# --- fast paths against the plain searches they replace ---------------------------------
+
+
+def test_M8_show_in_turn_fast_path_matches_the_plain_search() -> None:
+    """``show_finish_discards`` (a relaxation with certificates) against the plain
+    enumeration of every trial choice (checked against brute force above), over
+    thousands of seeded near-winning holdings and looser random ones."""
+    from rami.marriage.cover import _show_discards_exact
+
+    rng = random.Random(31)
+    for i in range(2500):
+        tiplu, hand, shown = near_winning(rng, swaps=rng.choice([0, 1, 2, 3]))
+        wilds = wild_kinds(tiplu) if i % 10 else frozenset()
+        v = counts(hand + [c for m in shown for c in m])
+        got = [int(c) for c in show_finish_discards(v, NEPALI, wilds)]
+        assert got == _show_discards_exact(v, wilds), (hand, shown, str(tiplu))
+    for _ in range(500):
+        tiplu = CARDS[rng.randrange(52)]
+        wilds = wild_kinds(tiplu)
+        base = rng.randrange(52)
+        cards = [
+            (base + rng.randrange(16)) % 52 if rng.random() < 0.7 else rng.randrange(52)
+            for _ in range(22)
+        ]
+        v = counts(cards)
+        if max(v) > 3 or v[tiplu] > 2:
+            continue
+        got = [int(c) for c in show_finish_discards(v, NEPALI, wilds)]
+        assert got == _show_discards_exact(v, wilds), (cards, str(tiplu))
+
+
+def _previous_indian_missing(
+    rest: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+) -> int:
+    """The search ``indian_missing`` replaced: pure cores from the hand laid as protected
+    table melds that may still grow (slower, same definition)."""
+    from rami.marriage import solver_indian as si
+
+    target = rules.hand_size - sum(len(g) for g in table)
+    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
+    for k in range(target + 2):
+        if not si._Search(rest, rules, wilds, table, frozenset(), k, k + 1, target).run():
+            continue
+        for j in range(min(3, len(pure_table)), -1, -1):
+            for protected in itertools.combinations(pure_table, j):
+                for chosen, _, _ in si._partial_pures(rest, rules, 3 - j, k):
+                    left = list(rest)
+                    kept = 0
+                    for m in chosen:
+                        for c in m:
+                            left[c] -= 1
+                            kept += 1
+                    groups = [*table, *chosen]
+                    cores = frozenset(range(len(table), len(groups)))
+                    search = si._Search(
+                        left, rules, wilds, groups, frozenset(protected) | cores, k, k + 1,
+                        target, 0, kept, True,
+                    )  # fmt: skip
+                    if search.run():
+                        return k
+    return target + 1
+
+
+def test_N3_indian_missing_matches_the_previous_search() -> None:
+    rng = random.Random(44)
+    checked = 0
+    while checked < 150:
+        rules = dataclasses.replace(INDIAN, hand_size=rng.choice([9, 12]))
+        tiplu, cards, table = indian_holding(rng, 1)
+        table = table[: rng.choice([0, 0, 1, 2, 3])]
+        size = rules.hand_size + 1 - sum(len(g) for g in table)
+        if size < 1:
+            continue
+        cards = [rng.randrange(52) if rng.random() < 0.6 else c for c in (cards * size)[:size]]
+        whole = counts(cards + [c for g in table for c in g])
+        if max(whole) > 3 or whole[tiplu] > 2:
+            continue
+        checked += 1
+        wilds = wild_kinds(tiplu)
+        got = missing(counts(cards), rules, tiplu, table)
+        assert got == _previous_indian_missing(counts(cards), rules, wilds, table), (
+            cards,
+            table,
+            str(tiplu),
+        )

@@ -20,7 +20,7 @@ __all__ = ["GAMES", "LEVELS", "Bot", "check_spec", "make_bot"]
 
 GAMES = ("marriage", "tunisian")
 LEVELS = ("random", "greedy", "search", "easy", "medium", "hard")
-EASY_NOISE = {"marriage": 6.0, "tunisian": 6.0}
+EASY_NOISE = {"marriage": 6.0, "tunisian": 16.0}  # in units of each greedy's discard scores
 DEFAULT_BUDGET_MS = 200.0
 
 

@@ -1,7 +1,7 @@
 """The ``search`` bot: information-set Monte Carlo over greedy simulations.
 
-At a decision it cannot settle by the rules alone (draw or take, which card to
-discard), the bot:
+At a decision greedy's rules do not settle (which card to discard; in Tunisian rami
+also whether to draw or take), the bot:
 
 1. lists a few candidate moves, the greedy move first (``candidates``);
 2. repeatedly samples the cards it cannot see, consistent with its view
@@ -12,12 +12,12 @@ discard), the bot:
    ledger points, Marriage, or the point difference, Tunisian rami);
 3. plays the candidate with the best mean, but leaves the greedy move only for one
    that beats it by more than ``margin`` standard errors of the paired difference
-   (Marriage: one; Tunisian rami: zero, the best mean). Every candidate sees the same samples (common random numbers), so
-   the comparison measures the move, not the luck.
+   (Marriage: one; Tunisian rami: zero, the best mean). Every candidate sees the same
+   samples (common random numbers), so the comparison measures the move, not the luck.
 
 The budget per decision is a time (``budget_ms``, default 200 ms) or a number of
 samples (``iterations``: the same moves on any machine). A time budget is kept: the
-bot stops early when one more sample would overrun it.
+bot does not start a sample it expects to overrun, and abandons one that does.
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ def _tunisian() -> Adapter:
 
 
 _ADAPTERS: dict[str, Adapter] = {}
+_RESERVE = 0.005  # seconds of a time budget kept for choosing the move
 
 
 def adapter_for(game: str) -> Adapter:
@@ -131,7 +132,9 @@ class SearchBot(Bot):
         rng = self.rng(view, "search")
         values: list[list[float]] = [[] for _ in moves]
         done = 0
-        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        deadline = None
+        if self.budget_ms is not None:
+            deadline = start + self.budget_ms / 1000.0 - _RESERVE
         cost = 0.0
         while True:
             if self.iterations is not None and done >= self.iterations:
@@ -140,12 +143,22 @@ class SearchBot(Bot):
             if deadline is not None and done and now + cost > deadline:
                 break
             state = ad.sample(view, rng)
-            for i, move in enumerate(moves):
-                values[i].append(self._simulate(state.clone(), move, seat))
+            row: list[float] = []
+            for move in moves:
+                value = self._simulate(state.clone(), move, seat, deadline)
+                if value is None:
+                    break  # out of time: a partial sample would unpair the comparison
+                row.append(value)
+            if len(row) < len(moves):
+                break
+            for i, value in enumerate(row):
+                values[i].append(value)
             done += 1
             spent = time.perf_counter() - now
-            cost = spent if done == 1 else 0.8 * cost + 0.2 * spent
+            cost = spent if done == 1 else max(spent, 0.7 * cost + 0.3 * spent)
         self.last_iterations = done
+        if not done:
+            return moves[0]
         return moves[self._pick(values)]
 
     def _pick(self, values: list[list[float]]) -> int:
@@ -170,13 +183,18 @@ class SearchBot(Bot):
                 best, best_mean = i, mean
         return best
 
-    def _simulate(self, state: Any, move: Action, seat: int) -> float:
-        """Play ``move`` then greedy for everyone about one round; the value for ``seat``."""
+    def _simulate(
+        self, state: Any, move: Action, seat: int, deadline: float | None
+    ) -> float | None:
+        """Play ``move`` then greedy for everyone about one round; the value for ``seat``
+        (``None`` if the deadline passed first)."""
         ad = self.adapter
         state.apply(move)
         stop = state.turn + ad.turns_ahead(state.num_players)
         steps = 0
         while not state.is_over and state.turn < stop and steps < self.max_steps:
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
             action = ad.policy(state)
             try:
                 state.apply(action)

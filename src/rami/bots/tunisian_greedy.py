@@ -427,7 +427,7 @@ def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.
     if len(legal) == 1:
         return legal[0]
     if obs.phase == "draw":
-        if noise and rng is not None and rng.random() < noise / 20:
+        if noise and rng is not None and rng.random() < min(0.3, noise / 40):
             return rng.choice(legal)
         return _draw_or_take(obs)
     if obs.phase == "first_discard":

@@ -24,13 +24,17 @@ Showing in the same turn (M-8) needs three of the melds to be natural sequences 
 tunnelas (M-6). Costs then become vectors indexed by the show melds a part must hold
 (0 … 3), and wild cards stay in their suits: each is *released* to the pool (cost -1)
 or used as itself in a show meld; any other use of a wild card as itself is no better
-than releasing it. A holding finishes when some cover costs at most 0 in all.
+than releasing it. A holding finishes when some cover costs at most 0 in all. The
+plain search over every trial choice (``_show_discards_exact``) is kept as the
+reference of a faster one (``_show_fast``): a relaxation without the show, searched by
+branch and bound over the cross ranks, whose discards come with certificates.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from rami.cards import CARDS, KINDS, Card
 
@@ -38,7 +42,6 @@ __all__ = ["arrange3", "discards3", "show_discards3"]
 
 _UNIT = tuple(1 << (8 * r) for r in range(13))
 _QKA = _UNIT[0] + _UNIT[11] + _UNIT[12]
-_FOLD = sum(_UNIT)  # bit 0 of each rank's byte
 _MEMO_LIMIT = 300_000
 _WILD_SHIFT = 8 * 13  # a suit *code*: the key, and the wild-rank mask above it
 _CARD_BITS = (1 << _WILD_SHIFT) - 1
@@ -61,18 +64,13 @@ def _remember(memo: dict[int, object], key: int, value: object) -> None:
 _CLUSTER_MEMO: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
+_NONZERO = bytes([48] + [49] * 255)  # count byte -> "0" / "1"
+_THREE_PLUS = bytes([48] * 3 + [49] * 253)
+
+
 def _held_mask(key: int) -> int:
     """The ranks (bits 0 … 12) a suit key holds."""
-    key |= key >> 4
-    key |= key >> 2
-    key |= key >> 1
-    key &= _FOLD
-    mask = 0
-    while key:
-        low = key & -key
-        mask |= 1 << ((low.bit_length() - 1) >> 3)
-        key ^= low
-    return mask
+    return int(key.to_bytes(13, "little").translate(_NONZERO)[::-1], 2)
 
 
 _KEY_CLUSTERS: dict[int, tuple[tuple[int, int, int], ...]] = {}
@@ -377,9 +375,8 @@ def _suit_lone(key: int) -> tuple[int, int]:
         if held & 0b1100000000000:
             near |= 1
         alone = held & ~near & 0x1FFF
-        for r in range(13):
-            if alone >> r & 1 and (key >> (8 * r)) & 255 >= 3:
-                alone &= ~(1 << r)
+        if alone:
+            alone &= ~int(key.to_bytes(13, "little").translate(_THREE_PLUS)[::-1], 2)
         got = (held, alone)
         _remember(_LONE_MEMO, key, got)  # type: ignore[arg-type]
     return got
@@ -535,33 +532,45 @@ def _split_code(code: int) -> list[tuple[int, int]]:
 
 
 def _cluster_vec(code: int) -> Vec:
-    """Cheapest net cover of a suit code holding at least 0, 1, 2, 3 show melds."""
-    key = code & _CARD_BITS
-    if not key:
-        return _ZERO_VEC
+    """Cheapest net cover of a suit code holding at least 0, 1, 2, 3 show melds.
+
+    Codes are shifted to start at the 2 unless they hold an ace, so one memo entry
+    serves every position."""
     got = _CLUSTER_VEC.get(code)
     if got is not None:
         return got
+    key = code & _CARD_BITS
+    if not key:
+        return _ZERO_VEC
     wmask = code >> _WILD_SHIFT
     low = ((key & -key).bit_length() - 1) >> 3
+    if low >= 2:
+        down = low - 1
+        got = _cluster_vec((key >> (8 * down)) | ((wmask >> down) << _WILD_SHIFT))
+        _remember(_CLUSTER_VEC, code, got)  # type: ignore[arg-type]
+        return got
     unit = _UNIT[low]
-    best = [_INF] * 4
-
-    def relax(child: Vec, cost: int, show: bool) -> None:
-        for a in range(4):
-            c = (child[a - 1 if a else 0] if show else child[a]) + cost
-            if c < best[a]:
-                best[a] = c
-
     wild = (wmask >> low) & 1
-    relax(_cluster_vec(code - unit), -1 if wild else 2, False)
+    # the lowest card alone: released (a wild card) or completed by two wild cards
+    b0, b1, b2, b3 = _cluster_vec(code - unit)
+    add = -1 if wild else 2
+    b0 += add
+    b1 += add
+    b2 += add
+    b3 += add
+    shows = []  # show melds from the lowest card: tunnela, sequence, Q-K-A
     if (key >> (8 * low)) & 255 >= 3:
-        relax(_cluster_vec(code - 3 * unit), 0, True)
+        shows.append(_cluster_vec(code - 3 * unit))
     if low <= 10 and (key >> (8 * low + 8)) & 255 and (key >> (8 * low + 16)) & 255:
-        relax(_cluster_vec(code - unit - (unit << 8) - (unit << 16)), 0, True)
+        shows.append(_cluster_vec(code - unit - (unit << 8) - (unit << 16)))
     if low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
-        relax(_cluster_vec(code - _QKA), 0, True)
-    if not wild:
+        shows.append(_cluster_vec(code - _QKA))
+    for c0, c1, c2, _ in shows:
+        b0 = min(b0, c0)
+        b1 = min(b1, c0)
+        b2 = min(b2, c1)
+        b3 = min(b3, c2)
+    if not wild:  # a natural pair and a wild card
         partners: tuple[int, ...] = ()
         if low <= 11:
             partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
@@ -569,8 +578,12 @@ def _cluster_vec(code: int) -> Vec:
             partners = (*partners, 11, 12)
         for p in partners:
             if (key >> (8 * p)) & 255 and not (wmask >> p) & 1:
-                relax(_cluster_vec(code - unit - _UNIT[p]), 1, False)
-    result = (best[0], best[1], best[2], best[3])
+                c0, c1, c2, c3 = _cluster_vec(code - unit - _UNIT[p])
+                b0 = min(b0, c0 + 1)
+                b1 = min(b1, c1 + 1)
+                b2 = min(b2, c2 + 1)
+                b3 = min(b3, c3 + 1)
+    result = (b0, b1, b2, b3)
     _remember(_CLUSTER_VEC, code, result)  # type: ignore[arg-type]
     return result
 
@@ -628,13 +641,10 @@ def _trial_states(
     return states
 
 
-def show_discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Card]:
-    """Cards whose discard lets the rest show three natural sequences or tunnelas
-    (M-6) and make three-card melds of everything (M-8), in one turn.
-
-    Trial choices are enumerated over the whole hand; a choice is costed first without
-    the show (a cheap bound), and only then with each suit's cost vector.
-    """
+def _show_discards_exact(hand: Sequence[int], wilds: frozenset[int], tun: bool = True) -> list[int]:
+    """``show_discards3`` the thorough way (kinds): every trial choice within the wild
+    cards, costed first without the show (a cheap bound), then with each suit's cost
+    vector. Used when the certified fast path (``_show_fast``) cannot decide."""
     keys, w = split_hand(hand, wilds)
     masks = [_suit_lone(k) for k in keys]
     if _isolated(masks) > w + 2:
@@ -680,4 +690,530 @@ def show_discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> lis
                     found.add(kind)
         if len(found) == held:
             break
-    return [CARDS[k] for k in sorted(found)]
+    return sorted(found)
+
+
+# ---------------------------------------------------------------------------------------
+# Showing in the same turn, fast path: a relaxation with certificates
+#
+# Every show-and-finish arrangement is also one of the *relaxed* problem: trials at the
+# cross ranks and each suit covered at its cheapest natural cost, wild cards released
+# (using a wild card as itself in a show meld never costs less). The trial choices
+# whose relaxed cost, before the discard, exceeds the wild cards by at most 2 (what a
+# discard saves at most) are found by a branch and bound over the cross ranks, bounded
+# by each suit's exact minimum over the exports still open: they are exactly the
+# choices the exact search above costs in full, found without enumerating the others.
+# The relaxation tells which discards could work at all. Costs are valued
+# lexicographically, ``_SHOWS * cost - natural sequences and tunnelas``, so most of
+# those discards come with a certificate: a choice where the rest fits the wild cards
+# and holds three melds to show. The others are decided by the suits' cost vectors on
+# every choice (wild cards as themselves included). Memo tables are per cluster,
+# shifted, so they serve many holdings; each is bounded (cleared when full).
+
+_SHOWS = 32  # a value is _SHOWS * cost - show melds (a hand holds far fewer than 32)
+_LEX: dict[int, int] = {0: 0}
+_LEX_ENTRY: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
+ExportTable = tuple[list[int], list[list[int]], list[int]]
+_EXPORT_TABLE: dict[int, ExportTable] = {}
+ExportSuit = tuple[
+    list[int],  # value by export pattern (the clusters with exports)
+    list[list[int]],  # their _levels
+    dict[int, int],  # stride of each export rank
+    tuple[tuple[int, int, int], ...],  # digits: (rank, radix, stride), in rank order
+    int,  # value of the clusters without exports
+    tuple[tuple[int, int, int], ...],  # those clusters: (key, shift, value)
+    tuple[tuple[ExportTable, int], ...],  # the clusters with exports: (table, shift)
+    list[tuple[int, ...]] | None,  # their pattern indices by suit pattern (several)
+]
+CrossSuit = tuple[  # ExportSuit without the clusters that export nothing
+    list[int],
+    list[list[int]],
+    dict[int, int],
+    tuple[tuple[int, int, int], ...],
+    tuple[tuple[ExportTable, int], ...],
+    list[tuple[int, ...]] | None,
+]
+_EXPORT_SUIT: dict[int, CrossSuit] = {}
+Options = tuple[tuple[int, int, int, int, int], ...]
+_COLUMN: dict[int, tuple[Options, tuple[int, int, int, int]]] = {}
+
+
+def _spread(bits: int) -> tuple[int, ...]:
+    """Each rank mask (``bits`` ranks) with every rank widened to a two-bit field."""
+    out = [0]
+    for r in range(bits):
+        out += [f | (3 << (2 * r)) for f in out]
+    return tuple(out)
+
+
+_FIELDS = _spread(13)
+
+
+def _lex(key: int) -> int:
+    """``_SHOWS * cost - sequences and tunnelas`` of the best cover of a natural suit
+    key: the cheapest (``suit_cost``), then the most melds that could be shown. Keys
+    are shifted to start at the 2 unless they hold an ace."""
+    got = _LEX.get(key)
+    if got is not None:
+        return got
+    low = ((key & -key).bit_length() - 1) >> 3
+    if low >= 2:
+        got = _lex(key >> (8 * (low - 1)))
+        _remember(_LEX, key, got)  # type: ignore[arg-type]
+        return got
+    unit = _UNIT[low]
+    best = _lex(key - unit) + 2 * _SHOWS
+    if (key >> (8 * low)) & 255 >= 3:
+        c = _lex(key - 3 * unit) - 1
+        if c < best:
+            best = c
+    if low <= 10 and (key >> (8 * low + 8)) & 255 and (key >> (8 * low + 16)) & 255:
+        c = _lex(key - unit - (unit << 8) - (unit << 16)) - 1
+        if c < best:
+            best = c
+    if low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
+        c = _lex(key - _QKA) - 1
+        if c < best:
+            best = c
+    partners: tuple[int, ...] = ()
+    if low <= 11:
+        partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
+    if low == 0:
+        partners = (*partners, 11, 12)
+    for p in partners:
+        if (key >> (8 * p)) & 255:
+            c = _lex(key - unit - _UNIT[p]) + _SHOWS
+            if c < best:
+                best = c
+    _remember(_LEX, key, best)  # type: ignore[arg-type]
+    return best
+
+
+def _lex_entry(part: int) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """(the least of them, (rank, ``_lex`` without one card of that rank) per rank) of a
+    shifted cluster key (the rest may split into clusters: ``_lex`` covers any key)."""
+    got = _LEX_ENTRY.get(part)
+    if got is None:
+        out = []
+        key = part
+        r = 0
+        while key:
+            if key & 255:
+                out.append((r, _lex(part - _UNIT[r])))
+            key >>= 8
+            r += 1
+        got = (min((v for _, v in out), default=0), tuple(out))
+        _remember(_LEX_ENTRY, part, got)  # type: ignore[arg-type]
+    return got
+
+
+def _levels(values: list[int], digits: Sequence[tuple[int, int]]) -> list[list[int]]:
+    """Exact minima of ``values`` (mixed radix, ``digits`` = (radix, stride), lowest
+    first) over the later digits: level ``i`` has the first ``i`` digits fixed."""
+    levels = [values]
+    cur = values
+    for radix, stride in reversed(digits):
+        if radix == 2:
+            cur = [a if a < b else b for a, b in zip(cur[:stride], cur[stride:], strict=True)]
+        else:
+            cur = list(map(min, *(cur[y * stride : (y + 1) * stride] for y in range(radix))))
+        levels.append(cur)
+    levels.reverse()
+    return levels
+
+
+def _export_table(part: int, spec: int) -> ExportTable:
+    """``_lex`` of a shifted cluster key after each export pattern of ``spec`` (two bits
+    per rank: the most copies trials may take there), their ``_levels`` and the keys
+    left. Pattern index: mixed radix, lowest rank fastest."""
+    memo_key = part | spec << _WILD_SHIFT
+    got = _EXPORT_TABLE.get(memo_key)
+    if got is not None:
+        return got
+    residuals = [part]
+    digits = []
+    stride = 1
+    r = 0
+    while spec:
+        most = spec & 3
+        if most:
+            unit = _UNIT[r]
+            residuals = [x - y * unit for y in range(most + 1) for x in residuals]
+            digits.append((most + 1, stride))
+            stride *= most + 1
+        spec >>= 2
+        r += 1
+    values = [_lex(x) for x in residuals]
+    got = (values, _levels(values, digits), residuals)
+    if len(_EXPORT_TABLE) > _MEMO_LIMIT // 8:
+        _EXPORT_TABLE.clear()
+    _EXPORT_TABLE[memo_key] = got
+    return got
+
+
+def _in_blocks(specs: Sequence[int]) -> bool:
+    """Whether each spec's ranks all come before the next one's (sorted by lowest)."""
+    for i in range(len(specs) - 1):
+        after = specs[i + 1]
+        if specs[i].bit_length() > (after & -after).bit_length():
+            return False
+    return True
+
+
+def _export_suit(key: int, spec: int) -> ExportSuit:
+    """One suit for ``_show_fast`` (see ``ExportSuit``): its clusters with exports
+    combined in rank order (``_export_cross``, memoised on those clusters alone), and
+    the others."""
+    const = 0
+    consts = []
+    cross_key = 0
+    for bytes_, shift, ranks in _clusters(key):
+        if spec & _FIELDS[ranks]:
+            cross_key |= key & bytes_
+        else:
+            part = (key & bytes_) >> (8 * shift)
+            v = _LEX.get(part)
+            if v is None:
+                v = _lex(part)
+            const += v
+            consts.append((part, shift, v))
+    values, levels, strides, order, tables, combos = _EXPORT_SUIT.get(
+        cross_key | spec << _WILD_SHIFT
+    ) or _export_cross(cross_key, spec)
+    return values, levels, strides, order, const, tuple(consts), tables, combos
+
+
+def _export_cross(key: int, spec: int) -> CrossSuit:
+    """``_export_suit`` of a suit holding only clusters with exports: their tables from
+    ``_export_table``, combined in rank order."""
+    cross = []
+    for bytes_, shift, ranks in _clusters(key):
+        part = (key & bytes_) >> (8 * shift)
+        mine = spec & _FIELDS[ranks]
+        cross.append((_export_table(part, mine >> (2 * shift)), shift, mine))
+    cross.sort(key=lambda c: c[2] & -c[2])
+    digits = []  # (rank, radix, cluster, stride within the cluster)
+    for c, (_, _, mine) in enumerate(cross):
+        stride = 1
+        r = 0
+        while mine:
+            most = mine & 3
+            if most:
+                digits.append((r, most + 1, c, stride))
+                stride *= most + 1
+            mine >>= 2
+            r += 1
+    digits.sort()
+    strides = {}
+    order = []
+    stride = 1
+    for r, radix, _, _ in digits:
+        strides[r] = stride
+        order.append((r, radix, stride))
+        stride *= radix
+    combos: list[tuple[int, ...]] | None = None
+    if not cross:
+        values, levels = [0], [[0]]
+    elif len(cross) == 1:
+        values, levels = cross[0][0][0], cross[0][0][1]
+    elif _in_blocks([mine for _, _, mine in cross]):
+        # clusters one after another in rank order: each cluster's digits in a block
+        mins = [min(t[0]) for t, _, _ in cross]
+        levels = []
+        prefix = [0]
+        for c, (table, _, _) in enumerate(cross):
+            rest = sum(mins[c + 1 :])
+            for level in table[1][0 if c == 0 else 1 :]:
+                levels.append([a + b + rest for b in level for a in prefix])
+            prefix = [a + b for b in table[0] for a in prefix]
+        values = prefix
+    else:  # the ace cluster around another: indices built digit by digit
+        combos = [(0,) * len(cross)]
+        for _, radix, c, cstride in digits:
+            combos = [
+                (*combo[:c], combo[c] + y * cstride, *combo[c + 1 :])
+                for y in range(radix)
+                for combo in combos
+            ]
+        tables = [t[0] for t, _, _ in cross]
+        values = [sum(t[i] for t, i in zip(tables, combo, strict=True)) for combo in combos]
+        levels = _levels(values, [(radix, st) for _, radix, st in order])
+    got = (
+        values,
+        levels,
+        strides,
+        tuple(order),
+        tuple((t, shift) for t, shift, _ in cross),
+        combos,
+    )
+    if len(_EXPORT_SUIT) > _MEMO_LIMIT // 8:
+        _EXPORT_SUIT.clear()
+    _EXPORT_SUIT[key | spec << _WILD_SHIFT] = got
+    return got
+
+
+def _column(col: int) -> tuple[Options, tuple[int, int, int, int]]:
+    """Trial options at one rank from its four natural counts (a byte each): (cards
+    taken per suit, ``_SHOWS`` * wild cost), cheapest first, and the most each suit
+    gives."""
+    got = _COLUMN.get(col)
+    if got is None:
+        held = (col & 255, (col >> 8) & 255, (col >> 16) & 255, col >> 24)
+        options = tuple((*taken, _SHOWS * cost) for taken, cost, _ in _cross_options(held))
+        most = (
+            max(o[0] for o in options),
+            max(o[1] for o in options),
+            max(o[2] for o in options),
+            max(o[3] for o in options),
+        )
+        got = (options, most)
+        _COLUMN[col] = got
+    return got
+
+
+Leaf = tuple[int, int, int, int, int]  # pattern index per suit, trial cost
+
+
+class Relaxed(NamedTuple):
+    """The trial choices ``_relaxed`` kept, for ``_show_vectors``."""
+
+    choices: list[Leaf]
+    totals: list[int]  # each choice's value
+    suits: list[ExportSuit]
+    routes: dict[int, list[tuple[int, int, int]]]  # kind -> (suit, pattern or -1, change)
+    limit: int  # the most a value may be after the discard
+
+
+def _relaxed(
+    hand: Sequence[int], wilds: frozenset[int], keys: list[int], w: int, held: list[int]
+) -> tuple[dict[int, int], set[int], Relaxed] | None:
+    """The relaxation (see the section comment): (each discard it allows, with a trial
+    choice that allows it; those certified for a show too; the choices kept and what
+    tells on which of them each discard could work). ``None`` when no choice comes
+    within two wild cards. ``keys``, ``w``: ``split_hand``; ``held``: each suit's
+    natural ranks. With nothing to show, the allowed discards are the finishing ones."""
+    k0, k1, k2, k3 = keys
+    h0, h1, h2, h3 = held
+    many = (h0 & (h1 | h2 | h3)) | (h1 & (h2 | h3)) | (h2 & h3)
+    ranks = []
+    options = []
+    spec0 = spec1 = spec2 = spec3 = 0
+    while many:
+        low = many & -many
+        many ^= low
+        r = low.bit_length() - 1
+        sh = 8 * r
+        col = (
+            ((k0 >> sh) & 255)
+            | ((k1 >> sh) & 255) << 8
+            | ((k2 >> sh) & 255) << 16
+            | ((k3 >> sh) & 255) << 24
+        )
+        opts, (m0, m1, m2, m3) = _COLUMN.get(col) or _column(col)
+        ranks.append(r)
+        options.append(opts)
+        f = 2 * r
+        spec0 |= m0 << f
+        spec1 |= m1 << f
+        spec2 |= m2 << f
+        spec3 |= m3 << f
+    suits = [
+        _export_suit(k, spec) for k, spec in ((k0, spec0), (k1, spec1), (k2, spec2), (k3, spec3))
+    ]
+    g0, l0, s0, _, c0 = suits[0][:5]
+    g1, l1, s1, _, c1 = suits[1][:5]
+    g2, l2, s2, _, c2 = suits[2][:5]
+    g3, l3, s3, _, c3 = suits[3][:5]
+    base = c0 + c1 + c2 + c3
+    # passing: cost at most w + 2 (a discard saves at most two wild cards)
+    bound = _SHOWS * (w + 3) - 1 - base
+    if l0[0][0] + l1[0][0] + l2[0][0] + l3[0][0] > bound:
+        return None
+    room = _SHOWS * w  # trial pairs never cost more than the wild cards held
+    v0 = v1 = v2 = v3 = 0
+    frontier = [(0, 0, 0, 0, 0)]
+    for r, opts in zip(ranks, options, strict=True):
+        a0, a1, a2, a3 = s0.get(r, 0), s1.get(r, 0), s2.get(r, 0), s3.get(r, 0)
+        v0 += a0 > 0
+        v1 += a1 > 0
+        v2 += a2 > 0
+        v3 += a3 > 0
+        t0, t1, t2, t3 = l0[v0], l1[v1], l2[v2], l3[v3]
+        steps = [(x0 * a0, x1 * a1, x2 * a2, x3 * a3, c) for x0, x1, x2, x3, c in opts if c <= room]
+        frontier = [
+            (i0 + d0, i1 + d1, i2 + d2, i3 + d3, t + dt)
+            for i0, i1, i2, i3, t in frontier
+            for d0, d1, d2, d3, dt in steps
+            if t + dt <= room
+            and t + dt + t0[i0 + d0] + t1[i1 + d1] + t2[i2 + d2] + t3[i3 + d3] <= bound
+        ]
+        if not frontier:
+            return None
+    # the best total over the choices with each pattern of each suit
+    best: list[dict[int, tuple[int, int]]] = [{}, {}, {}, {}]
+    b0, b1, b2, b3 = best
+    none = (1 << 30, 0)
+    totals = []
+    for n, (i0, i1, i2, i3, t) in enumerate(frontier):
+        total = t + g0[i0] + g1[i1] + g2[i2] + g3[i3] + base
+        totals.append(total)
+        if total < b0.get(i0, none)[0]:
+            b0[i0] = (total, n)
+        if total < b1.get(i1, none)[0]:
+            b1[i1] = (total, n)
+        if total < b2.get(i2, none)[0]:
+            b2[i2] = (total, n)
+        if total < b3.get(i3, none)[0]:
+            b3[i3] = (total, n)
+    top, top_n = min(b0.values())
+    # each cluster against the best total with its pattern: allowed (the cost fits)
+    # and certified (three melds to show as well); a route says where else to look
+    limit = _SHOWS * w
+    allowed: dict[int, int] = {}
+    found: set[int] = set()
+    routes: dict[int, list[tuple[int, int, int]]] = {}  # kind -> (suit, pattern, change)
+    for s in range(4):
+        _, _, _, _, _, consts, tables, combos = suits[s]
+        checks = [(top, v, part, shift, top_n, -1) for part, shift, v in consts]
+        if tables:
+            for pattern, (total, n) in best[s].items():
+                if combos:
+                    for (table, shift), j in zip(tables, combos[pattern], strict=True):
+                        checks.append((total, table[0][j], table[2][j], shift, n, pattern))
+                    continue
+                i = pattern
+                for table, shift in tables:
+                    i, j = divmod(i, len(table[0]))
+                    checks.append((total, table[0][j], table[2][j], shift, n, pattern))
+        first = 13 * s
+        for total, value, part, shift, n, pattern in checks:
+            least, entry = _LEX_ENTRY.get(part) or _lex_entry(part)
+            others = total - value
+            if others + least > limit:
+                continue
+            for r, v in entry:
+                v += others
+                if v <= limit:
+                    kind = first + shift + r
+                    allowed.setdefault(kind, n)
+                    routes.setdefault(kind, []).append((s, pattern, v - total))
+                    if -v % _SHOWS >= 3:
+                        found.add(kind)
+    if top <= limit - _SHOWS:  # a wild card's discard costs one more
+        for k in wilds:
+            if k < KINDS and hand[k]:
+                allowed.setdefault(k, top_n)
+                routes.setdefault(k, []).append((0, -1, _SHOWS))
+                if -top % _SHOWS >= 3:
+                    found.add(k)
+    return allowed, found, Relaxed(frontier, totals, suits, routes, limit)
+
+
+def _show_fast(
+    hand: Sequence[int], wilds: frozenset[int], keys: list[int], w: int, held: list[int]
+) -> list[int]:
+    """The kinds ``show_discards3`` returns: the relaxation's certified discards, and
+    those of the others that the cost vectors confirm (see the section comment)."""
+    got = _relaxed(hand, wilds, keys, w, held)
+    if got is None:
+        return []
+    allowed, found, relaxed = got
+    if len(found) < len(allowed):
+        _show_vectors(hand, wilds, keys, allowed, found, relaxed)
+    return sorted(found)
+
+
+def _show_vectors(
+    hand: Sequence[int],
+    wilds: frozenset[int],
+    keys: list[int],
+    allowed: dict[int, int],
+    found: set[int],
+    relaxed: Relaxed,
+) -> None:
+    """Decide the discards ``allowed`` but not yet ``found`` with the suits' cost
+    vectors (exact, wild cards as themselves included): on the trial choice that
+    allowed each, then on every choice where the relaxation allows it. Adds the good
+    ones to ``found``."""
+    frontier, totals, suits, routes, limit = relaxed
+    extra = [0, 0, 0, 0]
+    for k in wilds:
+        if hand[k]:
+            extra[k // 13] += (hand[k] << (8 * (k % 13))) | (1 << (_WILD_SHIFT + k % 13))
+
+    def check(n: int, kinds: Sequence[int]) -> None:
+        leaf = frontier[n]
+        codes = []
+        vecs = []
+        for s in range(4):
+            code = keys[s] + extra[s]
+            i = leaf[s]
+            for r, radix, stride in suits[s][3]:
+                code -= (i // stride % radix) * _UNIT[r]
+            codes.append(code)
+            vecs.append(_VEC_MEMO.get(code) or suit_vec(code))
+        for s in range(4):
+            first = 13 * s
+            mine = [k - first for k in kinds if first <= k < first + 13 and k not in found]
+            if not mine:
+                continue
+            others = (leaf[4] // _SHOWS, _INF, _INF, _INF)
+            for j in range(4):
+                if j != s:
+                    others = conv(others, vecs[j])
+            parts = _split_code(codes[s])
+            cvecs = [_cluster_vec(part) for part, _ in parts]
+            for c, (part, shift) in enumerate(parts):
+                here = [
+                    r - shift
+                    for r in mine
+                    if 0 <= r - shift < 13 and (part >> (8 * (r - shift))) & 255
+                ]
+                if not here:
+                    continue
+                o = others
+                for d, vec in enumerate(cvecs):
+                    if d != c:
+                        o = conv(o, vec)
+                o0, o1, o2, o3 = o
+                for r in here:
+                    d0, d1, d2, d3 = suit_vec(part - _UNIT[r])
+                    if d0 + o3 <= 0 or d1 + o2 <= 0 or d2 + o1 <= 0 or d3 + o0 <= 0:
+                        found.add(first + shift + r)
+
+    by_choice: dict[int, list[int]] = {}
+    for k, n in allowed.items():
+        if k not in found:
+            by_choice.setdefault(n, []).append(k)
+    for n, kinds in by_choice.items():
+        check(n, kinds)
+    # the others: every choice where the relaxation allows them, cheapest first
+    by_choice = {}
+    for k in allowed:
+        if k not in found:
+            for s, pattern, change in routes[k]:
+                for n, leaf in enumerate(frontier):
+                    if (pattern < 0 or leaf[s] == pattern) and totals[n] + change <= limit:
+                        by_choice.setdefault(n, []).append(k)
+    for n in sorted(by_choice, key=totals.__getitem__):
+        left = [k for k in by_choice[n] if k not in found]
+        if left:
+            check(n, left)
+
+
+def show_discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Card]:
+    """Cards whose discard lets the rest show three natural sequences or tunnelas
+    (M-6) and make three-card melds of everything (M-8), in one turn.
+
+    ``_show_fast`` (a relaxation with certificates, cost vectors for the rest)
+    decides; ``_show_discards_exact`` is the plain search it replaces, kept as its
+    reference and used for rules without tunnelas or more than three copies of a card.
+    Tunnelas are melds and show melds here (``nepali``).
+    """
+    if not tun or max(hand) > 3:  # the fast path packs export counts in two bits
+        return [CARDS[k] for k in _show_discards_exact(hand, wilds, tun)]
+    keys, w = split_hand(hand, wilds)
+    masks = [_LONE_MEMO.get(k) or _suit_lone(k) for k in keys]
+    if _isolated(masks) > w + 2:
+        return []
+    return [CARDS[k] for k in _show_fast(hand, wilds, keys, w, [m[0] for m in masks])]

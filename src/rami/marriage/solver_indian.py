@@ -22,6 +22,9 @@ searched as above; a check without purity rejects most holdings at once.
 Exchange counting (N-3) adds *jokers*, cards taken in: they fill pool slots, or are the
 exact cards a pure meld lacks. The copies left in the decks are not checked here: with
 three or more decks the exact cards a holding near its finish lacks are available.
+Pure melds from the hand are then *cores* (a window's held cards, the exact cards it
+lacks taken in) laid as they are; the cores of the melds found without purity are
+tried first, which spares the full enumeration of cores almost always.
 """
 
 from __future__ import annotations
@@ -121,6 +124,7 @@ class _Search:
         self.protected = protected
         self.failed: set[tuple[object, ...]] = set()
         self.result: list[tuple[int, ...]] | None = None
+        self.new_melds: tuple[tuple[int, ...], ...] = ()  # the hand's new melds, found
         spare = 0
         for i, g in enumerate(self.table0):
             if i not in protected:
@@ -447,6 +451,7 @@ class _Search:
             exact += extra  # exact cards lengthen a pure meld
         if max(exact, slots - pool) > self.jokers:
             return False
+        self.new_melds = new
         self.result = self._groups(table, new, pool, need, extra, spare)
         return True
 
@@ -634,9 +639,12 @@ def indian_missing(
     melds ``table`` and the cards ``rest``) can lay every card but one on the table.
 
     Iterative deepening on the exchanges ``k``: a search without purity first (a quick
-    no), then each choice of pure melds (protected table melds, pure cores from the
-    hand with exact cards to take in) and the rest. ``limit`` (copies left) is not
-    used: see the module docstring.
+    no), then each choice of pure melds: protected table melds, and pure *cores* from
+    the hand (a window's held cards, the exact cards it lacks taken in), fewest taken
+    in first. A core already holds every card of its window, and every window is a
+    choice, so cores are laid as they are (``fixed_exact``, ``fixed_kept``) rather
+    than grown during the search. ``limit`` (copies left) is not used: see the module
+    docstring.
     """
     del limit
     target = rules.hand_size - sum(len(g) for g in table)
@@ -645,81 +653,113 @@ def indian_missing(
         relaxed = _Search(rest, rules, wilds, table, frozenset(), k, k + 1, target)
         if not relaxed.run():
             continue
+        hints = _pure_hints(relaxed.new_melds, k)
         for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
             for protected in itertools.combinations(pure_table, j):
-                for chosen in _partial_pures(rest, rules, PURE_ON_TABLE - j, k):
+                choices = _partial_pures(rest, rules, PURE_ON_TABLE - j, k)
+                if j == 0:  # first the cores of the melds the relaxation found
+                    choices = itertools.chain(hints, choices)
+                for chosen, lack, room in choices:
                     left = list(rest)
                     kept = 0
                     for m in chosen:
                         for c in m:
                             left[c] -= 1
                             kept += 1
-                    groups = [*table, *chosen]
                     search = _Search(
                         left,
                         rules,
                         wilds,
-                        groups,
-                        frozenset(protected) | frozenset(range(len(table), len(groups))),
+                        table,
+                        frozenset(protected),
                         k,
                         k + 1,
                         target,
-                        0,
+                        lack,
                         kept,
-                        True,
+                        room,
                     )
                     if search.run():
                         return k
     return target + 1
 
 
+def _pure_hints(
+    melds: Sequence[tuple[int, ...]], budget: int
+) -> list[tuple[tuple[tuple[int, ...], ...], int, bool]]:
+    """Sets of three pure cores taken from ``melds`` (the new melds of a solution
+    without purity): each meld's cards as a pure sequence or trial, the cards it lacks
+    taken in exactly, fewest lacking first. Tried before the full enumeration of
+    ``_partial_pures``: the jokers that filled those melds may as well be the exact
+    cards, so one of these usually succeeds."""
+    cores: list[tuple[tuple[int, ...], int, bool]] = []  # (core, lacking, room)
+    for meld in melds:
+        span = seq_span(meld)
+        if span is not None and span <= MAX_SEQUENCE:
+            cores.append((meld, max(3, span) - len(meld), max(3, span) < MAX_SEQUENCE))
+        elif len(meld) <= MAX_TRIAL and _trial_ok(meld):
+            cores.append((meld, max(0, 3 - len(meld)), max(3, len(meld)) < MAX_TRIAL))
+    out = []
+    for trio in itertools.combinations(cores, PURE_ON_TABLE):
+        lack = sum(c[1] for c in trio)
+        if lack <= budget:
+            out.append((tuple(c[0] for c in trio), lack, any(c[2] for c in trio)))
+    out.sort(key=lambda o: o[1])
+    return out
+
+
 def _partial_pures(
     hand: Sequence[int], rules: MarriageRules, count: int, budget: int
-) -> Iterator[tuple[tuple[int, ...], ...]]:
+) -> Iterator[tuple[tuple[tuple[int, ...], ...], int, bool]]:
     """Sets of ``count`` pure meld *cores* (held cards of a pure meld whose other cards
-    would be taken in) lacking at most ``budget`` exact cards in all. A core takes every
-    held card of its window: a card inside a pure meld's window is never better
-    elsewhere (its place would need that exact card)."""
-    options: list[tuple[tuple[int, ...], int]] = [((), 3)]
+    would be taken in) lacking at most ``budget`` exact cards in all, as (cores, exact
+    cards lacking, whether some core's meld could take one more exact card), fewest
+    lacking first. A core takes every held card of its window: a card inside a pure
+    meld's window is never better elsewhere (its place would need that exact card)."""
+    options: list[tuple[tuple[int, ...], int, bool]] = [((), 3, True)]
     for s in range(4):
         for lo in range(1, 13):
             for hi in range(lo + 2, min(14, lo + MAX_SEQUENCE - 1) + 1):
                 held = tuple(k for p in range(lo, hi + 1) if hand[(k := _kind(s, p))])
                 lack = hi - lo + 1 - len(held)
                 if held and lack <= budget and len(set(held)) == len(held):
-                    options.append((tuple(sorted(held)), lack))
+                    options.append((tuple(sorted(held)), lack, hi - lo + 1 < MAX_SEQUENCE))
     for r in range(13):
         suits = [t for t in range(4) if hand[t * 13 + r]]
         for size in range(1, min(4, len(suits)) + 1):
             for combo in itertools.combinations(suits, size):
                 lack = max(0, 3 - size)
                 if lack <= budget:
-                    options.append((tuple(t * 13 + r for t in combo), lack))
+                    options.append(
+                        (tuple(t * 13 + r for t in combo), lack, size + lack < MAX_TRIAL)
+                    )
     if rules.tunnela_melds:
         for k in range(52):
             for n in (1, 2, 3):
                 if hand[k] >= n and 3 - n <= budget:
-                    options.append(((k,) * n, 3 - n))
-    options = list(dict.fromkeys(options))
+                    options.append(((k,) * n, 3 - n, False))
+    options = sorted(dict.fromkeys(options), key=lambda o: (o[1], -len(o[0])))
     left = list(hand)
 
     def walk(
-        start: int, chosen: list[tuple[int, ...]], spent: int
-    ) -> Iterator[tuple[tuple[int, ...], ...]]:
+        start: int, chosen: list[tuple[int, ...]], spent: int, room: bool, total: int
+    ) -> Iterator[tuple[tuple[tuple[int, ...], ...], int, bool]]:
         if len(chosen) == count:
-            yield tuple(chosen)
+            if spent == total:
+                yield tuple(chosen), spent, room
             return
         for i in range(start, len(options)):
-            meld, lack = options[i]
-            if spent + lack > budget:
-                continue
+            meld, lack, more = options[i]
+            if spent + lack > total:
+                break  # options come fewest lacking first
             for c in meld:
                 left[c] -= 1
             if not meld or min(left[c] for c in meld) >= 0:
                 chosen.append(meld)
-                yield from walk(i, chosen, spent + lack)
+                yield from walk(i, chosen, spent + lack, room or more, total)
                 chosen.pop()
             for c in meld:
                 left[c] += 1
 
-    yield from walk(0, [], 0)
+    for total in range(budget + 1):
+        yield from walk(0, [], 0, False, total)
