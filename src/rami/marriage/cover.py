@@ -1025,8 +1025,9 @@ def _relaxed(
     g2, l2, s2, _, c2 = suits[2][:5]
     g3, l3, s3, _, c3 = suits[3][:5]
     base = c0 + c1 + c2 + c3
-    # passing: cost at most w + 2 (a discard saves at most two wild cards)
-    bound = _SHOWS * (w + 3) - 1 - base
+    # kept: cost at most w + 2 (a discard saves at most two wild cards); a value v has
+    # cost at most c exactly when v <= _SHOWS * c
+    bound = _SHOWS * (w + 2) - base
     if l0[0][0] + l1[0][0] + l2[0][0] + l3[0][0] > bound:
         return None
     room = _SHOWS * w  # trial pairs never cost more than the wild cards held
