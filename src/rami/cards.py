@@ -32,6 +32,7 @@ __all__ = [
     "Card",
     "CardError",
     "card",
+    "cards_from_texts",
     "check_copies",
     "counts",
     "format_cards",
@@ -40,6 +41,7 @@ __all__ = [
     "parse_cards",
     "shoe",
     "sort_key",
+    "take_out",
 ]
 
 SUITS = "♠♥♦♣"
@@ -202,3 +204,25 @@ def shuffled_shoe(decks: int, jokers: int, rng: random.Random) -> list[Card]:
     cards = shoe(decks, jokers)
     rng.shuffle(cards)
     return cards
+
+
+_BY_TEXT = {str(c): c for c in CARDS}
+
+
+def cards_from_texts(texts: Iterable[str]) -> list[Card]:
+    """Cards from canonical texts (as views hold them), any N-1 form accepted too."""
+    out: list[Card] = []
+    for t in texts:
+        found = _BY_TEXT.get(t)
+        out.append(found if found is not None else parse_card(t))
+    return out
+
+
+def take_out(pool: list[int], cards: Iterable[int]) -> list[int]:
+    """Remove ``cards`` from the count vector ``pool`` in place; ``CardError`` if one
+    is not there (more copies seen than the shoe holds). Returns ``pool``."""
+    for c in cards:
+        pool[c] -= 1
+        if pool[c] < 0:
+            raise CardError(f"more {CARDS[c]} seen than the decks hold")
+    return pool

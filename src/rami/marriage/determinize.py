@@ -16,10 +16,10 @@ card.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from rami.cards import CARDS, Card, parse_card
+from rami.cards import CARDS, Card, cards_from_texts, take_out
 from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState
 from rami.marriage.melds import wild_kinds
@@ -27,17 +27,14 @@ from rami.marriage.rules import rules_from
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
-_CARDS = {str(c): c for c in CARDS}
 _VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
 
 
 def _card(text: str) -> Card:
-    found = _CARDS.get(text)
-    return found if found is not None else parse_card(text)
+    return cards_from_texts((text,))[0]
 
 
-def _cards(texts: Sequence[str]) -> list[Card]:
-    return [_card(t) for t in texts]
+_cards = cards_from_texts
 
 
 def unseen_cards(view: Mapping[str, Any]) -> list[int]:
@@ -58,11 +55,7 @@ def unseen_cards(view: Mapping[str, Any]) -> list[int]:
     visible += _cards(view["discard_pile"])
     if view.get("tiplu"):
         visible.append(_card(view["tiplu"]))
-    for c in visible:
-        pool[c] -= 1
-        if pool[c] < 0:
-            raise InputError(f"the view shows more {c} than the decks hold")
-    return pool
+    return take_out(pool, visible)
 
 
 def known_cards(view: Mapping[str, Any]) -> list[list[int]]:

@@ -17,23 +17,29 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rami.cards import CARDS, JOKER, KINDS, Card, counts, from_counts, parse_card, shoe
+from rami.cards import (
+    CARDS,
+    JOKER,
+    KINDS,
+    Card,
+    cards_from_texts,
+    counts,
+    from_counts,
+    shoe,
+    take_out,
+)
 from rami.errors import InputError
 from rami.tunisian.game import PLAY, TunisianState
 from rami.tunisian.rules import rules_from
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
-_CARDS = {str(c): c for c in CARDS}
-
 
 def _card(text: str) -> Card:
-    found = _CARDS.get(text)
-    return found if found is not None else parse_card(text)
+    return cards_from_texts((text,))[0]
 
 
-def _cards(texts: Sequence[str]) -> list[Card]:
-    return [_card(t) for t in texts]
+_cards = cards_from_texts
 
 
 def unseen_cards(view: Mapping[str, Any]) -> list[int]:
@@ -44,11 +50,7 @@ def unseen_cards(view: Mapping[str, Any]) -> list[int]:
     for meld in view["table"]:
         visible += _cards(meld["cards"])
     visible += _cards(view["discard_pile"])
-    for c in visible:
-        pool[c] -= 1
-        if pool[c] < 0:
-            raise InputError(f"the view shows more {c} than the shoe holds")
-    return pool
+    return take_out(pool, visible)
 
 
 def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
