@@ -16,6 +16,7 @@ from rami.engine import GameState
 from rami.errors import IllegalAction, InputError
 from rami.marriage.game import MarriageState, new_deal
 from rami.marriage.maal import maal
+from rami.marriage.rules import rules_from
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
 
 NEPALI = "nepali"
@@ -59,6 +60,15 @@ def test_M1_players_and_cards() -> None:
     everything = [c for s in range(4) for c in state.final_cards(s)] + state.stock + state.pile
     assert len(everything) == 156
     assert all(everything.count(c) == 3 for c in range(52))
+
+
+@pytest.mark.parametrize("decks", [1, 2, 4, 5])
+def test_M1_nepali_plays_exactly_three_decks(decks: int) -> None:
+    with pytest.raises(InputError, match="nepali plays with exactly 3 decks"):
+        rules_from({"preset": "nepali", "decks": decks})
+    with pytest.raises(InputError, match="nepali plays with exactly 3 decks"):
+        rules_from({"preset": "indian", "scoring": "nepali", "decks": decks})
+    assert rules_from({"preset": "nepali", "decks": 3}).decks == 3
 
 
 def test_M1_indian_more_decks() -> None:

@@ -50,6 +50,12 @@ class MarriageRules:
             raise InputError("min_players must be at least 2 and at most max_players")
         if self.decks < 1:
             raise InputError("decks must be at least 1")
+        if self.decks != 3 and "nepali" in (self.preset_name, self.scoring):
+            # M-1: the nepali maal table (M-12) counts at most three identical cards.
+            raise InputError(
+                f"nepali plays with exactly 3 decks (decks {self.decks} given): its maal "
+                "table counts at most three identical cards"
+            )
         if self.hand_size < 3:
             raise InputError("hand_size must be at least 3")
         need = self.max_players * self.hand_size + 3
