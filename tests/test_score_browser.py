@@ -103,8 +103,8 @@ def totals(page: Any) -> dict[str, str]:
     return out
 
 
-def wait_totals(page: Any, expected: dict[str, str]) -> None:
-    deadline = time.time() + 10
+def wait_totals(page: Any, expected: dict[str, str], seconds: float = 10) -> None:
+    deadline = time.time() + seconds
     while totals(page) != expected:
         assert time.time() < deadline, f"totals {totals(page)} != {expected}"
         page.wait_for_timeout(50)
@@ -273,3 +273,41 @@ def test_tunisian_evening_by_tapping_and_arabic(page: Any) -> None:
     shot(page, "tunisian-ar")
     page.locator("#summary").scroll_into_view_if_needed()
     shot(page, "summary-ar")
+
+
+def test_lobby_link_and_offline_once_loaded(page: Any, base_url: str) -> None:
+    """The lobby links to /score; once loaded the page opens without a connection (the
+    service worker), keeps the deals entered offline and has the server compute them
+    when it is back."""
+    page.goto(f"{base_url}/")
+    link = page.locator("a[data-score-link]")
+    link.wait_for()
+    box = link.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    link.tap()
+    page.wait_for_url(f"{base_url}/score")
+    page.wait_for_selector("body[data-ready='1']")
+    page.evaluate("localStorage.removeItem('rami.score')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.tap("#start")  # three players named Player 1, 2, 3
+    page.wait_for_selector("#entry:not([hidden])")
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#net-state").is_visible()
+    assert page.locator("#totals [data-total]").count() == 3
+    # a deal entered offline is kept, to be computed later
+    row(page, "Player 2").locator("[data-status='melds']").tap()
+    page.tap("#tiplu-btn")
+    pick_card(page, "♦", "Q")
+    page.fill("#maal-1", "5")
+    save(page)
+    page.locator("#pending").wait_for(state="visible")
+    shot(page, "offline")
+
+    page.context.set_offline(False)  # the page tries again by itself (every 5 s)
+    wait_totals(page, {"Player 1": "-5", "Player 2": "+10", "Player 3": "-5"})
+    assert page.locator("#pending").is_hidden()

@@ -28,6 +28,7 @@ let editing = null; // index of the deal being edited, or null for a new deal
 let openDeal = null; // index of the deal whose details are shown
 let setupState = { game: "marriage", preset: "nepali", names: ["", "", ""], dealer: 0 };
 const maalInfo = new Map();
+const maalTried = new Set(); // asked once; offline, asked again when back online
 let previewTimer = 0;
 let previewSeq = 0;
 
@@ -673,6 +674,8 @@ async function commit(next, errorEl) {
     doc = next;
     stale = true;
     store.saveCurrent(doc, computed);
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(recompute, RETRY_MS);
     newDraft();
     render();
     showError($("deal-error"), "");
@@ -734,7 +737,9 @@ function renderMarriageEntry() {
     tiplu ? h("button", { type: "button", class: "small", text: st("clear"), onclick: () => { draft.tiplu = null; redraw(); } }) : "",
   );
   const info = tiplu ? maalInfo.get(`${presetOf(doc)}|${tiplu}`) : null;
-  if (tiplu && !info) loadMaal(tiplu).then(() => draft.tiplu === tiplu && redraw());
+  if (tiplu && !info && !maalTried.has(`${presetOf(doc)}|${tiplu}`)) {
+    loadMaal(tiplu).then(() => draft.tiplu === tiplu && maalInfo.has(`${presetOf(doc)}|${tiplu}`) && redraw());
+  }
   $("rows").replaceChildren(
     ...draft.rows.map((r, i) => {
       const name = doc.players[i];
@@ -861,11 +866,13 @@ function numberField(label, value, onChange, id) {
 async function loadMaal(tiplu) {
   const key = `${presetOf(doc)}|${tiplu}`;
   if (maalInfo.has(key)) return;
+  maalTried.add(key);
   try {
     const info = await api(`/api/score/marriage/maal-cards?tiplu=${encodeURIComponent(tiplu)}&rules=${encodeURIComponent(presetOf(doc))}`);
     maalInfo.set(key, info);
   } catch (err) {
-    showError($("deal-error"), errorText(err));
+    if (err instanceof ApiError) showError($("deal-error"), err.message);
+    // offline: the pad comes back with the connection; a number can be typed meanwhile
   }
 }
 
@@ -1085,6 +1092,9 @@ function parseImport(text) {
 
 // ------------------------------------------------------------------ start
 
+let retryTimer = 0;
+const RETRY_MS = 5000;
+
 async function recompute() {
   if (!doc) return;
   try {
@@ -1094,6 +1104,10 @@ async function recompute() {
   } catch (err) {
     if (err instanceof ApiError) showError($("deal-error"), err.message);
     stale = !computed || computed.deals.length !== doc.deals.length;
+    if (stale && !(err instanceof ApiError)) {
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(recompute, RETRY_MS);
+    }
   }
   render();
 }
@@ -1186,6 +1200,7 @@ function wire() {
     else await importDoc(parsed, $("import-error"));
   });
   window.addEventListener("online", () => {
+    maalTried.clear();
     netState();
     if (stale) recompute();
   });
