@@ -140,7 +140,7 @@ def save(page: Any) -> None:
     page.tap("#save-deal")
 
 
-def test_marriage_evening_by_tapping(page: Any) -> None:
+def test_marriage_evening_by_tapping(page: Any, browser: Any) -> None:
     names = page.locator("#names input")
     for i, name in enumerate(["Asha", "Bikash", "Chandra"]):
         names.nth(i).fill(name)
@@ -219,12 +219,35 @@ def test_marriage_evening_by_tapping(page: Any) -> None:
     shot(page, "marriage-ledger")
     summary = page.inner_text("#summary-text")
     assert "1. Asha" in summary and "Sum: 0" in summary
+    page.tap("#share-text")
+    assert page.input_value("#share-out") == summary
+    shot(page, "summary")
+
+    # a shared link opens the same ledger on another phone
+    page.tap("#share-link")
+    link = page.input_value("#share-out")
+    assert "/score#ledger=" in link
+    other = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True)
+    try:
+        phone = other.new_page()
+        phone.goto(link)
+        phone.wait_for_selector("body[data-ready='1']")
+        phone.locator("#shared-banner").wait_for(state="visible")
+        phone.tap("#shared-open")
+        wait_totals(phone, {"Asha": "+11", "Bikash": "-14", "Chandra": "+3"})
+        assert phone.locator("#deals tbody tr").count() == 3
+    finally:
+        other.close()
 
 
 def test_tunisian_evening_by_tapping_and_arabic(page: Any) -> None:
     page.evaluate("localStorage.removeItem('rami.score')")
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
+    page.fill("#import-text", '{"game": "tunisian", "players": ["A"]}')
+    page.tap("#import-go")
+    page.locator("#import-error").wait_for(state="visible")
+    assert "2 players" in page.inner_text("#import-error")  # refused, nothing imported
     page.locator("#game-choice button").nth(1).tap()
     assert page.locator("#names input").count() == 2  # 1 v 1
     page.locator("#names input").nth(0).fill("Sami")

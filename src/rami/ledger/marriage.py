@@ -259,7 +259,7 @@ def _deal_inner(
                 f" (the nearest possible: {' or '.join(map(str, sorted(near)))})"
             )
         points.append(number)
-        items.append([f"entered: {number}"])
+        items.append([f"entered: {number}"] if number else [])
     finish_path = None if finisher is None else docs[finisher].get("qualified")
     dublee = finish_path == "dublees"
     if indian:
