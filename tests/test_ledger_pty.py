@@ -137,7 +137,7 @@ def run(args: list[str], home: Path, stdin: str = "") -> Any:
 
 
 def test_tunisian_evening_in_the_terminal(tmp_path: Path) -> None:
-    k = Keeper(["new", "tunisian", "--rules", "1v1", "--players", "Sami,Ines"], tmp_path)
+    k = Keeper(["new", "tunisian", "--mode", "1v1", "--players", "Sami,Ines"], tmp_path)
     assert "Tunisian rami · 1v1" in k.menu()
     k.say("a")
     k.answer("Who went out?", "Sami")

@@ -367,7 +367,8 @@ def ledger_new(
     game: Annotated[str, typer.Argument(help="marriage or tunisian")],
     players: Annotated[str, typer.Option(help="The names in seat order, e.g. Asha,Bikash,Chandra")],
     rules: Annotated[
-        str | None, typer.Option(help="Marriage: nepali or indian; Tunisian: 1v1, ffa or 2v2")
+        str | None,
+        typer.Option("--rules", "--mode", help="Marriage: nepali, indian; Tunisian: 1v1, ffa, 2v2"),
     ] = None,
     first_dealer: Annotated[str | None, typer.Option(help="Who deals first (a name)")] = None,
     file: FileOpt = None,

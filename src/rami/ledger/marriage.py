@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from rami.cards import CARDS, CardError, parse_card
+from rami.cards import CARDS, CardError, parse_card, parse_cards
 from rami.errors import InputError
 from rami.games import get_game
 from rami.ledger.common import check_keys, deals_of, names_of, seat_of, whole
@@ -27,7 +27,7 @@ from rami.marriage import calculator
 from rami.marriage.maal import maal
 from rami.marriage.melds import jhiplu, poplu
 from rami.marriage.rules import MarriageRules
-from rami.marriage.settle import counted_maal, settle_indian, settle_nepali
+from rami.marriage.settle import card_points, counted_maal, settle_indian, settle_nepali
 
 __all__ = ["attainable_maal", "ledger", "maal_cards", "score_deal"]
 
@@ -160,9 +160,8 @@ def score_deal(doc: object) -> dict[str, Any]:
 
 
 def _card_points(cards: Any) -> int:
-    from rami.marriage.settle import card_points
-
-    return card_points(calculator._cards(cards, "in_hand"))
+    """M-15 card points of an ``in_hand`` list the calculator has already checked."""
+    return card_points(parse_cards(cards))
 
 
 def _deal(
