@@ -11,12 +11,12 @@ import { api, ApiError } from "./api.js";
 import { cardElement } from "./cards.js";
 import { languageSwitcher, pickLanguage, t } from "./i18n.js";
 import { language, num, signed, st, translateScore, useLanguage } from "./score-i18n.js";
+import { chip, h, segButton } from "./score-dom.js";
+import { draftOf, emptyMarriage, emptyTunisian, entryOf } from "./score-entries.js";
+import { openPad, wirePad } from "./score-pad.js";
 import * as store from "./score-store.js";
 
 const $ = (id) => document.getElementById(id);
-// Card notation (N-1), used to name the cards tapped on the pad: not rules.
-const SUITS = ["♠", "♥", "♦", "♣"];
-const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 const GAMES_KEY = "rami.score.games";
 
 let games = [];
@@ -33,27 +33,6 @@ let previewTimer = 0;
 let previewSeq = 0;
 
 // ------------------------------------------------------------------ small helpers
-
-function h(tag, props = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") el.className = value;
-    else if (key === "text") el.textContent = value;
-    else if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "dataset") Object.assign(el.dataset, value);
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-function segButton(label, pressed, onclick, extra = {}) {
-  return h("button", { type: "button", class: "seg-btn", "aria-pressed": String(pressed), onclick, ...extra }, label);
-}
 
 function presetOf(d) {
   if (!d) return "";
@@ -282,173 +261,15 @@ function eliminatedBefore(index) {
 
 function newDraft() {
   editing = null;
-  draft = doc.game === "marriage" ? emptyMarriage() : emptyTunisian(doc.deals.length);
-}
-
-function emptyMarriage() {
-  return {
-    tiplu: null,
-    finisher: null,
-    rows: doc.players.map(() => ({ status: "unseen", mode: "number", maal: "", cards: [], exposed: [], hand: "" })),
-  };
-}
-
-function emptyTunisian(index) {
-  const out = eliminatedBefore(index);
-  return {
-    winner: null,
-    rows: doc.players.map((_, i) => ({ state: out[i] ? "gone" : "opened", mode: "number", points: "", hand: [] })),
-  };
-}
-
-function numberOrRaw(text) {
-  if (text === "" || text === null || text === undefined) return 0;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : text;
-}
-
-function entryOf(d) {
-  if (doc.game === "marriage") {
-    const indian = Boolean(rulesFlags().scoring === "indian");
-    return {
-      tiplu: d.tiplu,
-      finisher: d.finisher === null ? null : doc.players[d.finisher],
-      players: d.rows.map((r, i) => {
-        const e = { seen: r.status !== "unseen" };
-        if (e.seen) e.qualified = r.status;
-        if (r.mode === "number") e.maal = numberOrRaw(r.maal);
-        else {
-          const cards = [...r.cards, ...r.exposed.flatMap((c) => [c, c, c])];
-          if (cards.length) e.cards = cards;
-          if (r.exposed.length) e.exposed_tunnelas = [...r.exposed];
-        }
-        if (indian && i !== d.finisher) e.hand_points = numberOrRaw(r.hand);
-        return e;
-      }),
-    };
-  }
-  return {
-    winner: d.winner === null ? null : doc.players[d.winner],
-    players: d.rows.map((r) => {
-      if (r.state === "gone") return null;
-      if (r.state === "won") return {};
-      if (r.state === "unopened") return { opened: false };
-      if (r.mode === "number") return { opened: true, points: numberOrRaw(r.points) };
-      return { opened: true, hand: [...r.hand] };
-    }),
-  };
-}
-
-function draftOf(entry, index) {
-  if (doc.game === "marriage") {
-    const finisher = entry.finisher === null || entry.finisher === undefined ? null : doc.players.indexOf(entry.finisher);
-    return {
-      tiplu: entry.tiplu ?? null,
-      finisher: finisher < 0 ? null : finisher,
-      rows: entry.players.map((e) => {
-        const exposed = [...(e.exposed_tunnelas || [])];
-        const cards = [...(e.cards || [])];
-        for (const c of exposed) for (let k = 0; k < 3; k++) cards.splice(cards.indexOf(c), 1);
-        return {
-          status: e.seen ? e.qualified || "melds" : "unseen",
-          mode: "maal" in e ? "number" : "cards",
-          maal: "maal" in e ? String(e.maal) : "",
-          cards,
-          exposed,
-          hand: e.hand_points === undefined ? "" : String(e.hand_points),
-        };
-      }),
-    };
-  }
-  const winner = entry.winner === null || entry.winner === undefined ? null : doc.players.indexOf(entry.winner);
-  const out = eliminatedBefore(index);
-  return {
-    winner: winner < 0 ? null : winner,
-    rows: entry.players.map((e, i) => {
-      if (out[i]) return { state: "gone", mode: "number", points: "", hand: [] };
-      if (i === winner) return { state: "won", mode: "number", points: "", hand: [] };
-      if (!e || e.opened === false) return { state: "unopened", mode: "number", points: "", hand: [] };
-      if ("points" in e) return { state: "opened", mode: "number", points: String(e.points), hand: [] };
-      return { state: "opened", mode: "cards", points: "", hand: [...(e.hand || [])] };
-    }),
-  };
+  draft = doc.game === "marriage" ? emptyMarriage(doc) : emptyTunisian(doc, eliminatedBefore(doc.deals.length));
 }
 
 function withDraft() {
   const deals = [...doc.deals];
-  const entry = entryOf(draft);
+  const entry = entryOf(doc, draft, rulesFlags().scoring === "indian");
   if (editing === null) deals.push(entry);
   else deals[editing] = entry;
   return { ...doc, deals };
-}
-
-// ------------------------------------------------------------------ the pad
-
-let pad = null;
-
-function openPad({ title, many = false, joker = false, chosen = [], onDone }) {
-  pad = { title, many, joker, chosen: [...chosen], suit: null, onDone };
-  $("pad").hidden = false;
-  renderPad();
-  const first = $("pad-suits").querySelector("button");
-  if (first) first.focus();
-}
-
-function closePad(commit) {
-  if (!pad) return;
-  const { onDone, chosen } = pad;
-  pad = null;
-  $("pad").hidden = true;
-  if (commit) onDone(chosen);
-}
-
-function renderPad() {
-  $("pad-title").textContent = pad.title;
-  $("pad-chosen").replaceChildren(...pad.chosen.map((c) => cardElement(c, { small: true })));
-  $("pad-chosen").hidden = !pad.many;
-  $("pad-suits").replaceChildren(
-    ...SUITS.map((s, i) =>
-      h(
-        "button",
-        {
-          type: "button",
-          class: `pad-suit${i === 1 || i === 2 ? " red" : ""}`,
-          "aria-pressed": String(pad.suit === s),
-          "aria-label": t(["suit_spades", "suit_hearts", "suit_diamonds", "suit_clubs"][i]),
-          dataset: { suit: s },
-          onclick: () => {
-            pad.suit = s;
-            renderPad();
-          },
-        },
-        s,
-      ),
-    ),
-  );
-  $("pad-ranks").replaceChildren(
-    ...RANKS.map((r) =>
-      h(
-        "button",
-        {
-          type: "button",
-          class: "pad-rank",
-          disabled: pad.suit === null,
-          dataset: { rank: r },
-          onclick: () => pick(`${r}${pad.suit}`),
-        },
-        r,
-      ),
-    ),
-  );
-  $("pad-joker").hidden = !pad.joker;
-  $("pad-back").hidden = !pad.many;
-}
-
-function pick(card) {
-  if (!pad) return;
-  pad.chosen.push(card);
-  if (!pad.many) closePad(true);
-  else renderPad();
 }
 
 // ------------------------------------------------------------------ rendering
@@ -640,7 +461,7 @@ function renderDetail() {
 
 function startEdit(k) {
   editing = k;
-  draft = draftOf(doc.deals[k], k);
+  draft = draftOf(doc, doc.deals[k], eliminatedBefore(k));
   openDeal = null;
   renderDeals();
   renderEntry();
@@ -793,8 +614,8 @@ function renderMarriageEntry() {
           );
         }
         const chips = [
-          ...r.cards.map((c, k) => chip(cardElement(c, { small: true }), () => { r.cards.splice(k, 1); redraw(); })),
-          ...r.exposed.map((c, k) => chip(h("span", {}, `${st("tunnela")} `, cardElement(c, { small: true })), () => { r.exposed.splice(k, 1); redraw(); })),
+          ...r.cards.map((c, k) => chip(cardElement(c, { small: true }), () => { r.cards.splice(k, 1); redraw(); }, st("remove"))),
+          ...r.exposed.map((c, k) => chip(h("span", {}, `${st("tunnela")} `, cardElement(c, { small: true })), () => { r.exposed.splice(k, 1); redraw(); }, st("remove"))),
         ];
         maalBox = h("div", {}, h("div", { class: "taps" }, ...taps), h("div", { class: "chips", "aria-label": st("tapped") }, ...chips));
       }
@@ -823,10 +644,6 @@ function renderMarriageEntry() {
     ),
     segButton(st("nobody"), draft.finisher === null, () => { draft.finisher = null; redraw(); }, { dataset: { finisher: "" } }),
   );
-}
-
-function chip(content, onRemove) {
-  return h("button", { type: "button", class: "chip", "aria-label": st("remove"), onclick: onRemove }, content, h("span", { class: "x", "aria-hidden": "true" }, "×"));
 }
 
 function numberField(label, value, onChange, id) {
@@ -921,7 +738,7 @@ function renderTunisianEntry() {
               onclick: () =>
                 openPad({ title: st("cards_left", { name }), many: true, joker: true, chosen: r.hand, onDone: (cards) => { r.hand = cards; redraw(); } }),
             }),
-            h("div", { class: "chips" }, ...r.hand.map((c, k) => chip(cardElement(c, { small: true }), () => { r.hand.splice(k, 1); redraw(); }))),
+            h("div", { class: "chips" }, ...r.hand.map((c, k) => chip(cardElement(c, { small: true }), () => { r.hand.splice(k, 1); redraw(); }, st("remove")))),
           );
         }
         body = h("div", {}, mode, inner);
@@ -1160,17 +977,7 @@ function wire() {
     if (!doc.deals.length) return;
     await commit({ ...doc, deals: doc.deals.slice(0, -1) }, $("deal-error"));
   });
-  $("pad-done").addEventListener("click", () => closePad(true));
-  $("pad-back").addEventListener("click", () => {
-    if (pad && pad.chosen.length) {
-      pad.chosen.pop();
-      renderPad();
-    }
-  });
-  $("pad-joker").addEventListener("click", () => pick("JK"));
-  $("pad").addEventListener("keydown", (e) => {
-    if (e.key === "Escape") closePad(false);
-  });
+  wirePad();
   $("share-text").addEventListener("click", () => share(summaryText(), st("copied")));
   $("share-link").addEventListener("click", () => share(store.encodeLink(doc), st("copied")));
   $("export").addEventListener("click", exportJson);
