@@ -67,7 +67,7 @@ export function draftOf(doc, entry, out) {
         for (const c of exposed) for (let k = 0; k < 3; k++) cards.splice(cards.indexOf(c), 1);
         return {
           status: e.seen ? e.qualified || "melds" : "unseen",
-          mode: "maal" in e ? "number" : "cards",
+          mode: cards.length || exposed.length ? "cards" : "number",
           maal: "maal" in e ? String(e.maal) : "",
           cards,
           exposed,

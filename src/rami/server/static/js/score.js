@@ -10,7 +10,7 @@
 import { api, ApiError } from "./api.js";
 import { cardElement } from "./cards.js";
 import { languageSwitcher, pickLanguage, t } from "./i18n.js";
-import { language, num, signed, st, translateScore, useLanguage } from "./score-i18n.js";
+import { language, num, signed, st, useLanguage } from "./score-i18n.js";
 import { chip, h, segButton } from "./score-dom.js";
 import { draftOf, emptyMarriage, emptyTunisian, entryOf } from "./score-entries.js";
 import { openPad, wirePad } from "./score-pad.js";
