@@ -248,7 +248,7 @@ def test_m15_indian_hand_points_as_number_or_cards(tmp_path: Path, capsys: Any) 
 
 
 def random_marriage_deal(
-    rng: random.Random, preset: str, n: int
+    rng: random.Random, preset: Any, n: int
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """A random finished deal of ``n`` players as an N-2 document and as a ledger entry."""
     rules = rules_from(preset)
@@ -305,11 +305,21 @@ def random_marriage_deal(
     return doc, entry
 
 
-@pytest.mark.parametrize("preset", ["nepali", "indian"])
+SPECS: list[Any] = [
+    "nepali",
+    "indian",
+    {"preset": "nepali", "unseen_maal_counts": False, "seen_fee": 2, "unseen_fee": 12},
+    {"preset": "nepali", "dublee_bonus": 4, "deal_tunnela_bonus": False},
+    {"preset": "indian", "unseen_value_cap": 10},
+]
+
+
+@pytest.mark.parametrize("preset", SPECS)
 def test_random_marriage_deals_equal_rami_score(
-    preset: str, client: Any, tmp_path: Path, capsys: Any
+    preset: Any, client: Any, tmp_path: Path, capsys: Any
 ) -> None:
-    rng = random.Random(15 if preset == "nepali" else 16)
+    """Random deals under each preset and a few table options (M-12 … M-15)."""
+    rng = random.Random(json.dumps(preset))
     for round_ in range(12):
         rules = rules_from(preset)
         n = rng.randint(rules.min_players, min(rules.max_players, 6))
@@ -343,7 +353,7 @@ def test_random_marriage_deals_equal_rami_score(
                 row: dict[str, Any] = {"seen": p["seen"], "maal": w["maal"]}
                 if p.get("qualified"):
                     row["qualified"] = p["qualified"]
-                if preset == "indian" and p["name"] != doc["finisher"]:
+                if rules.scoring == "indian" and p["name"] != doc["finisher"]:
                     from rami.cards import parse_cards
                     from rami.marriage.settle import card_points
 
@@ -592,6 +602,19 @@ def test_random_garbage_never_makes_a_500(client: Any) -> None:
             parent[path[-1]] = rng.choice(values)
         response = client.post(f"/api/score/{game}/ledger", json=doc)
         assert response.status_code in (200, 400), (doc, response.text)
+
+
+def test_attainable_maal_values() -> None:
+    """M-12: no hand scores 1 or 6; two marriages 30; 3 jhiplus + tiplu + 3 poplus 23;
+    the tunnela bonuses only for a player who saw by showing melds."""
+    from rami.ledger.marriage import attainable_maal
+
+    nepali = rules_from("nepali")
+    plain = attainable_maal(nepali, False)
+    assert {0, 2, 3, 4, 5, 7, 10, 23, 30} <= plain and not {1, 6} & plain
+    assert 40 in attainable_maal(nepali, True) and 40 not in plain  # two neighbour tunnelas
+    indian = attainable_maal(rules_from("indian"), False)
+    assert {0, 2, 4, 14, 28} <= indian and 1 not in indian
 
 
 def test_maal_cards_for_the_tapping_pad(client: Any) -> None:
