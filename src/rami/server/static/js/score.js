@@ -821,28 +821,55 @@ async function saveDeal() {
 
 // ------------------------------------------------------------------ summary, share, import
 
-function summaryText() {
+// The end of the evening: a title, the ranking with totals, the closing lines.
+function summaryParts() {
   const r = computed;
-  const lines = [`rami · ${gameTitle(doc)} · ${new Date().toLocaleDateString(language())}`];
+  const marriage = isMarriage();
   const n = r ? r.deals.length : 0;
-  lines.push(st("deals_n", { n }));
-  const order = doc.players.map((_, i) => i);
   const totals = r ? r.totals : doc.players.map(() => 0);
-  if (isMarriage()) order.sort((a, b) => totals[b] - totals[a]);
+  const order = doc.players.map((_, i) => i);
+  if (marriage) order.sort((a, b) => totals[b] - totals[a]);
   else order.sort((a, b) => totals[a] - totals[b]);
-  order.forEach((i, rank) => {
-    const out = !isMarriage() && r && r.eliminated[i] ? ` (${st("out")})` : "";
-    lines.push(`${rank + 1}. ${doc.players[i]}  ${isMarriage() ? signed(totals[i]) : num(totals[i])}${out}`);
-  });
-  if (r && r.teams) for (const team of r.teams) lines.push(`${team.players.join(" + ")}  ${num(team.total)}`);
-  if (isMarriage() && r) lines.push(st("zero_sum", { n: num(r.sum) }));
-  if (!isMarriage() && r && r.game_over) lines.push(st("game_won", { name: r.game_winner }));
-  else if (isMarriage() && r && r.leaders.length && n) lines.push(st("leader", { name: r.leaders.join(", ") }));
-  return lines.join("\n");
+  const ranking = order.map((i) => ({
+    name: doc.players[i],
+    total: marriage ? signed(totals[i]) : num(totals[i]),
+    out: !marriage && r && r.eliminated[i] ? st("out") : "",
+  }));
+  const tail = [];
+  if (r && r.teams) for (const team of r.teams) tail.push(`${team.players.join(" + ")}  ${num(team.total)}`);
+  if (marriage && r) tail.push(st("zero_sum", { n: num(r.sum) }));
+  if (!marriage && r && r.game_over) tail.push(st("game_won", { name: r.game_winner }));
+  else if (marriage && r && r.leaders.length && n) tail.push(st("leader", { name: r.leaders.join(", ") }));
+  return {
+    title: `rami · ${gameTitle(doc)} · ${new Date().toLocaleDateString(language())}`,
+    deals: st("deals_n", { n }),
+    ranking,
+    tail,
+  };
+}
+
+// The same as text to share (a chat message).
+function summaryText() {
+  const { title, deals, ranking, tail } = summaryParts();
+  const lines = [title, deals];
+  ranking.forEach((p, k) => lines.push(`${k + 1}. ${p.name}  ${p.total}${p.out ? ` (${p.out})` : ""}`));
+  return [...lines, ...tail].join("\n");
 }
 
 function renderSummary() {
-  $("summary-text").textContent = summaryText();
+  const { title, deals, ranking, tail } = summaryParts();
+  $("summary-text").replaceChildren(
+    h("p", { class: "strong" }, title),
+    h("p", {}, deals),
+    h(
+      "ol",
+      { class: "ranking" },
+      ...ranking.map((p) =>
+        h("li", {}, h("bdi", {}, p.name), " ", h("span", { class: "amount" }, p.total), p.out ? h("span", { class: "badge" }, p.out) : null),
+      ),
+    ),
+    ...tail.map((line) => h("p", {}, line)),
+  );
 }
 
 async function share(text, note) {
