@@ -12,6 +12,7 @@ its first deal edited, and the page in Arabic (right to left). Screenshots go to
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -335,3 +336,30 @@ def test_lobby_link_and_offline_once_loaded(page: Any, base_url: str) -> None:
     page.context.set_offline(False)  # the page tries again by itself (every 5 s)
     wait_totals(page, {"Player 1": "-5", "Player 2": "+10", "Player 3": "-5"})
     assert page.locator("#pending").is_hidden()
+
+
+def test_tunisian_2v2_game_over_imported(page: Any) -> None:
+    """A 2 v 2 ledger pasted in: team totals, the losing team at 1001 (T-13), the winners
+    announced, and no deal may follow."""
+    deal = {
+        "winner": "Sami",
+        "players": [{}, {"opened": True, "points": 300}, {"opened": False}, {"opened": False}],
+    }
+    ledger = {
+        "game": "tunisian",
+        "mode": "2v2",
+        "players": ["Sami", "Ines", "Rania", "Youssef"],
+        "deals": [deal] * 3,  # Ines + Youssef: 400 a deal, out after the third
+    }
+    page.evaluate("localStorage.removeItem('rami.score')")
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#import-text", json.dumps(ledger))
+    page.tap("#import-go")
+    page.locator("#winner").wait_for(state="visible")
+    assert page.inner_text("#winner") == "Sami+Rania won the game!"
+    assert "Ines + Youssef" in page.inner_text("#totals")
+    assert page.locator("#save-deal").is_hidden()
+    assert "The game is over" in page.inner_text("#entry")
+    check_layout(page, "#standing")
+    shot(page, "tunisian-over")
