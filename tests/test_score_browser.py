@@ -143,8 +143,11 @@ def save(page: Any) -> None:
 
 def test_marriage_evening_by_tapping(page: Any, browser: Any) -> None:
     names = page.locator("#names input")
-    for i, name in enumerate(["Asha", "Bikash", "Chandra"]):
+    for i, name in enumerate(["Bikash", "Asha", "Chandra"]):
         names.nth(i).fill(name)
+    page.tap("#names li:nth-child(2) button[aria-label^='Move']")  # Asha takes seat 1
+    assert [names.nth(i).input_value() for i in range(3)] == ["Asha", "Bikash", "Chandra"]
+    check_layout(page, "#setup")
     shot(page, "setup")
     page.tap("#start")
     page.wait_for_selector("#entry:not([hidden])")

@@ -130,6 +130,19 @@ function renderSetup() {
             fillDealer();
           },
         }),
+        i > 0
+          ? h("button", {
+              type: "button",
+              class: "icon",
+              "aria-label": st("move_up", { n: i + 1 }),
+              text: "↑",
+              onclick: () => {
+                const names = setupState.names;
+                [names[i - 1], names[i]] = [names[i], names[i - 1]];
+                renderSetup();
+              },
+            })
+          : null,
         counts.length > 1 && setupState.names.length > counts[0]
           ? h("button", {
               type: "button",
