@@ -9,7 +9,7 @@ import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.exceptions import TyperException
 
-from rami.cli import calc, demo, play, serve, simulate
+from rami.cli import calc, demo, ledger, play, serve, simulate
 
 app = typer.Typer(
     name="rami",
@@ -22,6 +22,7 @@ app.add_typer(calc.score_app, name="score")
 app.add_typer(calc.analyze_app, name="analyze")
 app.add_typer(demo.demo_app, name="demo")
 app.add_typer(play.play_app, name="play")
+app.add_typer(ledger.ledger_app, name="ledger")
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
 

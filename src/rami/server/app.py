@@ -37,6 +37,7 @@ from rami.server.protocol import (
     TableSummary,
 )
 from rami.server.rules_info import games_info, rules_summary
+from rami.server.score_api import router as score_router
 from rami.server.storage import Store
 from rami.server.tables import Connection, LiveTable, TableManager
 
@@ -94,6 +95,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(score_router)  # the scorekeeper: /score, /api/score/… (issue 15)
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:

@@ -1,0 +1,198 @@
+"""The scorekeeper's HTTP API and page (issue 15): settle deals played with real cards.
+
+The page ``/score`` keeps an evening's ledger in the browser and posts it whole to
+``POST /api/score/{game}/ledger`` after every change; the server recomputes every deal
+with the engine's calculators (``rami.ledger``, the same code as ``rami score`` and
+``rami ledger``), so the page holds no rules. ``POST /api/score/{game}/deal`` scores one
+N-2 document exactly as ``rami score GAME``. A bad document is answered 400 with one
+line, ``{"error": {"code": "bad_request", "message": "deal 2: …"}}``; see docs/score.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from rami.games import get_game
+
+__all__ = ["MAX_BODY", "router"]
+
+STATIC = Path(__file__).parent / "static"
+#: The largest document accepted (an evening of 500 deals by cards fits easily).
+MAX_BODY = 512 * 1024
+
+router = APIRouter()
+
+_ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+        }
+    },
+}
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "A bad document: one line saying what is wrong"},
+    413: {"description": "The document is too large"},
+}
+_MARRIAGE_LEDGER = {
+    "game": "marriage",
+    "rules": "nepali",
+    "players": ["Asha", "Bikash", "Chandra"],
+    "first_dealer": 0,
+    "deals": [
+        {
+            "tiplu": "J♣",
+            "players": [
+                {"seen": True, "cards": ["10♣", "J♣", "Q♣"]},
+                {"seen": True, "maal": 2},
+                {"seen": False},
+            ],
+            "finisher": "Asha",
+        }
+    ],
+}
+_TUNISIAN_LEDGER = {
+    "game": "tunisian",
+    "mode": "1v1",
+    "players": ["Sami", "Ines"],
+    "deals": [{"winner": "Sami", "players": [{}, {"opened": True, "hand": ["JK", "K♠"]}]}],
+}
+_DEAL = {
+    "rules": "nepali",
+    "tiplu": "J♣",
+    "players": [
+        {"name": "A", "cards": ["10♣", "J♣", "Q♣"], "seen": True, "qualified": "melds"},
+        {"name": "B", "cards": ["Q♣"], "seen": True, "qualified": "melds"},
+        {"name": "C", "cards": [], "seen": False},
+    ],
+    "finisher": "A",
+}
+
+
+def _body(example: dict[str, Any], description: str) -> dict[str, Any]:
+    return {
+        "requestBody": {
+            "required": True,
+            "description": description,
+            "content": {"application/json": {"schema": {"type": "object"}, "example": example}},
+        }
+    }
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    code = "bad_request" if status == 400 else "too_large"
+    first = message.strip().splitlines()[0] if message.strip() else "bad input"
+    return JSONResponse({"error": {"code": code, "message": first}}, status_code=status)
+
+
+async def _document(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise _TooLarge
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("the body is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"the body is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _answer(request: Request, work: Callable[[str, Any], dict[str, Any]], game: str) -> Any:
+    """Read the JSON body and run ``work(game, doc)`` off the event loop; every user
+    error (``ValueError``: InputError, CardError) becomes a one-line 400."""
+    try:
+        doc = await _document(request)
+        result = await asyncio.to_thread(work, game, doc)
+        return result
+    except _TooLarge:
+        return _error(f"the document is larger than {MAX_BODY // 1024} KB", 413)
+    except ValueError as exc:
+        return _error(str(exc))
+    except RecursionError:
+        return _error("the document is nested too deeply")
+
+
+# ---------------------------------------------------------------------------- pages
+
+
+@router.get("/score", include_in_schema=False)
+async def score_page() -> FileResponse:
+    return FileResponse(STATIC / "score.html")
+
+
+@router.get("/sw.js", include_in_schema=False)
+async def service_worker() -> FileResponse:
+    """At the root so that it may keep ``/score`` working offline."""
+    return FileResponse(
+        STATIC / "sw.js",
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
+# ---------------------------------------------------------------------------- API
+
+
+@router.post(
+    "/api/score/{game}/ledger",
+    tags=["score"],
+    responses=_ERRORS,
+    openapi_extra=_body(
+        _MARRIAGE_LEDGER,
+        "A ledger: game, rules (Marriage) or mode (Tunisian), players in seat order, "
+        "first_dealer, deals. See docs/score.md. Example for Tunisian: "
+        + json.dumps(_TUNISIAN_LEDGER, ensure_ascii=False),
+    ),
+)
+async def post_ledger(game: str, request: Request) -> Any:
+    """Recompute a whole ledger: every deal's result and dealer, the running totals
+    (Marriage: balances summing to zero; Tunisian: totals, eliminations, the winner)."""
+    from rami.ledger import compute
+
+    def work(name: str, doc: Any) -> dict[str, Any]:
+        return compute(doc, get_game(name).name)
+
+    return await _answer(request, work, game)
+
+
+@router.post(
+    "/api/score/{game}/deal",
+    tags=["score"],
+    responses=_ERRORS,
+    openapi_extra=_body(_DEAL, "One finished deal, the N-2 document of `rami score GAME`."),
+)
+async def post_deal(game: str, request: Request) -> Any:
+    """Score one deal exactly as ``rami score GAME`` (Marriage adds ``pairs``: who pays
+    whom)."""
+    from rami.ledger import compute_deal
+
+    return await _answer(request, compute_deal, game)
+
+
+@router.get("/api/score/marriage/maal-cards", tags=["score"], responses=_ERRORS)
+async def get_maal_cards(
+    tiplu: Annotated[str, Query(max_length=8, description="the tiplu, e.g. J♣ or JC")],
+    rules: Annotated[str, Query(max_length=20, description="nepali or indian")] = "nepali",
+) -> Any:
+    """The maal cards of a tiplu (jhiplu, tiplu copies, poplu) with the copies in play,
+    and the ordinary jokers, for the page's tapping pad."""
+    from rami.ledger import maal_cards
+
+    try:
+        return maal_cards(tiplu, rules)
+    except ValueError as exc:
+        return _error(str(exc))
