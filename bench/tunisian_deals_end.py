@@ -2,9 +2,11 @@
 
 Plays ``N`` seeded deals of greedy bots in each mode (1v1, ffa, 2v2) with the default
 rules and fails (exit 1) if any deal is still running after a generous step bound, or
-if any deal needed the turn cap: with the taken card barred from the same turn's
-discard, greedy players no longer pass one card back and forth. Prints deals/s and
-the longest deal. Run: ``python bench/tunisian_deals_end.py [deals per mode]``
+if any deal goes in circles: its last ``LOOP_TURNS`` turns all began with a take from
+the discard pile (players passing cards back and forth, which the taken-card rule
+stops). A few deals reach the 400-turn cap with no cycle (nobody manages to open, so
+everyone draws from the stock and the pile is reshuffled): the cap ends them, as T-11
+means it to. Prints deals/s, the longest deal and the capped ones. Run: ``python bench/tunisian_deals_end.py [deals per mode]``
 (default 10,000; ``tests/test_tunisian_deals_end.py`` runs a small sample).
 """
 
@@ -20,6 +22,8 @@ from rami.tunisian.rules import MODES, rules_from
 
 #: A bound on steps far above what a 400-turn deal can take (a turn is a few steps).
 STEP_BOUND = 40_000
+#: Turns in a row that begin with a take: a deal that ends so is going in circles.
+LOOP_TURNS = 30
 
 
 @dataclass
@@ -28,6 +32,7 @@ class ModeResult:
     deals: int
     unfinished: list[int]
     capped: list[int]
+    cycling: list[int]
     longest: int
     seconds: float
 
@@ -39,6 +44,7 @@ def play_mode(mode: str, deals: int, first_seed: int = 0) -> ModeResult:
     bots = [make_bot("tunisian", "greedy", seat) for seat in range(n)]
     unfinished: list[int] = []
     capped: list[int] = []
+    cycling: list[int] = []
     longest = 0
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + deals):
@@ -53,8 +59,12 @@ def play_mode(mode: str, deals: int, first_seed: int = 0) -> ModeResult:
             unfinished.append(seed)
         elif state.end_reason == "max_turns":
             capped.append(seed)
+        draws = [a for a in state.actions if a in ("draw", "take")][-LOOP_TURNS:]
+        if len(draws) == LOOP_TURNS and all(a == "take" for a in draws):
+            cycling.append(seed)
         longest = max(longest, state.turn)
-    return ModeResult(mode, deals, unfinished, capped, longest, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    return ModeResult(mode, deals, unfinished, capped, cycling, longest, seconds)
 
 
 def main() -> int:
@@ -65,11 +75,12 @@ def main() -> int:
         print(
             f"tunisian {r.mode:4} greedy: {r.deals} deals in {r.seconds:.1f} s "
             f"({r.deals / r.seconds:,.0f}/s), longest {r.longest} turns, "
-            f"{len(r.capped)} at the turn cap, {len(r.unfinished)} unfinished"
+            f"{len(r.capped)} at the turn cap {r.capped[:12]}, {len(r.cycling)} in circles, "
+            f"{len(r.unfinished)} unfinished"
         )
-        if r.unfinished or r.capped:
+        if r.unfinished or r.cycling:
             failed = True
-            print(f"  FAIL seeds: unfinished {r.unfinished[:10]} capped {r.capped[:10]}")
+            print(f"  FAIL seeds: unfinished {r.unfinished[:10]} in circles {r.cycling[:10]}")
     return 1 if failed else 0
 
 

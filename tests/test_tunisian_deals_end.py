@@ -26,9 +26,15 @@ _spec.loader.exec_module(deals_end)
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_T3_T11_greedy_deals_all_end_by_going_out(mode: str) -> None:
+def test_T3_T11_greedy_deals_all_end_and_none_goes_in_circles(mode: str) -> None:
     result = deals_end.play_mode(mode, 150, first_seed=100)
-    assert result.unfinished == [] and result.capped == []
+    assert result.unfinished == [] and result.cycling == []
+
+
+def test_T11_a_deal_nobody_opens_ends_at_the_cap() -> None:
+    """1v1 seed 2640: neither greedy bot opens; the 400-turn cap ends the deal."""
+    result = deals_end.play_mode("1v1", 1, first_seed=2640)
+    assert result.capped == [2640] and result.cycling == [] and result.longest == 400
 
 
 def test_T3_greedy_pair_holding_one_card_each_does_not_cycle() -> None:
@@ -43,7 +49,7 @@ def test_T3_greedy_pair_holding_one_card_each_does_not_cycle() -> None:
 
 
 def test_T3_T11_search_bot_deals_end() -> None:
-    for seed in (10, 11):
+    for seed in (10, 11):  # greedy seeds 10 and 11 used to loop on 2♦
         bots = [make_bot("tunisian", "search:2it", seed), make_bot("tunisian", "greedy", seed)]
         state = new_deal("1v1", seed, dealer=seed % 2)
         while not state.is_over:
