@@ -759,6 +759,8 @@ def _finishing_discards(
                         rest[c] -= 1
                 if sum(rest) == 0:
                     continue  # a discard is needed
+                if all(skip[k] or not rest[k] for k in relaxed):
+                    continue  # every discard still open is inside the chosen cores
                 melds: list[Sequence[int]] = [*table, *chosen]
                 prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
                 failed = memos.setdefault(prot, set())
