@@ -6,7 +6,8 @@ if any deal goes in circles: its last ``LOOP_TURNS`` turns all began with a take
 the discard pile (players passing cards back and forth, which the taken-card rule
 stops). A few deals reach the 400-turn cap with no cycle (nobody manages to open, so
 everyone draws from the stock and the pile is reshuffled): the cap ends them, as T-11
-means it to. Prints deals/s, the longest deal and the capped ones. Run: ``python bench/tunisian_deals_end.py [deals per mode]``
+means it to. Prints deals/s, the longest deal and the capped ones.
+Run: ``python bench/tunisian_deals_end.py [deals per mode]``
 (default 10,000; ``tests/test_tunisian_deals_end.py`` runs a small sample).
 """
 
