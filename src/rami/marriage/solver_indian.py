@@ -723,6 +723,34 @@ def _collect(
         skip[d] = True
 
 
+def _too_many_loners(hand: Sequence[int], wilds: frozenset[int], drops: int) -> bool:
+    """A quick no: more *loners* than the wild cards can carry.
+
+    A loner is a natural card with no natural partner: no other suit of its rank, and
+    no card of its suit within two ranks. Its meld needs two wild cards, and loners
+    sharing one sequence sit three or more ranks apart, so ``m`` of them need at least
+    ``max(2, 2m - 2) >= m`` wild cards. ``drops`` loners may be left out.
+    """
+    wild_count = sum(hand[k] for k in wilds if k < 52)
+    loners = 0
+    for c in range(52):
+        if not hand[c] or c in wilds:
+            continue
+        s, r = divmod(c, 13)
+        if any(hand[t * 13 + r] and t * 13 + r not in wilds for t in range(4) if t != s):
+            continue
+        near = False
+        for p in (1, 14) if r == 0 else (r + 1,):
+            for q in range(max(1, p - 2), min(14, p + 2) + 1):
+                k = s * 13 + (q - 1) % 13
+                if k != c and hand[k] and k not in wilds:
+                    near = True
+        if not near:
+            loners += hand[c]
+    left = max(0, loners - drops)
+    return (2 if left == 1 else left) > wild_count
+
+
 def _finishing_discards(
     hand: Sequence[int],
     rules: MarriageRules,
@@ -740,6 +768,8 @@ def _finishing_discards(
                 if groups is not None:
                     out[k] = tuple(tuple(int(c) for c in g) for g in groups)
         return out
+    if not table and _too_many_loners(hand, wilds, 1):
+        return {}
     skip = [not hand[k] for k in range(KINDS)]
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
     _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed)
