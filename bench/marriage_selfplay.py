@@ -3,7 +3,8 @@
 A decision is one ``legal_actions()`` call plus one ``apply()``. The figure per CPU
 second is the one-core rate even when the machine is busy with other work. Four players, the
 ``nepali`` preset, deals capped at 400 turns, each seat choosing uniformly among its
-legal actions. Usage: ``python bench/marriage_selfplay.py [seconds] [--profile]``.
+legal actions. Usage: ``python bench/marriage_selfplay.py [seconds] [--rules indian]
+[--profile]``. Exits 1 if a deal breaks an invariant (an exception).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ RULES = {"preset": "nepali", "max_turns": 400}
 PLAYERS = 4
 
 
-def run(seconds: float) -> tuple[int, int, float, float]:
+def run(seconds: float, preset: str = "nepali") -> tuple[int, int, float, float]:
     """Play deals for ``seconds``; return (decisions, deals, wall seconds, CPU seconds)."""
     rng = random.Random(2024)
     decisions = deals = 0
@@ -26,7 +27,7 @@ def run(seconds: float) -> tuple[int, int, float, float]:
     start = time.perf_counter()
     seed = 0
     while time.perf_counter() - start < seconds:
-        state = new_deal(RULES, PLAYERS, seed, dealer=seed % PLAYERS)
+        state = new_deal({**RULES, "preset": preset}, PLAYERS, seed, dealer=seed % PLAYERS)
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
             decisions += 1
@@ -35,25 +36,29 @@ def run(seconds: float) -> tuple[int, int, float, float]:
     return decisions, deals, time.perf_counter() - start, time.process_time() - cpu
 
 
-def main() -> None:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+def main() -> int:
+    preset = "nepali"
+    if "--rules" in sys.argv:
+        preset = sys.argv[sys.argv.index("--rules") + 1]
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a != preset]
     seconds = float(args[0]) if args else 10.0
     if "--profile" in sys.argv:
         import cProfile
         import pstats
 
         profile = cProfile.Profile()
-        profile.runcall(run, seconds)
+        profile.runcall(run, seconds, preset)
         pstats.Stats(profile).sort_stats("tottime").print_stats(25)
-        return
-    decisions, deals, elapsed, cpu = run(seconds)
+        return 0
+    decisions, deals, elapsed, cpu = run(seconds, preset)
     print(
-        f"marriage self-play (nepali, {PLAYERS} players, max 400 turns): "
+        f"marriage self-play ({preset}, {PLAYERS} players, max 400 turns): "
         f"{decisions / cpu:,.0f} decisions per CPU second, "
         f"{decisions / elapsed:,.0f} per wall second "
         f"({decisions:,} decisions, {deals} deals, {elapsed:.1f} s)"
     )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

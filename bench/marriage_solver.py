@@ -14,18 +14,26 @@ random ones. Copies respect the decks and the tiplu taken out of play.
 - ``missing`` with ``--rules indian`` (melds of three or more) on uniformly random
   22-card holdings with nothing on the table (fewer still: tens of milliseconds each).
 
-The solvers' memo tables are shared across calls, as in play; each figure is the
-median over the whole run, cold misses included. Run:
-``.venv/bin/python bench/marriage_solver.py [holdings] [missing holdings] [indian]``.
+Then the tail table: median, p99 and max per hand class (``random`` 22 cards,
+``near`` winning, ``dense`` two-suit holdings with 2–6 wild cards), for ``nepali`` and
+``indian``, *cold* (every memo emptied before each call, as the first hint of a new
+hand or a search-bot sample) and *warm* (memos shared, as in play). Calls over
+``--cap`` seconds are stopped and counted at the cap (printed with ``≥``). The bench
+runs on older trees too (it falls back to what they have), for before/after tables.
+Exits 1 if a call fails or a listed discard has no arrangement.
+Run: ``python bench/marriage_solver.py [holdings] [missing] [indian] [tail]
+[--cap S] [--tail-only]``.
 """
 
 from __future__ import annotations
 
 import random
+import signal
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rami.cards import CARDS, Card, counts
 from rami.marriage.melds import is_meld, is_show_meld, wild_kinds
@@ -92,11 +100,39 @@ def indian_holdings(n: int, seed: int) -> list[tuple[Card, list[int]]]:
     return out
 
 
-def timed(calls: Sequence[Callable[[], object]]) -> list[float]:
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise Timeout
+
+
+def timed(
+    calls: Sequence[Callable[[], object]],
+    cap: float = 0.0,
+    before: Callable[[], object] | None = None,
+) -> list[float]:
+    """Microseconds per call (wall clock: this sandbox's CPU clocks tick in 4 ms); a
+    call over ``cap`` seconds (if set) is stopped and counts as the cap. ``before``
+    runs ahead of each call, untimed (the memo reset of the cold figures)."""
     times = []
+    if cap:
+        signal.signal(signal.SIGALRM, _alarm)
     for call in calls:
+        if before is not None:
+            before()
         t0 = time.perf_counter()
-        call()
+        if cap:
+            signal.setitimer(signal.ITIMER_REAL, cap)
+        try:
+            call()
+        except Timeout:
+            times.append(cap * 1e6)
+            continue
+        finally:
+            if cap:
+                signal.setitimer(signal.ITIMER_REAL, 0)
         times.append((time.perf_counter() - t0) * 1e6)
     return times
 
@@ -109,10 +145,166 @@ def report(label: str, times: list[float]) -> None:
     )
 
 
-def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    n_missing = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000
-    n_indian = int(sys.argv[3]) if len(sys.argv) > 3 else 100
+# ------------------------------------------------------------------ the tail table
+
+
+def dense_holdings(n: int, seed: int) -> list[tuple[Card, list[int]]]:
+    """Dense two-suit 22-card holdings with 2–6 wild cards (the hard class)."""
+    rng = random.Random(f"marriage-dense:{seed}")
+    out: list[tuple[Card, list[int]]] = []
+    while len(out) < n:
+        tiplu = CARDS[rng.randrange(52)]
+        wl = sorted(wild_kinds(tiplu))
+        suits = rng.sample(range(4), 2)
+        cards = [rng.choice(wl) for _ in range(rng.randint(2, 6))]
+        while len(cards) < 22:
+            s = suits[0] if rng.random() < 0.7 else suits[1]
+            cards.append(s * 13 + rng.randrange(13))
+        vec = counts(cards)
+        if max(vec) <= 3 and vec[tiplu] <= 2:
+            out.append((tiplu, vec))
+    return out
+
+
+def _snapshot() -> list[tuple[dict[Any, Any], dict[Any, Any]]]:
+    """The solver modules' memo tables and their entries at start (base entries)."""
+    import importlib
+
+    tables = []
+    for name in (
+        "rami.marriage.cover",
+        "rami.marriage.missing",
+        "rami.marriage.solver",
+        "rami.marriage.solver_indian",
+        "rami.marriage.melds",
+    ):
+        module = importlib.import_module(name)
+        for value in vars(module).values():
+            if isinstance(value, dict):
+                tables.append((value, dict(value)))
+            elif isinstance(value, tuple) and value and all(isinstance(v, dict) for v in value):
+                tables.extend((v, dict(v)) for v in value)
+            elif hasattr(value, "clear") and type(value).__name__ == "BoundedMemo":
+                tables.append((value, {}))
+    return tables
+
+
+_TABLES: list[tuple[Any, dict[Any, Any]]] = []
+
+
+def reset_memos() -> None:
+    """Empty every solver memo (base entries put back): the cold path."""
+    for table, seed in _TABLES:
+        table.clear()
+        if seed:
+            table.update(seed)
+
+
+def _hint(v: list[int], rules: Any, tiplu: Card) -> object:
+    from rami.marriage import solver
+
+    bounded = getattr(solver, "missing_at_least", None)
+    if bounded is not None:
+        return bounded(v, rules, tiplu, [])
+    return missing(v, rules, tiplu, [])
+
+
+def _analyze(v: list[int], rules: Any, tiplu: Card) -> object:
+    from rami.marriage.calculator import analyze
+
+    text = " ".join(str(CARDS[k]) for k in range(52) for _ in range(v[k]))
+    return analyze(text, str(tiplu), None, rules.preset_name)
+
+
+def _tail_ops(preset: str) -> list[tuple[str, Callable[[list[int], Any, Card], object]]]:
+    if preset == "nepali":
+        return [
+            ("finish (show in turn)", lambda v, r, t: show_finish_discards(v, r, wild_kinds(t))),
+            ("missing (hint)", _hint),
+        ]
+    return [
+        ("finish check", lambda v, r, t: finish_discards(v, r, wild_kinds(t), 0, "melds")),
+        ("missing (hint)", _hint),
+        ("analyze", _analyze),
+    ]
+
+
+def tail_table(n: int, cap: float) -> bool:
+    """Print the tail table; False if a call raised."""
+    global _TABLES
+    _TABLES = _snapshot()
+    classes = {
+        "random": [(t, v) for t, v in indian_holdings(n, 3)],
+        "near": [(t, counts(h + [c for m in sh for c in m])) for t, h, sh in holdings(n, 4)],
+        "dense": dense_holdings(n, 5),
+    }
+    ok = True
+    print(f"\ntail table ({n} holdings per class, cap {cap:g} s; ms per call)")
+    print(
+        f"{'preset':7} {'class':6} {'operation':22} {'mode':5} {'median':>8} {'p99':>8} {'max':>8}"
+    )
+    for preset, rules in (("nepali", NEPALI), ("indian", INDIAN)):
+        for cls, sample in classes.items():
+            for label, op in _tail_ops(preset):
+                for mode in ("cold", "warm"):
+                    if mode == "warm":
+                        reset_memos()
+
+                    def call(
+                        v: list[int], t: Card, op: Any = op, rules: Any = rules
+                    ) -> Callable[[], object]:
+                        return lambda: op(v, rules, t)
+
+                    try:
+                        before = reset_memos if mode == "cold" else None
+                        times = timed([call(v, t) for t, v in sample], cap, before)
+                    except Exception as exc:  # a bench reports and fails
+                        print(f"FAIL {preset} {cls} {label}: {exc!r}")
+                        ok = False
+                        continue
+                    ms = sorted(x / 1e3 for x in times)
+                    p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+                    top = ms[-1]
+                    mark = "≥" if cap and top >= cap * 1e3 else " "
+                    print(
+                        f"{preset:7} {cls:6} {label:22} {mode:5} {statistics.median(ms):8.2f} "
+                        f"{p99:8.2f} {mark}{top:7.1f}"
+                    )
+    return ok
+
+
+def check_arrangements(n: int) -> bool:
+    """Every listed indian discard has an arrangement (find_finish)."""
+    from rami.marriage.solver import find_finish
+
+    for t, v in dense_holdings(n, 6):
+        w = wild_kinds(t)
+        for d in finish_discards(v, INDIAN, w, 0, "melds"):
+            if find_finish(v, INDIAN, w, 0, "melds", d) is None:
+                print(f"FAIL: {t} {v}: discard {d} listed but no arrangement")
+                return False
+    return True
+
+
+def main() -> int:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    cap = 0.0
+    if "--cap" in sys.argv:
+        cap = float(sys.argv[sys.argv.index("--cap") + 1])
+        args = [a for a in args if a != sys.argv[sys.argv.index("--cap") + 1]]
+    n = int(args[0]) if args else 10_000
+    n_missing = int(args[1]) if len(args) > 1 else 1_000
+    n_indian = int(args[2]) if len(args) > 2 else 100
+    n_tail = int(args[3]) if len(args) > 3 else 100
+    if "--tail-only" not in sys.argv:
+        medians(n, n_missing, n_indian)
+    ok = tail_table(n_tail, cap)
+    ok = check_arrangements(10) and ok
+    return 0 if ok else 1
+
+
+def medians(n: int, n_missing: int, n_indian: int) -> None:
+    """The median figures (memos shared across calls, as in play)."""
     sample = holdings(n, 1)
     shown3 = [(counts(hand), wild_kinds(t)) for t, hand, _ in sample]
     whole = [(counts(hand + [c for m in sh for c in m]), wild_kinds(t)) for t, hand, sh in sample]
@@ -155,4 +347,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -115,6 +115,45 @@ def test_T3_nobody_opens_during_the_first_round() -> None:
     assert not state.first_round
 
 
+def test_T3_taken_card_may_not_be_discarded_again_the_same_turn() -> None:
+    # Default rediscard_taken false: neither the taken K♥ nor its identical copy.
+    state = position("1v1", ["2♠ K♥ 9♦", "2♥"], discard="K♥", opened=[True, False])
+    state.apply("take")
+    legal = texts(state.legal_actions())
+    assert "discard K♥" not in legal and {"discard 2♠", "discard 9♦"} <= legal
+    raises(state, "discard K♥", "took K♥ from the discard pile this turn")
+    assert state.check("discard K♥") is not None
+    state.apply("discard 2♠")
+    # The next turn it may go: the ban is for the turn of the take only.
+    state.apply("draw")
+    state.apply(f"discard {state.hand(1)[0]}")
+    state.apply("draw")
+    assert "discard K♥" in texts(state.legal_actions())
+
+
+def test_T3_option_rediscard_taken_allows_it() -> None:
+    loose = {"preset": "1v1", "rediscard_taken": True}
+    state = position(loose, ["2♠ 9♦", "2♥"], discard="K♥", opened=[True, False])
+    state.apply("take")
+    assert "discard K♥" in texts(state.legal_actions())
+    state.apply("discard K♥")
+
+
+def test_T3_take_refused_when_only_the_taken_card_could_be_discarded() -> None:
+    state = position("1v1", ["K♥", "2♥"], discard="K♥", opened=[True, False])
+    assert texts(state.legal_actions()) == {"draw"}
+    raises(state, "take", "nothing else to discard")
+
+
+def test_T3_lay_off_must_keep_a_card_other_than_the_taken_one() -> None:
+    table = [("5♥ 6♥ 7♥", 0)]
+    state = position("1v1", ["8♥ K♥", "2♥"], discard="K♥", opened=[True, False], table=table)
+    state.apply("take")
+    assert "add 8♥ @0" not in texts(state.legal_actions())
+    raises(state, "add 8♥ @0", "other than K♥")
+    assert texts(state.legal_actions()) == {"discard 8♥"}
+
+
 # --------------------------------------------------------------------- T-4
 
 
@@ -305,7 +344,7 @@ def test_T8_opened_player_takes_freely() -> None:
     assert texts(state.legal_actions()) == {"draw", "take"}
     state.apply("take")
     assert not state.must_open
-    state.apply("discard K♥")
+    state.apply("discard 9♦")  # not K♥: the taken card stays this turn (T-3)
 
 
 def test_T8_option_taken_card_in_opening() -> None:
@@ -430,6 +469,22 @@ def test_T11_option_max_turns_caps_the_deal() -> None:
     assert state.is_over and state.end_reason == "max_turns"
     assert state.result is not None and state.result.winner is None
     assert state.result.scores == (100, 100)
+
+
+def test_T11_default_cap_is_400_turns_and_0_means_none() -> None:
+    from rami.tunisian.rules import rules_from
+
+    assert rules_from("ffa").max_turns == 400
+    assert rules_from({"preset": "2v2", "max_turns": 0}).max_turns == 0
+    state = new_deal({"preset": "1v1", "max_turns": 0}, seed=9)
+    for _ in range(3):
+        state.apply(Action("discard", (state.hand(state.to_move or 0)[0],)))
+        state.apply("draw")
+    assert not state.is_over  # 0: no cap
+    capped = new_deal("1v1", seed=9)
+    capped._turn = 399
+    capped.apply(Action("discard", (capped.hand(0)[0],)))
+    assert capped.is_over and capped.end_reason == "max_turns"
 
 
 # ------------------------------------------------------------ protocol details

@@ -409,6 +409,10 @@ def _draw_or_take(obs: Observation) -> Action:
         return _TAKE if later is not None and later.value > now.value else _DRAW
     if top == _JOKER or top in table_fits(obs.table):
         return _TAKE
+    if sum(hand) < 3:
+        # With the top card the hand is too small for a meld that keeps a discard, and
+        # the taken card may not go back (T-3): taking only passes cards round in circles.
+        return _DRAW
     with_it = hand[:]
     with_it[top] += 1
     use = card_use(with_it, top)

@@ -35,7 +35,7 @@ from rami.marriage.settle import card_points, settle_indian, settle_nepali
 from rami.marriage.solver import (
     find_finish,
     finish_discards,
-    missing,
+    missing_at_least,
     show_and_finish,
     show_choices,
 )
@@ -421,11 +421,12 @@ def analyze(
         kind, melds, d = best
         points = kept_maal(d)
         finish = {"kind": kind, kind: [_texts(m) for m in melds], "discard": str(d)}
-    count = missing(vec, rs, tip, groups)
+    count, exact = missing_at_least(vec, rs, tip, groups)
     return {
         "can_finish": finish is not None,
         "finish": finish,
         "missing": count,
+        "missing_exact": exact,  # False: the bounded search stopped, at least ``missing``
         "maal": points,
     }
 
@@ -444,8 +445,9 @@ def format_analysis(result: dict[str, Any], ascii: bool = False) -> str:
         lines.append("  " + " | ".join(show(g) for g in finish[kind]))
     else:
         n = result.get("missing", 0)
+        least = "" if result.get("missing_exact", True) else "at least "
         lines.append(
-            f"Cannot finish yet: {n} card{'s' if n != 1 else ''} missing"
+            f"Cannot finish yet: {least}{n} card{'s' if n != 1 else ''} missing"
             " (exchanges of one card out, one in)."
         )
     lines.append(f"Maal: {result.get('maal', 0)}")

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rami.cards import CARDS, KINDS, Card
 
@@ -42,7 +42,7 @@ __all__ = ["arrange3", "discards3", "show_discards3"]
 
 _UNIT = tuple(1 << (8 * r) for r in range(13))
 _QKA = _UNIT[0] + _UNIT[11] + _UNIT[12]
-_MEMO_LIMIT = 300_000
+_MEMO_LIMIT = 100_000  # entries per table; a full table starts a new generation
 _WILD_SHIFT = 8 * 13  # a suit *code*: the key, and the wild-rank mask above it
 _CARD_BITS = (1 << _WILD_SHIFT) - 1
 _INF = 99
@@ -52,9 +52,16 @@ _ZERO_VEC: Vec = (0, _INF, _INF, _INF)
 
 
 def _remember(memo: dict[int, object], key: int, value: object) -> None:
+    """Store in a bounded memo: a full table starts a new generation (cleared, its
+    base entries put back: the recursions end on them)."""
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
+        memo.update(_SEEDS.get(id(memo), ()))
     memo[key] = value
+
+
+#: The base entries of the seeded memo tables, by ``id`` (filled at the end).
+_SEEDS: dict[int, dict[int, object]] = {}
 
 
 # ---------------------------------------------------------------------------------------
@@ -189,10 +196,13 @@ def _cluster_entry(part: int, tun: bool) -> tuple[int, tuple[tuple[int, int], ..
     return got
 
 
-_SUIT_ENTRY: tuple[dict[int, tuple[int, list[tuple[int, int]]]], ...] = ({0: (0, [])}, {0: (0, [])})
+_SUIT_ENTRY: tuple[dict[int, tuple[int, tuple[tuple[int, int], ...]]], ...] = (
+    {0: (0, ())},
+    {0: (0, ())},
+)
 
 
-def suit_entry(key: int, tun: bool) -> tuple[int, list[tuple[int, int]]]:
+def suit_entry(key: int, tun: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
     """(cost of a suit, (rank, its cost without one card of that rank) per rank)."""
     memo = _SUIT_ENTRY[tun]
     got = memo.get(key)
@@ -208,8 +218,9 @@ def suit_entry(key: int, tun: bool) -> tuple[int, list[tuple[int, int]]]:
     for cost, table, shift in entries:
         base = total - cost
         out.extend((r + shift, base + c) for r, c in table)
-    _remember(memo, key, (total, out))  # type: ignore[arg-type]
-    return total, out
+    got = (total, tuple(out))  # tuples of ints: the cyclic GC stops tracking them
+    _remember(memo, key, got)  # type: ignore[arg-type]
+    return got
 
 
 def _suit_pieces(key: int, tun: bool) -> list[tuple[int, ...]]:
@@ -1218,3 +1229,28 @@ def show_discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> lis
     if _isolated(masks) > w + 2:
         return []
     return [CARDS[k] for k in _show_fast(hand, wilds, keys, w, [m[0] for m in masks])]
+
+
+def _memo_tables() -> list[dict[Any, Any]]:
+    return [
+        _CLUSTER_MEMO, _KEY_CLUSTERS, *_SOLVE_MEMO, *_COST_MEMO, *_ENTRY_MEMO, *_SUIT_ENTRY,
+        _CROSS_MEMO, _LONE_MEMO, _SHIFTED_MEMO, _CLUSTER_VEC, _VEC_MEMO, _VEC_TABLE_MEMO,
+        _LEX, _LEX_ENTRY, _EXPORT_TABLE, _EXPORT_SUIT, _COLUMN,
+    ]  # fmt: skip
+
+
+for _table in _memo_tables():
+    if _table:
+        _SEEDS[id(_table)] = dict(_table)
+
+
+def reset_memos() -> None:
+    """Empty every memo table (their base entries kept): the cold path, for benches."""
+    for table in _memo_tables():
+        table.clear()
+        table.update(_SEEDS.get(id(table), ()))
+
+
+def memo_entries() -> int:
+    """Entries held by the memo tables (the memory bench prints it)."""
+    return sum(len(t) for t in _memo_tables())

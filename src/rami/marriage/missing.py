@@ -27,13 +27,38 @@ more copy left in the decks) or not at all: a closed form.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rami.cards import KINDS, Card
 from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import dublees_to_finish, melds_to_finish
 
-__all__ = ["copy_limits", "dublee_missing", "melds_missing", "missing_count", "split_shown"]
+__all__ = [
+    "HINT_WORK",
+    "MissingCount",
+    "copy_limits",
+    "dublee_missing",
+    "melds_missing",
+    "missing_bound",
+    "missing_count",
+    "split_shown",
+]
+
+#: Search states a hint may spend on the ``indian`` count (well under 100 ms here).
+HINT_WORK = 12_000
+
+
+@dataclass(frozen=True)
+class MissingCount:
+    """An N-3 count; ``exact`` False: the search stopped early, *at least* ``count``."""
+
+    count: int
+    exact: bool = True
+
+    def text(self) -> str:
+        cards = f"{self.count} card{'s' if self.count != 1 else ''}"
+        return cards if self.exact else f"at least {cards}"
 
 
 def copy_limits(rules: MarriageRules, tiplu: Card | None) -> list[int]:
@@ -449,6 +474,39 @@ def melds_missing(
     return _Search(rest, wilds, limit, rules, shows, frees).solve(cap)
 
 
+def missing_bound(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    tiplu: Card,
+    shown: Sequence[Sequence[int]],
+    work: int | None = HINT_WORK,
+) -> MissingCount:
+    """``missing_count`` with a bound on the search (hints): ``indian`` holdings may
+    answer "at least N" (``exact`` False) rather than search for seconds; the
+    three-card solvers are fast enough to stay exact."""
+    if rules.melds_at_least3:
+        from rami.marriage.solver_indian import indian_missing_bound
+
+        wilds, rest, limit = _prepare(hand, rules, tiplu, shown)
+        count, exact = indian_missing_bound(rest, rules, wilds, limit, shown, work)
+        return MissingCount(count, exact)
+    return MissingCount(missing_count(hand, rules, tiplu, shown))
+
+
+def _prepare(
+    hand: Sequence[int], rules: MarriageRules, tiplu: Card, shown: Sequence[Sequence[int]]
+) -> tuple[frozenset[int], list[int], list[int]]:
+    if len(hand) != KINDS:
+        raise ValueError(f"a hand is a count vector of length {KINDS}, not {len(hand)}")
+    wilds = wild_kinds(tiplu)
+    rest = split_shown(hand, rules, shown)
+    limit = copy_limits(rules, tiplu)
+    for group in shown:
+        for c in group:
+            limit[c] -= 1
+    return wilds, rest, limit
+
+
 def missing_count(
     hand: Sequence[int], rules: MarriageRules, tiplu: Card, shown: Sequence[Sequence[int]]
 ) -> int:
@@ -458,14 +516,7 @@ def missing_count(
     dublees (told apart by size). With nothing shown, both paths are tried and the
     melds path includes showing three melds in the same turn.
     """
-    if len(hand) != KINDS:
-        raise ValueError(f"a hand is a count vector of length {KINDS}, not {len(hand)}")
-    wilds = wild_kinds(tiplu)
-    rest = split_shown(hand, rules, shown)
-    limit = copy_limits(rules, tiplu)
-    for group in shown:
-        for c in group:
-            limit[c] -= 1
+    wilds, rest, limit = _prepare(hand, rules, tiplu, shown)
     if rules.melds_at_least3:
         from rami.marriage.solver_indian import indian_missing
 

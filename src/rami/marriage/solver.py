@@ -27,6 +27,7 @@ __all__ = [
     "max_show_melds",
     "melds_to_finish",
     "missing",
+    "missing_at_least",
     "show_and_finish",
     "show_choices",
     "show_finish_discards",
@@ -267,12 +268,14 @@ def find_finish(
     left = list(hand)
     left[discard] -= 1
     if rules.melds_at_least3:
-        from rami.marriage.solver_indian import indian_finish
+        from rami.marriage.solver_indian import finishing_discards
 
-        groups = indian_finish(left, rules, wilds, extra_melds)
-        if groups is None:
+        # the search that answered ``finish_discards`` kept one arrangement per discard
+        got = finishing_discards(hand, rules, wilds, extra_melds).get(int(discard))
+        if got is None:
             return None
-        return Finish("melds", tuple(groups), CARDS[discard])
+        groups = tuple(tuple(CARDS[c] for c in g) for g in got)
+        return Finish("melds", groups, CARDS[discard])
     _melds_needed(hand, rules, shown_melds)
     melds = arrange3(left, wilds, rules.tunnela_melds)
     if melds is None:
@@ -359,3 +362,21 @@ def missing(
     from rami.marriage.missing import missing_count
 
     return missing_count(hand, rules, tiplu, shown)
+
+
+def missing_at_least(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    tiplu: Card,
+    shown: Sequence[Sequence[int]],
+    work: int | None = None,
+) -> tuple[int, bool]:
+    """``missing`` within a bound on search work, for hints: (count, exact).
+
+    ``exact`` False means the search stopped early and *at least* ``count`` cards are
+    missing. ``work`` None uses ``rami.marriage.missing.HINT_WORK``.
+    """
+    from rami.marriage.missing import HINT_WORK, missing_bound
+
+    got = missing_bound(hand, rules, tiplu, shown, HINT_WORK if work is None else work)
+    return got.count, got.exact

@@ -35,10 +35,15 @@ from collections.abc import Iterator, Sequence
 from rami.cards import CARDS, KINDS, Card
 from rami.marriage.melds import MAX_SEQUENCE, MAX_TRIAL, is_pure_meld, seq_span
 from rami.marriage.rules import MarriageRules
+from rami.memo import BoundedMemo
 
 __all__ = ["arrange_indian", "indian_discards", "indian_finish", "indian_missing"]
 
 PURE_ON_TABLE = 3  # M-6: melds that must stay pure on the table
+
+
+class WorkSpent(Exception):
+    """A bounded search used up its budget of states (``indian_missing_bound``)."""
 
 
 def _trial_ok(cards: Sequence[int]) -> bool:
@@ -75,6 +80,24 @@ def _pure_facts(cards: Sequence[int], tun: bool) -> tuple[int, int]:
     return -1, -1
 
 
+def _gap_dead(grown: Sequence[int], held: Sequence[int]) -> bool:
+    """True when the pure sequence ``grown`` has a gap no card left can fill.
+
+    Without jokers (a finish) a protected meld's gaps need held cards of those exact
+    kinds; the search places the lowest kinds first, so a gap of a kind no longer
+    held (placed, dropped, or never there) stays a gap.
+    """
+    suit = grown[0] // 13
+    ranks = [x % 13 + 1 for x in grown]
+    aces = 1 in ranks
+    others = {r for r in ranks if r != 1}
+    for ace_pos in (1, 14) if aces else (0,):
+        pos = others | {ace_pos} if aces else others
+        if all(p in pos or held[suit * 13 + (p - 1) % 13] for p in range(min(pos), max(pos) + 1)):
+            return False
+    return True
+
+
 def _positions(rank0: int) -> tuple[int, ...]:
     return (1, 14) if rank0 == 0 else (rank0 + 1,)
 
@@ -106,6 +129,10 @@ class _Search:
         fixed_exact: int = 0,
         fixed_kept: int = 0,
         pure_room: bool = False,
+        failed: set[tuple[object, ...]] | None = None,
+        skip: Sequence[bool] | None = None,
+        drop_wilds: bool = False,
+        budget: list[int] | None = None,
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
@@ -122,7 +149,15 @@ class _Search:
         self.pure_room = pure_room
         self.table0 = tuple(tuple(sorted(g)) for g in table)
         self.protected = protected
-        self.failed: set[tuple[object, ...]] = set()
+        # ``failed`` may be shared by searches of the same parameters (the states hold
+        # everything else); ``skip`` marks kinds not to leave out (answered already: it
+        # only grows, so the failures stay failures).
+        self.failed: set[tuple[object, ...]] = set() if failed is None else failed
+        self.skip = skip
+        self.drop_wilds = drop_wilds
+        self.budget = budget  # [search states left]: ``WorkSpent`` when it runs out
+        self.drop_stack: list[int] = []
+        self.dropped_card: int | None = None
         self.result: list[tuple[int, ...]] | None = None
         self.new_melds: tuple[tuple[int, ...], ...] = ()  # the hand's new melds, found
         spare = 0
@@ -169,6 +204,8 @@ class _Search:
     # -- search ---------------------------------------------------------------------------
 
     def run(self) -> bool:
+        if self.budget is not None:
+            self.budget[0] -= 8  # setting a search up costs about that many states
         opened = tuple(True for _ in self.table0)
         return self._dfs(0, self.table0, opened, (), 0, 0, 0, self.spare0, 0)
 
@@ -193,6 +230,11 @@ class _Search:
         key = (self.rkey, table, opened, pool, dropped, need, min(spare, 2), kept, idx < 52)
         if key in self.failed:
             return False
+        budget = self.budget
+        if budget is not None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise WorkSpent
         if idx < 52:
             ok = self._natural(idx, table, opened, new, pool, dropped, need, spare, kept)
         else:
@@ -302,7 +344,7 @@ class _Search:
                 if t in self.protected:
                     grown = tuple(sorted((*g, c)))
                     p_need, _ = _pure_facts(grown, tun)
-                    if p_need < 0:
+                    if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
                         continue
                     nt = (*table[:t], grown, *table[t + 1 :])
                     if self._dfs(0, nt, opened, new, pool, dropped, need, spare, kept + 1):
@@ -333,10 +375,12 @@ class _Search:
                         self._give(k)
                     if ok:
                         return True
-            if dropped < self.drops and self._dfs(
-                0, table, opened, new, pool, dropped + 1, need, spare, kept
-            ):
-                return True
+            if dropped < self.drops and (self.skip is None or not self.skip[c]):
+                self.drop_stack.append(c)
+                ok = self._dfs(0, table, opened, new, pool, dropped + 1, need, spare, kept)
+                self.drop_stack.pop()
+                if ok:
+                    return True
         finally:
             self._give(c)
         return False
@@ -412,10 +456,17 @@ class _Search:
                 return True
             for t in self.protected:
                 grown = tuple(sorted((*table[t], w)))
-                if _pure_facts(grown, self.tun)[0] < 0:
+                p_need = _pure_facts(grown, self.tun)[0]
+                if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
                     continue
                 nt = (*table[:t], grown, *table[t + 1 :])
                 if self._dfs(52, nt, opened, new, pool, dropped, need, spare, kept + 1):
+                    return True
+            if self.drop_wilds and dropped < self.drops and (self.skip is None or not self.skip[w]):
+                self.drop_stack.append(w)
+                ok = self._dfs(52, table, opened, new, pool, dropped + 1, need, spare, kept)
+                self.drop_stack.pop()
+                if ok:
                     return True
         finally:
             self._give(w)
@@ -442,6 +493,8 @@ class _Search:
         if exact > self.jokers:
             return False
         slots = self.target - kept - self.fixed_kept
+        if self.drop_wilds and slots < pool:
+            return False  # a wild card left out is dropped by name (``_wild_phase``)
         extra = slots - need - exact
         if extra < 0:
             return False
@@ -452,6 +505,7 @@ class _Search:
         if max(exact, slots - pool) > self.jokers:
             return False
         self.new_melds = new
+        self.dropped_card = self.drop_stack[-1] if self.drop_stack else None
         self.result = self._groups(table, new, pool, need, extra, spare)
         return True
 
@@ -472,7 +526,7 @@ class _Search:
             for c in g:
                 placed.remove(c)
         wilds = [k for k in range(52) if self.wild[k] for _ in range(self.hand0[k])]
-        for c in placed:
+        for c in (*placed, *self.drop_stack):
             if self.wild[c]:
                 wilds.remove(c)
         assert len(wilds) == pool
@@ -608,13 +662,161 @@ def indian_finish(
     return [tuple(CARDS[c] for c in g) for g in groups]
 
 
+def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...]]:
+    """The three-card pure melds ``hand`` holds: every pure meld holds one, and the
+    search grows a protected meld with the cards that keep it pure, so choosing the
+    pure melds of a finish among these loses nothing."""
+    return [m for m in _pure_options(hand, rules) if len(m) == 3]
+
+
+#: Finishing discards per holding: (hand, wild kinds, table, rules) -> {discard: melds}.
+_DROPS_MEMO: BoundedMemo[tuple[object, ...], dict[int, tuple[tuple[int, ...], ...]]] = BoundedMemo(
+    2048
+)
+
+
+def finishing_discards(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """Every discard after which ``hand`` goes to the table (M-8, M-10), with one
+    arrangement each (the table melds with their additions, then the new melds).
+
+    One search answers all discards: the card left out is chosen inside the search,
+    and after each success that card is barred and the search resumes with its memo
+    of failed states (barring more drops only removes successes). Purity (M-6) comes
+    after a pass without it, which names the only candidates; then each choice of
+    protected table melds and three-card pure cores from the hand.
+    """
+    key = (bytes(hand), wilds, tuple(tuple(g) for g in table), rules)
+    got = _DROPS_MEMO.get(key)
+    if got is None:
+        got = _finishing_discards(hand, rules, wilds, table)
+        _DROPS_MEMO.put(key, got)
+    return got
+
+
+def _collect(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    groups: Sequence[Sequence[int]],
+    protected: frozenset[int],
+    failed: set[tuple[object, ...]],
+    skip: list[bool],
+    found: dict[int, tuple[tuple[int, ...], ...]],
+) -> None:
+    """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish."""
+    target = sum(hand) - 1
+    while True:
+        search = _Search(
+            hand, rules, wilds, groups, protected, 0, 1, target,
+            failed=failed, skip=skip, drop_wilds=True,
+        )  # fmt: skip
+        if not search.run():
+            return
+        d = search.dropped_card
+        assert d is not None and search.result is not None
+        found[d] = tuple(search.result)
+        skip[d] = True
+
+
+def _too_many_loners(hand: Sequence[int], wilds: frozenset[int], drops: int) -> bool:
+    """A quick no: more *loners* than the wild cards can carry.
+
+    A loner is a natural card with no natural partner: no other suit of its rank, and
+    no card of its suit within two ranks. Its meld needs two wild cards, and loners
+    sharing one sequence sit three or more ranks apart, so ``m`` of them need at least
+    ``max(2, 2m - 2) >= m`` wild cards. ``drops`` loners may be left out.
+    """
+    wild_count = sum(hand[k] for k in wilds if k < 52)
+    loners = 0
+    for c in range(52):
+        if not hand[c] or c in wilds:
+            continue
+        s, r = divmod(c, 13)
+        if any(hand[t * 13 + r] and t * 13 + r not in wilds for t in range(4) if t != s):
+            continue
+        near = False
+        for p in (1, 14) if r == 0 else (r + 1,):
+            for q in range(max(1, p - 2), min(14, p + 2) + 1):
+                k = s * 13 + (q - 1) % 13
+                if k != c and hand[k] and k not in wilds:
+                    near = True
+        if not near:
+            loners += hand[c]
+    left = max(0, loners - drops)
+    return (2 if left == 1 else left) > wild_count
+
+
+def _finishing_discards(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+) -> dict[int, tuple[tuple[int, ...], ...]]:
+    total = sum(hand)
+    if total <= 1:
+        out: dict[int, tuple[tuple[int, ...], ...]] = {}
+        for k in range(KINDS):
+            if hand[k]:
+                left = list(hand)
+                left[k] -= 1
+                groups = indian_finish(left, rules, wilds, table)
+                if groups is not None:
+                    out[k] = tuple(tuple(int(c) for c in g) for g in groups)
+        return out
+    if not table and _too_many_loners(hand, wilds, 1):
+        return {}
+    skip = [not hand[k] for k in range(KINDS)]
+    relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
+    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed)
+    if not relaxed:
+        return {}
+    skip = [k not in relaxed for k in range(KINDS)]
+    found: dict[int, tuple[tuple[int, ...], ...]] = {}
+    memos: dict[frozenset[int], set[tuple[object, ...]]] = {}
+    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
+    options = _pure_cores(hand, rules)
+    for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
+        for protected in itertools.combinations(pure_table, j):
+            for chosen in _disjoint_choices(hand, options, PURE_ON_TABLE - j):
+                rest = list(hand)
+                for m in chosen:
+                    for c in m:
+                        rest[c] -= 1
+                if sum(rest) == 0:
+                    continue  # a discard is needed
+                if all(skip[k] or not rest[k] for k in relaxed):
+                    continue  # every discard still open is inside the chosen cores
+                melds: list[Sequence[int]] = [*table, *chosen]
+                prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
+                failed = memos.setdefault(prot, set())
+                _collect(rest, rules, wilds, melds, prot, failed, skip, found)
+                if len(found) == len(relaxed):
+                    return found
+    return found
+
+
 def indian_discards(
     hand: Sequence[int],
     rules: MarriageRules,
     wilds: frozenset[int],
     table: Sequence[Sequence[int]],
 ) -> list[Card]:
-    """The distinct discards after which ``indian_finish`` succeeds."""
+    """The distinct discards after which ``indian_finish`` succeeds (one search)."""
+    return [CARDS[k] for k in sorted(finishing_discards(hand, rules, wilds, table))]
+
+
+def indian_discards_plain(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+) -> list[Card]:
+    """``indian_discards`` by one ``indian_finish`` per discard (the reference)."""
     total = sum(hand)
     if total > 1 and not _Search(hand, rules, wilds, table, frozenset(), 0, 1, total - 1).run():
         return []  # even without purity no card can be left out
@@ -628,12 +830,34 @@ def indian_discards(
     return out
 
 
+def indian_missing_bound(
+    rest: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    limit: Sequence[int],
+    table: Sequence[Sequence[int]],
+    work: int | None,
+) -> tuple[int, bool]:
+    """``indian_missing`` within ``work`` search states (None: no bound).
+
+    Returns (count, exact). The exchanges are tried fewest first, so when the budget
+    runs out at ``k`` every smaller count has been ruled out: (k, False) means *at
+    least* k missing. A hint answers at once that way instead of searching seconds.
+    """
+    budget = None if work is None else [work]
+    try:
+        return indian_missing(rest, rules, wilds, limit, table, _budget=budget), True
+    except WorkSpent as spent:
+        return int(spent.args[0]), False
+
+
 def indian_missing(
     rest: Sequence[int],
     rules: MarriageRules,
     wilds: frozenset[int],
     limit: Sequence[int],
     table: Sequence[Sequence[int]],
+    _budget: list[int] | None = None,
 ) -> int:
     """N-3 for ``at_least3``: the fewest exchanges before the 22-card holding (table
     melds ``table`` and the cards ``rest``) can lay every card but one on the table.
@@ -650,38 +874,64 @@ def indian_missing(
     target = rules.hand_size - sum(len(g) for g in table)
     pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
     for k in range(target + 2):
-        relaxed = _Search(rest, rules, wilds, table, frozenset(), k, k + 1, target)
-        if not relaxed.run():
-            continue
-        hints = _pure_hints(relaxed.new_melds, k)
-        for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
-            for protected in itertools.combinations(pure_table, j):
-                choices = _partial_pures(rest, rules, PURE_ON_TABLE - j, k)
-                if j == 0:  # first the cores of the melds the relaxation found
-                    choices = itertools.chain(hints, choices)
-                for chosen, lack, room in choices:
-                    left = list(rest)
-                    kept = 0
-                    for m in chosen:
-                        for c in m:
-                            left[c] -= 1
-                            kept += 1
-                    search = _Search(
-                        left,
-                        rules,
-                        wilds,
-                        table,
-                        frozenset(protected),
-                        k,
-                        k + 1,
-                        target,
-                        lack,
-                        kept,
-                        room,
-                    )
-                    if search.run():
-                        return k
+        try:
+            found = _missing_at(rest, rules, wilds, table, pure_table, target, k, _budget)
+        except WorkSpent:
+            raise WorkSpent(k) from None
+        if found:
+            return k
     return target + 1
+
+
+def _missing_at(
+    rest: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+    pure_table: Sequence[int],
+    target: int,
+    k: int,
+    budget: list[int] | None,
+) -> bool:
+    """Can the holding finish after ``k`` exchanges? (``indian_missing``)."""
+    relaxed = _Search(rest, rules, wilds, table, frozenset(), k, k + 1, target, budget=budget)
+    if not relaxed.run():
+        return False
+    # Searches of the same parameters share their failed states (a state holds
+    # everything else): different core choices often leave the same cards.
+    memos: dict[tuple[object, ...], set[tuple[object, ...]]] = {}
+    hints = _pure_hints(relaxed.new_melds, k)
+    for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
+        for protected in itertools.combinations(pure_table, j):
+            choices = _partial_pures(rest, rules, PURE_ON_TABLE - j, k)
+            if j == 0:  # first the cores of the melds the relaxation found
+                choices = itertools.chain(hints, choices)
+            for chosen, lack, room in choices:
+                left = list(rest)
+                kept = 0
+                for m in chosen:
+                    for c in m:
+                        left[c] -= 1
+                        kept += 1
+                prot = frozenset(protected)
+                search = _Search(
+                    left,
+                    rules,
+                    wilds,
+                    table,
+                    prot,
+                    k,
+                    k + 1,
+                    target,
+                    lack,
+                    kept,
+                    room,
+                    failed=memos.setdefault((prot, lack, kept, room), set()),
+                    budget=budget,
+                )
+                if search.run():
+                    return True
+    return False
 
 
 def _pure_hints(

@@ -53,7 +53,7 @@ def hint_lines(view: Mapping[str, Any]) -> list[str]:
 def _marriage(view: Mapping[str, Any]) -> list[str]:
     from rami.marriage.maal import maal
     from rami.marriage.rules import rules_from
-    from rami.marriage.solver import dublee_count, max_show_melds, missing
+    from rami.marriage.solver import dublee_count, max_show_melds, missing_at_least
 
     rules = rules_from(view.get("rules"))
     hand = _cards(view.get("hand") or [])
@@ -97,8 +97,9 @@ def _marriage(view: Mapping[str, Any]) -> list[str]:
     if finishes:
         lines.append("you can finish: " + " or ".join(f"'finish {c}'" for c in finishes[:4]))
     elif phase == "play":
-        gap = missing(vec, rules, tiplu, shown_melds)
-        lines.append(f"{gap} card{'s' if gap != 1 else ''} missing before you can finish")
+        gap, exact = missing_at_least(vec, rules, tiplu, shown_melds)
+        least = "" if exact else "at least "
+        lines.append(f"{least}{gap} card{'s' if gap != 1 else ''} missing before you can finish")
     elif phase == "draw" and top is not None and any(a.kind == "take" for a in legal):
         lines.append(f"the top discard is {top}; draw or take, then ask again")
     own = [*hand]

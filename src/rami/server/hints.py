@@ -79,7 +79,11 @@ def _marriage_notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
         if len(cards) == 22:  # N-3 looks at the 22 cards after the draw
             shown_text = ", ".join(" ".join(m) for m in shown) or None
             result = analyze(" ".join(cards), tiplu, shown_text, view.get("rules"))
-            notes.append({"key": "hint_missing", "count": result.get("missing")})
+            count = result.get("missing")
+            note = {"key": "hint_missing", "count": count}
+            if not result.get("missing_exact", True):
+                note["at_least"] = True  # a bounded search: at least ``count`` missing
+            notes.append(note)
             if result.get("maal") is not None:
                 notes.append({"key": "hint_maal", "points": result["maal"]})
     return notes

@@ -142,10 +142,22 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> TunisianState:
         turn=int(view["turn"]),
         active=[bool(s["active"]) for s in seats],
         seed=rng.getrandbits(48),
+        taken=_taken_this_turn(view),
     )
     if (view["phase"] == PLAY and staged) or view.get("must_open"):
         _restore_turn(state, view, staged)
     return state
+
+
+def _taken_this_turn(view: Mapping[str, Any]) -> Card | None:
+    """The discard the seat to move took this turn, which it may not discard (T-3)."""
+    if view["phase"] != PLAY:
+        return None
+    for entry in reversed(view["history"]):
+        move = entry.get("move") or ""
+        if entry.get("seat") == view["to_move"] and move.split()[:1] in (["take"], ["draw"]):
+            return _card(move.split()[1]) if move.startswith("take ") else None
+    return None
 
 
 def _restore_turn(

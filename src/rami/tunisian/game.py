@@ -225,6 +225,14 @@ def _in_no_meld(hand: Sequence[int], c: int) -> bool:
     return True
 
 
+def _keeps_other(hand: Sequence[int], size: int, cards: Sequence[int], banned: int | None) -> bool:
+    """After laying ``cards``, does the hand still hold a card other than ``banned`` (T-3)?"""
+    if banned is None:
+        return True
+    left = hand[banned] - sum(1 for c in cards if c == banned)
+    return size - len(cards) > left
+
+
 def _card_list(cards: str | Sequence[Any]) -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards)
@@ -258,6 +266,7 @@ class TunisianState:
         "_start",
         "_stock",
         "_table",
+        "_taken",
         "_to_move",
         "_took",
         "_turn",
@@ -284,6 +293,7 @@ class TunisianState:
     _staged: int
     _staged_melds: list[int]
     _took: Card | None
+    _taken: Card | None  # the discard taken this turn, opened or not (T-3)
     _need: Card | None
     _restocks: int
     _actions: list[str]
@@ -324,6 +334,7 @@ class TunisianState:
         self._staged = 0
         self._staged_melds = []
         self._took = None
+        self._taken = None
         self._need = None
         self._restocks = 0
         self._actions = []
@@ -382,6 +393,7 @@ class TunisianState:
         seed: int = 0,
         staged: Sequence[int] = (),
         took: str | Card | None = None,
+        taken: str | Card | None = None,
     ) -> TunisianState:
         """A chosen position (tests, puzzles, teaching) holding all the shoe's cards.
 
@@ -390,7 +402,8 @@ class TunisianState:
         exact stock (top last); then the cards left over go to the bottom of the discard
         pile. ``turn`` counts turns already played (default: past the first round).
         In the ``play`` phase, ``staged`` lists the table melds the unopened seat to move
-        has laid towards its opening this turn, and ``took`` the discard it took (T-8).
+        has laid towards its opening this turn, and ``took`` the discard it took (T-8);
+        ``taken``, for an opened seat in ``play``, the discard it took this turn (T-3).
         """
         rules = rules_from(rules)
         dealer = to_move if dealer is None else dealer
@@ -453,6 +466,11 @@ class TunisianState:
         self._turn = sum(act) if turn is None else turn
         if staged or took is not None:
             self._restore_turn(staged, took)
+        if taken is not None:
+            card = taken if isinstance(taken, Card) else _card_list([taken])[0]
+            if phase != PLAY:
+                raise InputError("a card taken this turn belongs to the play phase")
+            self._taken = card
         self._start = self._position_doc()
         self._events.append(
             {"type": "position", "to_move": to_move, "hand_sizes": list(self._sizes)}
@@ -473,6 +491,7 @@ class TunisianState:
         if took is not None:
             card = took if isinstance(took, Card) else _card_list([took])[0]
             self._took = card
+            self._taken = card
             used = any(card in self._table[i][0].cards for i in staged)
             if self.rules.taken_card_in_opening and not used:
                 self._need = card
@@ -514,6 +533,7 @@ class TunisianState:
         other._staged = self._staged
         other._staged_melds = self._staged_melds[:]
         other._took = self._took
+        other._taken = self._taken
         other._need = self._need
         other._restocks = self._restocks
         other._actions = self._actions[:]
@@ -692,8 +712,9 @@ class TunisianState:
             if self._sizes[seat] >= 2 and self._may_lay_off():
                 self._lay_off_actions(hand, legal)
         if self._discard_problem() is None:
+            banned = self._banned_discard()
             for i in range(KINDS):
-                if hand[i]:
+                if hand[i] and i != banned:
                     legal.update(_DISCARD_ENTRIES[i])
         return legal
 
@@ -703,7 +724,12 @@ class TunisianState:
         if size < 4:
             return []
         if self._opened[seat]:
-            return [m for m in _options(key) if len(m.cards) < size]
+            banned = self._banned_discard(strict=True)
+            return [
+                m
+                for m in _options(key)
+                if len(m.cards) < size and _keeps_other(key, size, m.cards, banned)
+            ]
         threshold = self.threshold
         staged = self._staged
         need = self._need
@@ -763,9 +789,11 @@ class TunisianState:
         return self._staged >= self.threshold and self._need is None
 
     def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
+        banned = self._banned_discard(strict=True)
+        size = self._sizes[self._to_move]
         for index, (meld, _owner) in enumerate(self._table):
             for c in _lay_off_candidates(meld):
-                if hand[c]:
+                if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
                     new = add_to_meld(meld, CARDS[c])
                     if new is not None:
                         legal[Action("add", (CARDS[c],), index)] = new
@@ -778,14 +806,35 @@ class TunisianState:
                     if new is not None:
                         legal[Action("swap", (CARDS[c],), index)] = new
 
+    def _banned_discard(self, strict: bool = False) -> int | None:
+        """The card kind the seat to move may not discard now, or None (T-3).
+
+        Option ``rediscard_taken`` off: the card taken from the discard pile this turn,
+        nor an identical copy, may not be discarded again. When the hand holds nothing
+        else (only an unopened seat's opening can leave it so) it may, or the turn
+        could not end; ``strict`` ignores that exception (to filter melds and adds).
+        """
+        taken = self._taken
+        if taken is None or self.rules.rediscard_taken:
+            return None
+        seat = self._to_move
+        if not strict and self._hands[seat][taken] >= self._sizes[seat]:
+            return None
+        return int(taken)
+
     def _take_problem(self) -> str | None:
         """Why the seat to move may not take the discard now, or None (T-3, T-8)."""
         if not self._discard:
             return "the discard pile is empty"
         seat = self._to_move
+        top = self._discard[-1]
+        if not self.rules.rediscard_taken and self._hands[seat][top] >= self._sizes[seat]:
+            return (
+                f"you may not take {top}: it may not be discarded again this turn and "
+                "your hand holds nothing else to discard (T-3)"
+            )
         if self._opened[seat]:
             return None
-        top = self._discard[-1]
         if self.first_round:
             return (
                 "nobody may open during the first round, so you may not take "
@@ -909,6 +958,11 @@ class TunisianState:
                 problem = self._discard_problem()
                 if problem is not None:
                     raise IllegalAction(problem)
+                if c == self._banned_discard():
+                    raise IllegalAction(
+                        f"you took {c} from the discard pile this turn: you may not "
+                        "discard it (nor an identical card) again this turn (T-3)"
+                    )
             return act, None
         if phase == FIRST_DISCARD:
             raise IllegalAction("the dealer's first turn is a discard only (T-2)")
@@ -932,6 +986,12 @@ class TunisianState:
         meld = make_meld(act.cards)
         if len(act.cards) >= self._sizes[seat]:
             raise IllegalAction("you must keep a card to discard (T-9)")
+        banned = self._banned_discard(strict=True)
+        if self._opened[seat] and not _keeps_other(hand, self._sizes[seat], act.cards, banned):
+            raise IllegalAction(
+                f"you must keep a card to discard other than {CARDS[banned or 0]}, "
+                "the card you took this turn (T-3, T-9)"
+            )
         if not self._opened[seat]:
             key = bytes(hand)
             if not self._staging_ok(key, meld, self._staged, self._need, self.threshold):
@@ -970,6 +1030,12 @@ class TunisianState:
         if kind == "add":
             if self._sizes[seat] < 2:
                 raise IllegalAction("you must keep a card to discard (T-9)")
+            banned = self._banned_discard(strict=True)
+            if not _keeps_other(hand, self._sizes[seat], (c,), banned):
+                raise IllegalAction(
+                    f"you must keep a card to discard other than {CARDS[banned or 0]}, "
+                    "the card you took this turn (T-3, T-9)"
+                )
             if c == _JOKER_INDEX and meld.has_joker:
                 raise IllegalAction("that meld already holds a joker (T-4, T-7)")
             new = add_to_meld(meld, c)
@@ -1002,6 +1068,7 @@ class TunisianState:
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = c
+        self._taken = None
         self._fact = None
         self._log(_DRAW, card=str(c))
 
@@ -1012,6 +1079,7 @@ class TunisianState:
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = None
+        self._taken = c
         self._fact = None
         if not self._opened[seat]:
             self._took = c
@@ -1087,12 +1155,13 @@ class TunisianState:
         self._staged = 0
         self._staged_melds = []
         self._took = None
+        self._taken = None
         self._need = None
         if self._sizes[seat] == 0:
             self._finish(seat, "out")
             return
         cap = self.rules.max_turns
-        if cap is not None and self._turn >= cap:
+        if cap and self._turn >= cap:
             self._finish(None, "max_turns")
             return
         self._to_move = self.next_seat(seat)
@@ -1220,6 +1289,7 @@ class TunisianState:
             "staged": self._staged,
             "staged_melds": list(self._staged_melds),
             "took": self._took,
+            "taken": self._taken,
             "need": self._need,
             "restocks": self._restocks,
             "actions": list(self._actions),

@@ -30,7 +30,8 @@ class TunisianRules:
     ace_in_hand: int = 10  # T-5
     joker_in_hand: int = 50  # T-5, T-10
     unopened_penalty: int = 100  # T-10
-    max_turns: int | None = None  # T-11: cap on a deal's turns, off by default
+    rediscard_taken: bool = False  # T-3: may the taken discard be discarded the same turn
+    max_turns: int | None = 400  # T-11: cap on a deal's turns; 0 (or null) for no cap
     elimination: int = 701  # T-13 (1v1, ffa)
     team_elimination: int = 1001  # T-13 (2v2)
 
