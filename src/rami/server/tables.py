@@ -27,6 +27,7 @@ from typing import Any
 from rami.engine import Action
 from rami.errors import InputError
 from rami.games import GameSpec, Match, get_game
+from rami.server.aids import table_aids
 from rami.server.arrange import arrange_hand
 from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.config import ServerConfig
@@ -732,6 +733,7 @@ class TableManager:
             "timer": self._timer_info(live),
         }
         if seat is not None:
+            message["aids"] = table_aids(live.spec.name, view)
             token_hash = live.seats[seat].token_hash
             if token_hash is not None and live.seats[seat].kind == "human":
                 message["seat_code"] = seat_code(token_hash)

@@ -605,7 +605,11 @@ function renderMe() {
     parts.push(el("span", `mark ${info.seen ? "seen" : "unseen"}`, t(info.seen ? "seen" : "unseen")));
     if (state.aids?.maal !== undefined && state.aids.maal !== null) parts.push(el("span", "fact", t("maal_now", { n: state.aids.maal })));
     if (state.aids?.wild_names) {
-      for (const w of state.aids.wild_names) parts.push(el("span", "fact", `${w.name}: ${w.cards.map(cardName).join(", ")}`));
+      for (const w of state.aids.wild_names) {
+        const fact = el("span", "fact wild-name", `${w.name === "joker" ? t("joker") : w.name}: `);
+        fact.append(cardRow(w.cards, { marks: () => ["wild"] }));
+        parts.push(fact);
+      }
     }
     const groups = seatGroups(me);
     if (groups.childElementCount) parts.push(groups);
@@ -999,7 +1003,8 @@ function renderReactionButtons() {
 }
 
 function goRematch(newCode) {
-  if (!newCode) return;
+  if (!newCode || goRematch.going) return;
+  goRematch.going = true; // the answer and the table's notice both name it: go once
   if (mine?.token) rememberSeat(newCode, mySeat(), mine.token);
   location.href = `/t/${newCode}`;
 }
