@@ -136,7 +136,7 @@ function connect() {
 function noTable() {
   gone = true;
   document.body.dataset.missing = "1";
-  for (const id of ["opponents", "center", "me", "hand-box", "actions-box", "status", "join-panel"]) $(id).hidden = true;
+  for (const id of ["opponents", "opp-left", "opp-right", "center", "me", "hand-box", "actions-box", "status", "join-panel"]) $(id).hidden = true;
   const box = $("notice");
   box.replaceChildren(el("p", "", t("no_such_table", { code })));
   const back = el("a", "button primary", t("back_to_lobby"));
@@ -500,28 +500,49 @@ function seatBox(seat, last) {
   return box;
 }
 
+// Seats as they sit round a real table, seen from mine at the bottom: with play going
+// clockwise the next player sits on my left, counter-clockwise on my right (the rules'
+// direction; a game without the option plays counter-clockwise). Positions are physical,
+// so they do not flip with right-to-left writing. Wide screens put the nearest seats at
+// the sides of the felt.
 function renderSeats() {
   const last = lastDiscards();
-  const boxes = [];
-  for (const s of playingOrder()) {
-    if (boxes.length) boxes.push(el("span", "order-arrow", document.documentElement.dir === "rtl" ? "←" : "→"));
-    boxes.push(seatBox(s, last));
+  const order = playingOrder();
+  const clockwise = (state.view.rules?.direction || "counterclockwise") === "clockwise";
+  const leftToRight = clockwise ? order : [...order].reverse();
+  const wide = window.innerWidth >= 900 && leftToRight.length >= 2;
+  const left = wide ? [leftToRight[0]] : [];
+  const right = wide ? [leftToRight[leftToRight.length - 1]] : [];
+  const top = wide ? leftToRight.slice(1, -1) : leftToRight;
+  $("opp-left").replaceChildren(...left.map((s) => seatBox(s, last)));
+  $("opp-right").replaceChildren(...right.map((s) => seatBox(s, last)));
+  $("opponents").replaceChildren(...top.map((s) => seatBox(s, last)));
+  $("opp-left").hidden = !left.length;
+  $("opp-right").hidden = !right.length;
+  $("opponents").hidden = !top.length;
+  if (order.length) {
+    const next = $("main").querySelector(`.seat-box[data-seat="${order[0]}"]`);
+    next?.querySelector(".who")?.append(el("small", "badge next", t("plays_next")));
   }
-  $("opponents").replaceChildren(...boxes);
 }
 
 function pileThrower(view) {
   const pile = view.discard_pile || [];
   if (!pile.length) return null;
   const top = pile[pile.length - 1];
+  // Walk back through the log: each take uncovered the card thrown before it.
+  let taken = 0;
   for (const e of [...(view.history || [])].reverse()) {
     if (e.move === undefined) {
-      if (/ is turned up$/.test(e.event || "") && (e.event || "").includes(`; ${top} `)) return "deal";
+      if (/ is turned up$/.test(e.event || "") && (e.event || "").includes(`; ${top} `)) return taken ? null : "deal";
       continue;
     }
     const a = parseAction(e.move);
-    if ((a.verb === "discard" || a.verb === "finish") && a.cards[a.cards.length - 1] === top) return e.seat;
-    if (a.verb === "take") return null;
+    if (a.verb === "take") taken += 1;
+    else if (a.verb === "discard" || a.verb === "finish") {
+      if (taken) taken -= 1;
+      else return a.cards[a.cards.length - 1] === top ? e.seat : null;
+    }
   }
   return null;
 }
@@ -1244,7 +1265,11 @@ async function main() {
     mine = seatOf(code);
     reconnect();
   });
-  window.addEventListener("resize", () => state && renderHand());
+  window.addEventListener("resize", () => {
+    if (!state) return;
+    renderSeats();
+    renderHand();
+  });
   connect();
   document.body.dataset.ready = "1";
 }
