@@ -196,3 +196,38 @@ def test_rematch_keeps_the_seats_and_replay_shows_a_finished_deal(client: TestCl
     mine = client.get(f"/api/tables/{new_code}/view", headers=auth).json()
     assert mine["seat"] == 0  # the same token opens the same seat at the new table
     assert client.get(f"/api/tables/{code}").json()["rematch"] == new_code
+
+
+def test_marriage_aids_name_the_wild_cards_and_count_maal_only_once_seen() -> None:
+    """M-7: nothing before seeing; after, the tiplu's neighbours by name and the maal (M-12)."""
+    import random
+
+    from rami.games import get_game
+    from rami.server.aids import table_aids
+
+    spec = get_game("marriage")
+    match = spec.new_match(spec.rules_from({"preset": "nepali"}), 4, 11)
+    rng = random.Random(3)
+    assert table_aids("marriage", match.view(0)) == {}
+    for _ in range(3000):
+        current = match.current
+        if current.is_over:
+            break
+        seat = current.to_move
+        view = match.view(seat)
+        if view.get("seen"):
+            aids = table_aids("marriage", view)
+            names = {w["name"]: w["cards"] for w in aids["wild_names"]}
+            assert names["tiplu"] == [view["tiplu"]]
+            assert {"jhiplu", "poplu"} <= set(names)
+            wilds = {c for cards in names.values() for c in cards}
+            assert wilds == set(view["wild_cards"])
+            assert isinstance(aids["maal"], int) and aids["maal"] >= 0
+            for other in range(4):  # the others' views say nothing about the tiplu
+                if not match.view(other).get("seen"):
+                    assert table_aids("marriage", match.view(other)) == {}
+            return
+        legal = view["legal_actions"]
+        shows = [a for a in legal if a.startswith("show ")]
+        match.apply(shows[0] if shows else rng.choice(legal))
+    pytest.skip("no seat saw the tiplu in this deal")

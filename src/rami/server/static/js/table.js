@@ -656,7 +656,7 @@ function fanRows(count) {
   for (let rows = 1; rows <= 3; rows++) {
     const perRow = Math.ceil(count / rows);
     const step = perRow > 1 ? (width - cardW - (hand?.breaks.size || 0) * 10) / (perRow - 1) : full;
-    if (step >= cardW * 0.5 || rows === 3) return { rows, perRow, step: Math.min(full, step) };
+    if (step >= cardW * 0.6 || rows === 3) return { rows, perRow, step: Math.min(full, step) };
   }
   return { rows: 1, perRow: count, step: full };
 }
@@ -742,7 +742,9 @@ function renderActions() {
     }),
   );
   select.disabled = !legal.length;
+  select.hidden = !legal.length;
   $("play-selected").disabled = !legal.length;
+  $("play-selected").hidden = !legal.length;
   $("hint-button").disabled = !!state.view.result;
 }
 
