@@ -172,6 +172,9 @@ def test_one_screen_per_turn_desktop_and_phone_english_and_arabic(
                 assert inside(page, ".seat-box", size) == others
                 if lang == "ar":
                     assert page.evaluate("document.documentElement.dir") == "rtl"
+                    log = page.locator("#log").text_content() or ""
+                    assert log and "seat " not in log and "deals" not in log  # translated
+                    assert "Ann" in log or "Bot" in log  # seats by the names shown
                 shot(page, f"table-{game}-{tag}-{lang}")
             finally:
                 context.close()
@@ -414,6 +417,41 @@ def test_a_hostile_name_is_shown_as_text(browser: Any, base_url: str) -> None:
         page.wait_for_selector("body[data-ready='1']")
         page.wait_for_timeout(300)
         shot(page, "table-hostile-name")
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_rules_page_is_a_players_guide_in_the_reader_language(browser: Any, base_url: str) -> None:
+    for lang, heading in (("fr", "Jouer au Marriage"), ("ar", "Marriage")):
+        context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+        context.add_init_script(f"localStorage.setItem('rami.lang', '{lang}')")
+        page = context.new_page()
+        try:
+            page.goto(base_url + "/rules/marriage/nepali")
+            page.wait_for_selector("#guide h2")
+            guide = page.inner_text("#guide")
+            assert heading in page.inner_text("#guide h2") and "|" not in guide
+            assert page.locator("#guide table tbody tr").count() >= 3  # tables rendered
+            assert "|---" not in page.inner_text("main")
+            assert "deal_tunnela_bonus" not in page.inner_text("#options")  # labels
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+            shot(page, f"rules-marriage-{lang}")
+        finally:
+            context.close()
+
+
+def test_spectator_of_a_full_table_gets_no_dead_join_form(browser: Any, base_url: str) -> None:
+    made = create(base_url, "tunisian", "1v1", [{"kind": "human"}, *bots(1)])
+    context, page, errors = open_table(browser, base_url, made["code"], None, PHONE)
+    try:
+        page.wait_for_selector("#join-panel:not([hidden])")
+        assert page.locator("#join-name").is_hidden()
+        assert page.locator("#free-seats button").count() == 0
+        assert "No free seat" in page.inner_text("#free-seats")
+        assert page.locator("#seat-code-input").is_visible()  # a seated player may come back
+        assert page.locator("#hand-box").is_hidden() and page.locator("#actions-box").is_hidden()
+        shot(page, "table-spectator")
     finally:
         context.close()
     assert not errors, errors
