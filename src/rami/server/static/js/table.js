@@ -881,7 +881,7 @@ function renderResult() {
     const winners = view.match.winners || [];
     body.push(el("p", "strong", t("match_winner", { names: winners.map(nameOf).join(", ") })));
   }
-  body.push(scoreboard());
+  body.push(el("h3", "", t("ledger")), scoreboard());
   $("result-body").replaceChildren(...body);
   $("next-deal").hidden = !!over || mySeat() === null;
   $("rematch").hidden = !over || mySeat() === null;
