@@ -23,6 +23,8 @@ let messageId = 0;
 let lastHint = null;
 let gone = false;
 let drawn = null; // the card I just drew or took (marked until my next move)
+let drawnFresh = false; // it arrived with the last state: animate it once
+let meldsSeen = new Map(); // table meld index -> its cards, to animate what changed
 let wantFocus = null; // where keyboard focus goes after the next render
 let lastClick = { index: -1, at: 0 };
 let timerEnd = 0;
@@ -217,6 +219,7 @@ function noteDrawn(next) {
     if (n) left.set(c, n - 1);
     else {
       drawn = c;
+      drawnFresh = true;
       return;
     }
   }
@@ -597,10 +600,17 @@ function renderTableMelds() {
   const show = view.game === "tunisian";
   $("table-melds-box").hidden = !show;
   if (!show) return;
+  const before = meldsSeen;
+  meldsSeen = new Map();
   const items = (view.table || []).map((m) => {
     const li = el("li", m.staged ? "staged" : "");
     li.dataset.meld = String(m.index);
-    li.append(el("span", "index", `@${m.index}`), cardRow(m.cards), el("span", "small", `${m.value} · ${nameOf(m.owner)}`));
+    const key = m.cards.join(" ");
+    const row = cardRow(m.cards);
+    if (before.size && before.get(m.index) !== key) row.classList.add("arrive"); // melded or laid off
+    meldsSeen.set(m.index, key);
+    li.append(el("span", "index", `@${m.index}`), row, el("span", "small", `${m.value} · ${nameOf(m.owner)}`));
+    if (m.staged) li.append(el("span", "small badge", t("staged_meld")));
     return li;
   });
   if (!items.length) items.push(el("li", "muted small", t("empty")));
@@ -682,6 +692,7 @@ function renderHand() {
     const marks = [...wildMarks(c)];
     if (legal.has(`discard ${c}`)) marks.push("discardable");
     if (c === drawn) marks.push("drawn");
+    if (c === drawn && drawnFresh) marks.push("rise");
     if (hand.breaks.has(i) && i % perRow !== 0) marks.push("gap");
     const card = cardElement(c, { tag: "button", marks });
     card.type = "button";
@@ -691,6 +702,7 @@ function renderHand() {
     row.append(card);
   });
   $("hand").replaceChildren(...rows);
+  drawnFresh = false;
 }
 
 function actionButton(a, cls = "") {
