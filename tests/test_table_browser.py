@@ -509,3 +509,26 @@ def test_drag_to_reorder_and_auto_group_survive_a_reload(browser: Any, base_url:
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_errors_are_worded_in_the_reader_language(browser: Any, base_url: str) -> None:
+    made = create(base_url, "tunisian", "1v1", [{"kind": "human"}, {"kind": "human"}])
+    code = made["code"]
+    context, page, errors = open_table(browser, base_url, code, None, PHONE, "fr")
+    try:
+        page.wait_for_selector("#free-seats button[data-seat='1']")
+        # someone else was quicker: the server's answer, as it gives it (English, a code)
+        page.route(
+            "**/api/tables/*/join",
+            lambda route: route.fulfill(
+                status=409,
+                content_type="application/json",
+                body='{"error": {"code": "seat_taken", "message": "seat 1 is not free"}}',
+            ),
+        )
+        page.click("#free-seats button[data-seat='1']")
+        page.wait_for_selector("#toast:not([hidden])")
+        assert page.inner_text("#toast") == "Cette place est prise."
+    finally:
+        context.close()
+    assert not errors, errors

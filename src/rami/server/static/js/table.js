@@ -198,11 +198,20 @@ function onMessage(message) {
       goRematch(message.code);
       break;
     case "error":
-      toast(message.message);
+      toast(errorText(message));
       break;
     default:
       break;
   }
+}
+
+// An error in the interface language; for refusals whose reason only the engine can
+// give (illegal, bad_request) its one-line reason follows.
+function errorText(message) {
+  const key = `err_${message.code}`;
+  const text = t(key);
+  if (text === key) return message.message;
+  return ["illegal", "bad_request"].includes(message.code) ? `${text}: ${message.message}` : text;
 }
 
 // The card I just drew or took: the one my hand gained when my last move was draw/take.
@@ -392,7 +401,7 @@ async function joinSeat(seat) {
     mine = seatOf(code);
     reconnect();
   } catch (err) {
-    toast(err.message);
+    toast(errorText(err));
   }
 }
 
@@ -984,7 +993,7 @@ async function loadReplay() {
     openDrawer("ledger-box");
     renderReplay();
   } catch (err) {
-    toast(err.message);
+    toast(errorText(err));
   }
 }
 
