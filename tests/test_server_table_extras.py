@@ -231,3 +231,26 @@ def test_marriage_aids_name_the_wild_cards_and_count_maal_only_once_seen() -> No
         shows = [a for a in legal if a.startswith("show ")]
         match.apply(shows[0] if shows else rng.choice(legal))
     pytest.skip("no seat saw the tiplu in this deal")
+
+
+def test_marriage_settlement_splits_each_net_into_fees_and_maal_differences() -> None:
+    """M-13: the fee part plus the pairwise maal part is each seat's net; the parts sum to 0."""
+    import random
+
+    from rami.games import get_game
+    from rami.server.aids import table_aids
+
+    spec = get_game("marriage")
+    for seed in (5, 8):
+        match = spec.new_match(spec.rules_from({"preset": "nepali", "max_turns": 40}), 4, seed)
+        rng = random.Random(seed)
+        while not match.current.is_over:
+            view = match.view(match.current.to_move)
+            legal = view["legal_actions"]
+            best = [a for a in legal if a.startswith(("finish", "show"))]
+            match.apply(best[0] if best else rng.choice(legal))
+        view = match.view(0)
+        rows = table_aids("marriage", view)["settlement"]
+        nets = [p["net"] for p in view["result"]["details"]["players"]]
+        assert [r["fees"] + r["maal_part"] for r in rows] == nets
+        assert sum(r["maal_part"] for r in rows) == 0 and sum(r["fees"] for r in rows) == 0

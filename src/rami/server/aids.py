@@ -66,11 +66,46 @@ def _marriage_aids(view: Mapping[str, Any]) -> dict[str, Any]:
     return {"wild_names": names, "maal": points, "maal_items": items}
 
 
+def _marriage_settlement(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """M-13: each seat's net split into fees (seen/unseen, dublee bonus) and maal differences.
+
+    The engine's own settlement is run again with the fees set to 0: what is left of
+    each net is the pairwise maal part, the rest the fees. Nepali scoring only.
+    """
+    import dataclasses
+
+    from rami.marriage.rules import rules_from
+    from rami.marriage.settle import settle_nepali
+
+    result = view.get("result") or {}
+    details = result.get("details") or {}
+    players = list(details.get("players") or ())
+    rules = rules_from(view.get("rules"))
+    if rules.scoring != "nepali" or not players:
+        return []
+    free = dataclasses.replace(rules, seen_fee=0, unseen_fee=0, dublee_bonus=0)
+    finish = details.get("finish") or {}
+    pairwise = settle_nepali(
+        [int(p["maal"]) for p in players],
+        [bool(p["seen"]) for p in players],
+        result.get("winner"),
+        finish.get("kind") == "dublees",
+        free,
+    )
+    return [
+        {"seat": p["seat"], "net": p["net"], "maal_part": part, "fees": p["net"] - part}
+        for p, part in zip(players, pairwise, strict=True)
+    ]
+
+
 def table_aids(game: str, view: Mapping[str, Any]) -> dict[str, Any]:
     """Extra facts for the seat whose ``view`` this is ({} when there is nothing to add)."""
     try:
         if game == "marriage":
-            return _marriage_aids(view)
+            aids = _marriage_aids(view)
+            if view.get("result"):
+                aids["settlement"] = _marriage_settlement(view)
+            return aids
     except _ERRORS as exc:
         log.warning("table aids failed: %s", exc)
     return {}

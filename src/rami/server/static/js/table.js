@@ -836,6 +836,7 @@ function marriageResult(details, result, body) {
   }
   const players = details.players || [];
   const indian = players.some((p) => p.card_points !== undefined);
+  const parts = (state.aids?.settlement || []).length > 0; // fees and maal differences (M-13)
   const rows = players.map((p) => {
     const who = el("span", "", nameOf(p.seat) + " ");
     who.append(el("span", `mark ${p.seen ? "seen" : "unseen"}`, t(p.seen ? "seen" : "unseen")));
@@ -848,6 +849,8 @@ function marriageResult(details, result, body) {
     }
     const cells = [who, maal];
     if (indian) cells.push(p.card_points);
+    const split = (state.aids?.settlement || []).find((x) => x.seat === p.seat);
+    if (parts) cells.push(split ? signed(split.fees) : "", split ? signed(split.maal_part) : "");
     const net = el("span", "net", signed(p.net));
     net.dataset.seat = String(p.seat);
     cells.push(net);
@@ -855,6 +858,7 @@ function marriageResult(details, result, body) {
   });
   const headers = [t("player"), "maal"];
   if (indian) headers.push(t("card_points"));
+  if (parts) headers.push(t("fees"), t("maal_difference"));
   headers.push(t("settlement"));
   if (!rows.length) result.scores.forEach((x, i) => rows.push([nameOf(i), "", x]));
   body.push(resultTable(headers, rows, "result-table"));
