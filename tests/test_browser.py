@@ -184,7 +184,7 @@ def test_marriage_deal_with_three_bots_to_the_settlement(page: Any, base_url: st
     panel.wait_for(state="visible")
     text = panel.inner_text()
     assert "settlement" in text.lower() and "maal" in text
-    assert page.locator("#result tbody tr").count() == 4
+    assert page.locator("#result .result-table tbody tr").count() == 4
     assert page.locator("#ledger tbody tr").count() == 2  # the deal and the totals
     assert page.locator("#next-deal").is_visible()
     no_overflow(page)
@@ -200,7 +200,7 @@ def test_tunisian_1v1_deal_to_the_end_with_keyboard_and_arabic(page: Any, base_u
     shot(page, "tunisian-table")
     play_deal(page, keyboard=True)
     page.locator("#result").wait_for(state="visible")
-    assert page.locator("#result tbody tr").count() == 2
+    assert page.locator("#result .result-table tbody tr").count() == 2
     assert "points" in page.locator("#result").inner_text().lower()
     shot(page, "tunisian-end")
     page.select_option("#lang", "ar")
@@ -233,6 +233,7 @@ def test_a_friend_joins_from_a_second_browser(browser: Any, page: Any, base_url:
         friend.click("#free-seats button.wanted")
         friend.wait_for_selector("body[data-status='playing']")
         page.wait_for_selector("body[data-status='playing']")
+        friend.wait_for_selector("body[data-seated='1'] #hand .card")
         assert friend.locator("#hand .card").count() in (14, 15)
         assert friend.locator("#join-panel").is_hidden()
         assert "Bo" in page.locator("#opponents").inner_text()

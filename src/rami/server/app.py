@@ -31,6 +31,7 @@ from rami.server.protocol import (
     HintResponse,
     Joined,
     JoinRequest,
+    ReplayResponse,
     RulesSummary,
     StateResponse,
     TableError,
@@ -257,6 +258,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """A suggested move and notes on the seat's own cards."""
         live = await mgr.get(code)
         return await mgr.hint(live, live.seat_for_token(token))
+
+    @app.get(
+        "/api/tables/{code}/replay",
+        response_model=ReplayResponse,
+        responses=_ERRORS,
+        tags=["play"],
+    )
+    async def get_replay(
+        code: str,
+        mgr: Manager,
+        deal: Annotated[int, Query(ge=0, le=10_000, description="the deal, from 0")] = 0,
+    ) -> dict[str, Any]:
+        """A finished deal move by move, every hand shown (nothing is hidden once it is over)."""
+        live = await mgr.get(code)
+        return {"deal": deal, "frames": await mgr.replay(live, deal)}
 
     # ------------------------------------------------------------------ WebSocket
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "CLIENT_TYPES",
     "ERROR_CODES",
+    "REACTIONS",
     "ActionRequest",
     "CreateTable",
     "CreatedTable",
@@ -24,6 +25,7 @@ __all__ = [
     "JoinRequest",
     "Joined",
     "PresetInfo",
+    "ReplayResponse",
     "RulesOption",
     "RulesSummary",
     "SeatInfo",
@@ -34,7 +36,22 @@ __all__ = [
 ]
 
 #: Message types a client may send over the WebSocket.
-CLIENT_TYPES = ("hello", "action", "next_deal", "start", "hint", "ping")
+CLIENT_TYPES = (
+    "hello",
+    "action",
+    "next_deal",
+    "start",
+    "hint",
+    "ping",
+    "resume",
+    "auto",
+    "react",
+    "rematch",
+    "arrange",
+)
+
+#: Preset reactions a seat may send (the page words them in each language).
+REACTIONS = ("hello", "nice", "oops", "hurry", "thanks", "gg")
 
 #: Error codes, the same over HTTP (in ``{"error": {...}}``) and the WebSocket.
 ERROR_CODES = {
@@ -104,6 +121,11 @@ class CreateTable(_Model):
         None, description="the seat the creator takes (default: the first human seat)"
     )
     name: str | None = Field(None, max_length=40, description="the creator's name")
+    turn_seconds: int | None = Field(
+        -1,
+        description="seconds a human seat has per move before a bot plays for it; null: no "
+        "timer; -1 (default): 60 if the table has several human seats, else none",
+    )
 
 
 class SeatInfo(_Model):
@@ -113,6 +135,7 @@ class SeatInfo(_Model):
     name: str
     claimed: bool = Field(description="a human seat someone has taken (bots: true)")
     online: bool = Field(description="a player is connected to this seat now")
+    auto: bool = Field(False, description="a bot plays this human seat until its player returns")
 
 
 class TableSummary(_Model):
@@ -126,6 +149,8 @@ class TableSummary(_Model):
     seats: list[SeatInfo]
     version: int = Field(description="number of events in the table's log")
     created_at: float
+    turn_seconds: int | None = Field(None, description="time per move of human seats")
+    rematch: str | None = Field(None, description="the code of the rematch table, once made")
 
 
 class CreatedTable(_Model):
@@ -196,3 +221,10 @@ class RulesSummary(_Model):
     players: list[int]
     options: list[RulesOption]
     document: str | None = Field(description="the project's rules page (Markdown), if any")
+
+
+class ReplayResponse(_Model):
+    deal: int
+    frames: list[dict[str, Any]] = Field(
+        description="the deal's start, then one per action: seat, move, every hand, pile top"
+    )

@@ -27,10 +27,20 @@ from typing import Any
 from rami.engine import Action
 from rami.errors import InputError
 from rami.games import GameSpec, Match, get_game
+from rami.server.aids import table_aids
+from rami.server.arrange import arrange_hand
 from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.config import ServerConfig
 from rami.server.hints import hint_for
-from rami.server.protocol import CLIENT_TYPES, TableError
+from rami.server.protocol import CLIENT_TYPES, REACTIONS, TableError
+from rami.server.replay import replay_deal
+from rami.server.seat_timer import (
+    DEFAULT_TURN_SECONDS,
+    check_turn_seconds,
+    game_rules,
+    seat_code,
+    seat_code_matches,
+)
 from rami.server.storage import (
     EventRecord,
     SeatRecord,
@@ -97,6 +107,20 @@ class LiveTable:
     bots: dict[int, SeatBot] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     task: asyncio.Task[None] | None = None
+    auto: set[int] = field(default_factory=set)  # human seats a bot plays for now
+    timer_task: asyncio.Task[None] | None = None
+    timer_key: tuple[int, int | None] | None = None
+    deadline: float | None = None  # event-loop time when the mover's time runs out
+    rematch: str | None = None  # the code of the table that continues this one
+
+    @property
+    def turn_seconds(self) -> int | None:
+        value = self.record.rules.get("turn_seconds")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    @property
+    def game_rules(self) -> dict[str, Any]:
+        return game_rules(self.record.rules)
 
     @property
     def code(self) -> str:
@@ -123,6 +147,9 @@ class LiveTable:
         for s in self.seats:
             if token_matches(token, s.token_hash):
                 return s.seat
+        for s in self.seats:  # a short seat code opens the seat too
+            if seat_code_matches(token, s.token_hash):
+                return s.seat
         raise TableError("bad_token", "this token belongs to no seat of this table")
 
     def bot_to_move(self) -> int | None:
@@ -132,7 +159,16 @@ class LiveTable:
         if current.is_over:
             return None
         seat = current.to_move
-        if seat is None or self.seats[seat].kind != "bot":
+        if seat is None or (self.seats[seat].kind != "bot" and seat not in self.auto):
+            return None
+        return seat
+
+    def human_to_move(self) -> int | None:
+        """The human seat to move that no bot plays for (the one a turn timer runs for)."""
+        if self.status != "playing" or self.match.current.is_over:
+            return None
+        seat = self.match.current.to_move
+        if seat is None or self.seats[seat].kind != "human" or seat in self.auto:
             return None
         return seat
 
@@ -154,9 +190,12 @@ class LiveTable:
                     "name": s.name,
                     "claimed": s.kind == "bot" or s.token_hash is not None,
                     "online": s.kind == "bot" or self.online.get(s.seat, 0) > 0,
+                    "auto": s.seat in self.auto,
                 }
                 for s in self.seats
             ],
+            "turn_seconds": self.turn_seconds,
+            "rematch": self.rematch,
             "version": self.version,
             "created_at": self.record.created_at,
         }
@@ -174,7 +213,7 @@ class LiveTable:
 
     def rebuild(self) -> None:
         """Make the match again from the seed and the logged events."""
-        self.match = self.spec.new_match(self.record.rules, self.record.players, self.record.seed)
+        self.match = self.spec.new_match(self.game_rules, self.record.players, self.record.seed)
         for event in self.log:
             self.replay(event)
 
@@ -220,7 +259,7 @@ class TableManager:
         try:
             spec = get_game(record.game)
             live = LiveTable(
-                record, spec, spec.new_match(record.rules, record.players, record.seed)
+                record, spec, spec.new_match(game_rules(record.rules), record.players, record.seed)
             )
             for event in events:
                 live.replay(event)  # a stored event was accepted once: it replays
@@ -243,6 +282,7 @@ class TableManager:
     async def close(self) -> None:
         self._closing = True
         tasks = [t.task for t in self.tables.values() if t.task is not None]
+        tasks += [t.timer_task for t in self.tables.values() if t.timer_task is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -305,8 +345,13 @@ class TableManager:
         except InputError as exc:
             raise TableError("bad_request", str(exc)) from None
         status = "playing" if len(humans) == 1 else "waiting"
+        stored = dict(rules.to_json())
+        wanted = req.get("turn_seconds", -1)
+        if wanted == -1:  # the default: a clock only where other people would wait
+            wanted = DEFAULT_TURN_SECONDS if len(humans) > 1 else None
+        stored["turn_seconds"] = check_turn_seconds(wanted)
         record = await asyncio.to_thread(
-            self.store.create_table, spec.name, rules.to_json(), players, seed, status, seats
+            self.store.create_table, spec.name, stored, players, seed, status, seats
         )
         live = LiveTable(record, spec, match)
         async with self._load_lock:
@@ -382,6 +427,7 @@ class TableManager:
                 raise TableError("illegal", "the deal is over: start the next deal")
             if current.to_move != seat:
                 raise TableError("not_your_turn", f"it is seat {current.to_move}'s turn")
+            live.auto.discard(seat)  # a player who plays is back
             try:
                 canonical = str(Action.parse(text))
             except ValueError as exc:
@@ -515,6 +561,142 @@ class TableManager:
             return str(legal[0])
         return text
 
+    # ------------------------------------------------------------------ turn timer, auto seats
+
+    def _timer_info(self, live: LiveTable) -> dict[str, Any] | None:
+        """The running clock: whose it is and the seconds left (None: no clock runs)."""
+        if live.deadline is None or live.timer_key is None:
+            return None
+        left = max(0.0, live.deadline - asyncio.get_running_loop().time())
+        seat = live.timer_key[1]
+        return {"seat": seat, "remaining": round(left, 1), "seconds": live.turn_seconds}
+
+    def _arm_timer(self, live: LiveTable) -> None:
+        """(Re)start the clock of the human to move, if the table has one (lock held)."""
+        seat = live.human_to_move()
+        key = (live.version, seat)
+        if live.timer_key == key and (live.timer_task is not None or live.deadline is None):
+            return
+        if live.timer_task is not None:
+            live.timer_task.cancel()
+            live.timer_task = None
+        live.timer_key = key
+        seconds = live.turn_seconds
+        if seat is None or not seconds or self._closing:
+            live.deadline = None
+            return
+        loop = asyncio.get_running_loop()
+        live.deadline = loop.time() + seconds
+        live.timer_task = asyncio.create_task(self._expire(live, key, float(seconds)))
+
+    async def _expire(self, live: LiveTable, key: tuple[int, int | None], seconds: float) -> None:
+        """When the mover's time is up, a bot plays their seat until they come back."""
+        try:
+            await asyncio.sleep(seconds)
+        except asyncio.CancelledError:
+            return
+        async with live.lock:
+            if live.timer_key != key or live.human_to_move() != key[1] or key[1] is None:
+                return
+            live.timer_task = None
+            live.deadline = None
+            live.auto.add(key[1])
+            log.info("table %s: seat %s ran out of time; a bot plays it", live.code, key[1])
+            await self._broadcast(live)
+            self._kick(live)
+
+    async def resume(self, live: LiveTable, seat: int | None) -> None:
+        """The seat's player is back: the bot stops playing for them."""
+        if seat is None:
+            raise TableError("spectator", "spectators have no seat to take back")
+        async with live.lock:
+            if seat in live.auto:
+                live.auto.discard(seat)
+                await self._broadcast(live)
+
+    async def hand_to_bot(self, live: LiveTable, seat: int | None, target: Any) -> None:
+        """A seated player lets a bot play an absent human's seat (until they return)."""
+        if seat is None:
+            raise TableError("spectator", "spectators cannot hand a seat to a bot")
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise TableError("bad_message", "'seat' must be a seat number")
+        async with live.lock:
+            self._check_playing(live)
+            if not 0 <= target < len(live.seats):
+                raise TableError("bad_message", f"seat must be 0 to {len(live.seats) - 1}")
+            info = live.seats[target]
+            if info.kind != "human" or target == seat:
+                raise TableError("bad_request", "only another player's seat can be handed over")
+            if live.online.get(target, 0) > 0:
+                raise TableError("bad_request", "that player is here: only an absent seat")
+            live.auto.add(target)
+            await self._broadcast(live)
+            self._kick(live)
+
+    # ------------------------------------------------------------------ table extras
+
+    def react(self, live: LiveTable, seat: int | None, key: Any) -> None:
+        """A preset reaction from a seat to everyone at the table (no free text)."""
+        if seat is None:
+            raise TableError("spectator", "spectators cannot react")
+        if key not in REACTIONS:
+            raise TableError("bad_message", f"'key' must be one of {', '.join(REACTIONS)}")
+        for conn in live.conns:
+            conn.send({"type": "reaction", "seat": seat, "key": key})
+
+    async def rematch(self, live: LiveTable, seat: int | None) -> str:
+        """A new match with the same seats (same tokens) and a new seed; its code."""
+        if seat is None:
+            raise TableError("spectator", "spectators cannot ask for a rematch")
+        async with live.lock:
+            if not live.match.is_over:
+                raise TableError("bad_request", "a rematch can start once the match is over")
+            if live.rematch is not None:
+                return live.rematch
+            seats = [SeatRecord(s.seat, s.kind, s.level, s.name, s.token_hash) for s in live.seats]
+            spec = live.spec
+            record = await asyncio.to_thread(
+                self.store.create_table,
+                spec.name,
+                dict(live.record.rules),
+                live.record.players,
+                secrets.randbits(48),
+                "playing",
+                seats,
+            )
+            match = spec.new_match(game_rules(record.rules), record.players, record.seed)
+            new = LiveTable(record, spec, match)
+            live.rematch = record.code
+            for conn in live.conns:
+                conn.send({"type": "rematch", "code": record.code})
+        async with self._load_lock:
+            self._remember(new)
+        async with new.lock:
+            self._kick(new)
+        return record.code
+
+    async def replay(self, live: LiveTable, deal: int) -> list[dict[str, Any]]:
+        """The frames of a finished deal of this table (see ``rami.server.replay``)."""
+        async with live.lock:
+            events = list(live.log)
+        return await asyncio.to_thread(
+            replay_deal,
+            live.spec,
+            live.game_rules,
+            live.record.players,
+            live.record.seed,
+            events,
+            deal,
+        )
+
+    async def arrange(self, live: LiveTable, seat: int | None) -> list[list[str]]:
+        """The solvers' grouping of the seat's own hand (from its view only)."""
+        if seat is None:
+            raise TableError("spectator", "spectators have no hand")
+        async with live.lock:
+            view = await asyncio.to_thread(live.match.view, seat)
+        return await asyncio.to_thread(arrange_hand, live.spec.name, view)
+
     # ------------------------------------------------------------------ connections
 
     async def connect(self, live: LiveTable, conn: Connection) -> None:
@@ -522,6 +704,9 @@ class TableManager:
             live.conns.add(conn)
             if conn.seat is not None:
                 live.online[conn.seat] = live.online.get(conn.seat, 0) + 1
+            if conn.seat in live.auto:  # the player is back: the bot gives the seat back
+                live.auto.discard(conn.seat)
+                self._arm_timer(live)
             view = await asyncio.to_thread(live.match.view, conn.seat)
             conn.send({"type": "welcome", "code": live.code, "seat": conn.seat})
             conn.send(self._state_message(live, conn.seat, view))
@@ -539,22 +724,33 @@ class TableManager:
     def _state_message(
         self, live: LiveTable, seat: int | None, view: dict[str, Any]
     ) -> dict[str, Any]:
-        return {
+        message = {
             "type": "state",
             "version": live.version,
             "seat": seat,
             "table": live.summary(),
             "view": view,
+            "timer": self._timer_info(live),
         }
+        if seat is not None:
+            message["aids"] = table_aids(live.spec.name, view)
+            token_hash = live.seats[seat].token_hash
+            if token_hash is not None and live.seats[seat].kind == "human":
+                message["seat_code"] = seat_code(token_hash)
+        return message
 
     def _presence(self, live: LiveTable, skip: Connection | None = None) -> None:
         seats = live.summary()["seats"]
+        timer = self._timer_info(live)
         for conn in live.conns:
             if conn is not skip:
-                conn.send({"type": "presence", "seats": seats, "status": live.status})
+                conn.send(
+                    {"type": "presence", "seats": seats, "status": live.status, "timer": timer}
+                )
 
     async def _broadcast(self, live: LiveTable) -> None:
         """Push each connection its own seat's view (called with the lock held)."""
+        self._arm_timer(live)
         if not live.conns:
             return
         wanted = {conn.seat for conn in live.conns}
@@ -595,5 +791,19 @@ class TableManager:
             elif kind == "hint":
                 hint = await self.hint(live, conn.seat)
                 conn.send({"type": "hint", "id": ref, **hint})
+            elif kind == "resume":
+                await self.resume(live, conn.seat)
+                conn.send({"type": "ack", "id": ref, "version": live.version})
+            elif kind == "auto":
+                await self.hand_to_bot(live, conn.seat, message.get("seat"))
+                conn.send({"type": "ack", "id": ref, "version": live.version})
+            elif kind == "react":
+                self.react(live, conn.seat, message.get("key"))
+            elif kind == "rematch":
+                new = await self.rematch(live, conn.seat)
+                conn.send({"type": "rematch", "id": ref, "code": new})
+            elif kind == "arrange":
+                groups = await self.arrange(live, conn.seat)
+                conn.send({"type": "arrangement", "id": ref, "groups": groups})
         except TableError as exc:
             conn.send(exc.to_message(ref))

@@ -2,6 +2,7 @@
 
 import { api, myTables, playerName, rememberSeat, savePlayerName } from "./api.js";
 import { languageSwitcher, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { choiceLabel, optionHelp, optionLabel } from "./options_text.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -94,8 +95,10 @@ async function loadOptions() {
   for (const opt of summary.options) {
     const label = document.createElement("label");
     label.className = "option";
-    const name = document.createElement("code");
-    name.textContent = opt.name;
+    const name = document.createElement("span");
+    name.className = "option-name";
+    name.textContent = optionLabel(opt.name);
+    name.title = opt.name;
     let input;
     if (opt.type === "bool") {
       input = document.createElement("input");
@@ -103,7 +106,7 @@ async function loadOptions() {
       input.checked = Boolean(opt.value);
     } else if (opt.choices) {
       input = document.createElement("select");
-      for (const choice of opt.choices) input.append(option(String(choice), String(choice)));
+      for (const choice of opt.choices) input.append(option(String(choice), choiceLabel(choice)));
       input.value = String(opt.value);
     } else if (opt.type.startsWith("int")) {
       input = document.createElement("input");
@@ -119,10 +122,37 @@ async function loadOptions() {
     input.dataset.default = JSON.stringify(opt.default);
     input.id = `opt-${opt.name}`;
     const help = document.createElement("small");
-    help.textContent = opt.help;
+    help.textContent = optionHelp(opt);
     label.append(name, input, help);
     box.append(label);
   }
+  box.append(timerOption());
+}
+
+// The turn timer is the table's, not the game's: "default" lets the server choose
+// (a clock only when other people would wait).
+function timerOption() {
+  const label = document.createElement("label");
+  label.className = "option";
+  const name = document.createElement("span");
+  name.className = "option-name";
+  name.textContent = t("turn_timer");
+  const select = document.createElement("select");
+  select.id = "turn-seconds";
+  select.append(option("default", `${t("timer_seconds", { n: 60 })} (2+)`));
+  for (const n of [15, 30, 60, 120, 300]) select.append(option(String(n), t("timer_seconds", { n })));
+  select.append(option("off", t("timer_off")));
+  const help = document.createElement("small");
+  help.textContent = t("turn_timer_help");
+  label.append(name, select, help);
+  return label;
+}
+
+function turnSeconds() {
+  const value = $("turn-seconds")?.value || "default";
+  if (value === "default") return -1;
+  if (value === "off") return null;
+  return Number(value);
 }
 
 function changedOptions() {
@@ -155,6 +185,7 @@ async function createTable(event) {
     seats,
     seat: 0,
     name: name || null,
+    turn_seconds: turnSeconds(),
   };
   $("create-button").disabled = true;
   try {

@@ -1,34 +1,39 @@
 // The table page. The server is the referee: this page draws the view it receives
 // and offers exactly the moves listed in view.legal_actions; it never decides on its
-// own what is legal.
+// own what is legal. Everything a turn needs fits one screen (see css/table.css).
 
 import { api, forgetTable, playerName, rememberSeat, savePlayerName, seatOf } from "./api.js";
-import {
-  actionLabel,
-  cardElement,
-  cardName,
-  cardRow,
-  containsAll,
-  parseAction,
-  rankKey,
-  suitKey,
-} from "./cards.js";
+import { actionLabel, cardElement, cardName, cardRow, containsAll, parseAction } from "./cards.js";
+import { HandOrder } from "./hand.js";
 import { languageSwitcher, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { logEntry } from "./log_text.js";
 
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
-const MAX_BUTTONS = 12;
+const REACTIONS = ["hello", "nice", "oops", "hurry", "thanks", "gg"];
+const DOUBLE_MS = 380;
 
 let mine = seatOf(code);
-let state = null; // the last "state" message: {version, seat, table, view}
-let handOrder = [];
+let state = null; // the last "state" message: {version, seat, table, view, timer, seat_code}
+let hand = null; // HandOrder of my seat
 let selected = new Set();
-let sortMode = localStorage.getItem("rami.sort") || "suit";
 let socket = null;
 let retryDelay = 500;
 let messageId = 0;
 let lastHint = null;
 let gone = false;
+let drawn = null; // the card I just drew or took (marked until my next move)
+let drawnFresh = false; // it arrived with the last state: animate it once
+let meldsSeen = new Map(); // table meld index -> its cards, to animate what changed
+let wantFocus = null; // where keyboard focus goes after the next render
+let lastClick = { index: -1, at: 0 };
+let timerEnd = 0;
+let timerTick = null;
+let wasMyTurn = false;
+let resultHidden = false;
+let soundOn = localStorage.getItem("rami.sound") !== "off";
+let replay = null; // {frames, step}
+const baseTitle = () => `rami · ${code}`;
 
 // ------------------------------------------------------------------ helpers
 
@@ -43,11 +48,20 @@ function mySeat() {
   return state ? state.seat : null;
 }
 
+function myTurn() {
+  return !!state && (state.view.legal_actions || []).length > 0;
+}
+
 function nameOf(seat) {
-  if (seat === null || seat === undefined) return "—";
+  if (seat === null || seat === undefined || Number.isNaN(seat)) return "—";
   const info = state?.table.seats[seat];
   const name = info ? info.name : t("seat_n", { n: seat + 1 });
   return seat === mySeat() ? `${name} (${t("you")})` : name;
+}
+
+function meldOwnerName(index) {
+  const meld = (state?.view.table || []).find((m) => m.index === index);
+  return meld ? `(${nameOf(meld.owner)})` : "";
 }
 
 function toast(message) {
@@ -66,8 +80,10 @@ function send(message) {
   socket.send(JSON.stringify({ id: ++messageId, ...message }));
 }
 
-function play(action) {
+function play(action, focus = "actions") {
   selected.clear();
+  drawn = null;
+  wantFocus = focus;
   send({ type: "action", action });
 }
 
@@ -77,6 +93,12 @@ function setConn(kind) {
   const box = $("conn");
   box.className = `conn ${kind}`;
   box.textContent = t(`conn_${kind}`);
+}
+
+function showNotice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = !text;
 }
 
 function connect() {
@@ -99,18 +121,30 @@ function connect() {
   socket.addEventListener("close", (event) => {
     setConn("offline");
     if (event.code === 4404) {
-      gone = true;
-      $("status").textContent = t("no_such_table", { code });
+      noTable();
       return;
     }
     if (event.code === 4403 && mine) {
       forgetTable(code);
       mine = null;
       retryDelay = 0;
+      toast(t("bad_seat_code"));
     }
     setTimeout(connect, retryDelay);
     retryDelay = Math.min(Math.max(retryDelay * 2, 500), 10000);
   });
+}
+
+function noTable() {
+  gone = true;
+  document.body.dataset.missing = "1";
+  for (const id of ["opponents", "opp-left", "opp-right", "center", "me", "hand-box", "actions-box", "status", "join-panel"]) $(id).hidden = true;
+  const box = $("notice");
+  box.replaceChildren(el("p", "", t("no_such_table", { code })));
+  const back = el("a", "button primary", t("back_to_lobby"));
+  back.href = "/";
+  box.append(back);
+  box.hidden = false;
 }
 
 function reconnect() {
@@ -129,7 +163,11 @@ function onMessage(message) {
       break;
     case "state":
       if (state && message.version < state.version && message.seat === state.seat) return;
-      if (state && message.version !== state.version) lastHint = null; // it was for the old position
+      if (state && message.version !== state.version) {
+        lastHint = null; // it was for the old position
+        lastClick = { index: -1, at: 0 }; // a double-click is two clicks on one position
+      }
+      noteDrawn(message);
       state = message;
       render();
       break;
@@ -137,6 +175,7 @@ function onMessage(message) {
       if (state) {
         state.table.seats = message.seats;
         state.table.status = message.status;
+        if (message.timer !== undefined) state.timer = message.timer;
         render();
       }
       break;
@@ -144,66 +183,55 @@ function onMessage(message) {
       lastHint = message;
       renderHint();
       break;
+    case "arrangement":
+      if (hand && Array.isArray(message.groups)) {
+        hand.group(message.groups);
+        hand.reconcile(state.view.hand || []);
+        selected.clear();
+        renderHand();
+      }
+      break;
+    case "reaction":
+      showReaction(message);
+      break;
+    case "rematch":
+      goRematch(message.code);
+      break;
     case "error":
-      toast(message.message);
+      toast(errorText(message));
       break;
     default:
       break;
   }
 }
 
-// ------------------------------------------------------------------ hand order
+// An error in the interface language; for refusals whose reason only the engine can
+// give (illegal, bad_request) its one-line reason follows.
+function errorText(message) {
+  const key = `err_${message.code}`;
+  const text = t(key);
+  if (text === key) return message.message;
+  return ["illegal", "bad_request"].includes(message.code) ? `${text}: ${message.message}` : text;
+}
 
-function reconcileHand(cards) {
+// The card I just drew or took: the one my hand gained when my last move was draw/take.
+function noteDrawn(next) {
+  const before = state?.view.hand;
+  const after = next.view.hand;
+  if (!before || !after || next.seat !== state?.seat) return;
+  const last = [...(next.view.history || [])].reverse().find((e) => e.move !== undefined);
+  if (!last || last.seat !== next.seat || !/^(draw|take)\b/.test(last.move)) return;
   const left = new Map();
-  for (const c of cards) left.set(c, (left.get(c) || 0) + 1);
-  const kept = [];
-  for (const c of handOrder) {
+  for (const c of before) left.set(c, (left.get(c) || 0) + 1);
+  for (const c of after) {
     const n = left.get(c) || 0;
-    if (n) {
-      kept.push(c);
-      left.set(c, n - 1);
+    if (n) left.set(c, n - 1);
+    else {
+      drawn = c;
+      drawnFresh = true;
+      return;
     }
   }
-  for (const c of cards) {
-    const n = left.get(c) || 0;
-    if (n) {
-      kept.push(c);
-      left.set(c, n - 1);
-    }
-  }
-  const changed = kept.length !== handOrder.length || kept.some((c, i) => c !== handOrder[i]);
-  handOrder = kept;
-  if (sortMode === "suit") handOrder.sort((a, b) => suitKey(a) - suitKey(b));
-  if (sortMode === "rank") handOrder.sort((a, b) => rankKey(a) - rankKey(b));
-  if (changed) selected.clear();
-}
-
-function setSort(mode) {
-  sortMode = mode;
-  localStorage.setItem("rami.sort", mode);
-  selected.clear();
-  if (state) reconcileHand(state.view.hand || []);
-  render();
-}
-
-function moveCard(from, to) {
-  if (from === to || from < 0 || to < 0 || from >= handOrder.length || to >= handOrder.length) return;
-  const [card] = handOrder.splice(from, 1);
-  handOrder.splice(to, 0, card);
-  sortMode = "manual";
-  localStorage.setItem("rami.sort", "manual");
-  selected.clear();
-  render();
-}
-
-function legalSet() {
-  return new Set(state?.view.legal_actions || []);
-}
-
-function discardCard(card) {
-  if (legalSet().has(`discard ${card}`)) play(`discard ${card}`);
-  else toast(t("cannot_discard", { card: cardName(card) }));
 }
 
 // ------------------------------------------------------------------ drawing
@@ -213,17 +241,26 @@ function render() {
   const { view, table } = state;
   document.body.dataset.game = table.game;
   document.body.dataset.version = String(state.version);
-  document.body.dataset.myTurn = (view.legal_actions || []).length ? "1" : "0";
+  document.body.dataset.myTurn = myTurn() ? "1" : "0";
   document.body.dataset.dealOver = view.result ? "1" : "0";
   document.body.dataset.status = table.status;
-  document.title = `rami · ${table.code}`;
+  document.body.dataset.seated = mySeat() === null ? "0" : "1";
   $("title").textContent = `${t(`game_${table.game}`)} · ${t(`preset_${table.game}_${table.preset}`)} · ${table.code}`;
-  reconcileHand(view.hand || []);
+  if (mySeat() !== null) {
+    const key = `rami.hand.${code}.${mySeat()}`;
+    if (!hand || hand.key !== key) hand = new HandOrder(key);
+    hand.reconcile(view.hand || []);
+  }
+  const keep = document.activeElement;
+  const keepAction = keep?.dataset?.action;
+  const inActions = !!keep?.closest?.("#actions-box");
+  const inHand = keep?.closest?.("#hand") ? Number(keep.dataset.index) : null;
   renderStatus();
   renderJoin();
   renderSeats();
   renderCenter();
   renderTableMelds();
+  renderMe();
   renderHand();
   renderActions();
   renderResult();
@@ -231,6 +268,67 @@ function render() {
   renderLog();
   renderInvite();
   renderHint();
+  restoreFocus(keepAction, inActions, inHand);
+  turnCue();
+}
+
+// After a move the focus stays with the controls (issue 9), not on the page.
+function restoreFocus(keepAction, inActions, inHand) {
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !document.body.contains(active);
+  const target = wantFocus || (lost && inActions ? "actions" : lost && inHand !== null ? "hand" : null);
+  if (!target) return;
+  wantFocus = null;
+  if (!lost && target !== "actions" && target !== "hand") return;
+  let node = null;
+  if (keepAction) node = document.querySelector(`#actions button[data-action="${CSS.escape(keepAction)}"]`);
+  if (!node && target === "hand" && inHand !== null) {
+    const cards = $("hand").querySelectorAll(".card");
+    node = cards[Math.min(inHand, cards.length - 1)] || null;
+  }
+  if (!node) node = document.querySelector("#actions button:not([disabled])");
+  if (!node) node = $("hand").querySelector(".card");
+  if (!node) node = $("hint-button");
+  node?.focus({ preventScroll: true });
+}
+
+function turnCue() {
+  const now = myTurn();
+  document.title = now ? `● ${t("your_turn_title")} · ${baseTitle()}` : baseTitle();
+  if (now && !wasMyTurn) {
+    if (soundOn) beep();
+    if (navigator.vibrate) {
+      try {
+        navigator.vibrate(120);
+      } catch {
+        /* not allowed before a gesture */
+      }
+    }
+  }
+  wasMyTurn = now;
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === "suspended") return;
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.0001, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.15, audio.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.3);
+  } catch {
+    /* no audio here */
+  }
+}
+
+function stagedValue() {
+  return (state.view.table || []).filter((m) => m.staged).reduce((sum, m) => sum + (m.value || 0), 0);
 }
 
 function renderStatus() {
@@ -243,10 +341,32 @@ function renderStatus() {
   else if (view.to_move === me && me !== null) {
     text = t("your_turn") + " " + t(`phase_${view.game}_${view.phase}`);
     if (view.must_open) text += " " + t("must_open", { threshold: view.threshold });
-    if (view.staged_value) text += " " + t("staged", { value: view.staged_value, threshold: view.threshold });
   } else text = t("waiting_for", { name: nameOf(view.to_move) });
   if (me === null && table.status !== "waiting") text = `${t("watching_short")} · ${text}`;
-  $("status").textContent = text;
+  $("status-text").textContent = text;
+  const auto = me !== null && table.seats[me]?.auto;
+  $("auto-banner").hidden = !auto;
+  renderTimer();
+}
+
+function renderTimer() {
+  const timer = state?.timer;
+  const box = $("timer");
+  clearInterval(timerTick);
+  if (!timer || state.view.result || timer.seat === null || timer.seat === undefined) {
+    box.hidden = true;
+    return;
+  }
+  timerEnd = Date.now() + timer.remaining * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((timerEnd - Date.now()) / 1000));
+    box.textContent = `⏱ ${left}s`;
+    box.classList.toggle("low", left <= 10);
+    box.title = t("timer_of", { name: nameOf(timer.seat) });
+  };
+  box.hidden = false;
+  tick();
+  timerTick = setInterval(tick, 500);
 }
 
 function renderJoin() {
@@ -255,6 +375,9 @@ function renderJoin() {
   const show = mySeat() === null;
   $("join-panel").hidden = !show;
   if (!show) return;
+  // Free seats: a name and a button each; none (a full table): only the seat-code form.
+  const nameLabel = $("join-name").closest("label");
+  nameLabel.hidden = !free.length;
   if (!$("join-name").value) $("join-name").value = playerName();
   const wanted = new URLSearchParams(location.search).get("seat");
   const buttons = free.map((s) => {
@@ -265,7 +388,7 @@ function renderJoin() {
     if (wanted !== null && Number(wanted) === s.seat + 1) button.classList.add("wanted");
     return button;
   });
-  if (!buttons.length) buttons.push(el("span", "muted", t("no_free_seat")));
+  if (!buttons.length) buttons.push(el("span", "muted", `${t("watching")} ${t("no_free_seat")}`));
   $("free-seats").replaceChildren(...buttons);
 }
 
@@ -278,11 +401,77 @@ async function joinSeat(seat) {
     mine = seatOf(code);
     reconnect();
   } catch (err) {
-    toast(err.message);
+    toast(errorText(err));
   }
 }
 
-function seatBox(seat) {
+function playingOrder() {
+  const n = state.view.seats.length;
+  const me = mySeat();
+  const start = me === null ? 0 : me + 1;
+  const order = [];
+  for (let k = 0; k < n; k++) {
+    const s = (start + k) % n;
+    if (s !== me) order.push(s);
+  }
+  return order;
+}
+
+function lastDiscards() {
+  const out = {};
+  for (const e of state.view.history || []) {
+    if (e.move === undefined) continue;
+    const a = parseAction(e.move);
+    if (a.verb === "discard") out[e.seat] = a.cards[0];
+    if (a.verb === "finish" && a.cards.length) out[e.seat] = a.cards[a.cards.length - 1];
+  }
+  return out;
+}
+
+function wildMarks(card) {
+  return (state.view.wild_cards || []).includes(card) ? ["wild"] : [];
+}
+
+function seatFacts(seat, facts) {
+  const { view } = state;
+  const info = view.seats[seat];
+  if (view.game === "marriage") {
+    facts.append(el("span", `mark ${info.seen ? "seen" : "unseen"}`, t(info.seen ? "seen" : "unseen")));
+    if (info.path === "dublees") facts.append(el("span", "badge", t("path_dublees")));
+  } else {
+    if (info.active === false) facts.append(el("span", "badge", t("eliminated")));
+    facts.append(el("span", "badge", info.opened ? t("opened_with", { value: info.opening_value }) : t("not_opened")));
+  }
+}
+
+function seatGroups(seat) {
+  const { view } = state;
+  const info = view.seats[seat];
+  const groups = el("div", "groups");
+  if (view.game === "marriage") {
+    for (const m of info.melds || []) groups.append(cardRow(m, { marks: wildMarks }));
+    for (const c of info.exposed_tunnelas || []) groups.append(cardRow([c, c, c], { marks: wildMarks }));
+    for (const c of info.dublees || []) groups.append(cardRow([c, c], { marks: wildMarks }));
+  }
+  return groups;
+}
+
+function road(seat) {
+  const match = state.view.match;
+  if (state.view.game !== "tunisian" || !match) return null;
+  const limit = match.elimination || state.view.rules?.elimination;
+  const total = (match.totals || [])[seat] ?? 0;
+  if (!limit) return null;
+  const bar = el("span", "road");
+  bar.title = t("road_to", { total, limit });
+  bar.setAttribute("aria-label", t("road_to", { total, limit }));
+  const fill = el("span");
+  fill.style.width = `${Math.min(100, (100 * total) / limit)}%`;
+  bar.append(fill);
+  return bar;
+}
+
+function seatBox(seat, last) {
   const { view, table } = state;
   const info = view.seats[seat];
   const summary = table.seats[seat];
@@ -295,131 +484,255 @@ function seatBox(seat) {
   const dot = el("span", "dot");
   dot.title = t(summary.online ? "online" : "offline");
   who.append(dot, el("strong", "", nameOf(seat)));
-  if (summary.kind === "bot") who.append(" ", el("small", "badge", t("bot_level", { level: t(`level_${summary.level}`) })));
-  if (view.dealer === seat) who.append(" ", el("small", "badge dealer", t("dealer")));
-  if (info.team !== undefined && info.team !== null) who.append(" ", el("small", "badge", t("team_n", { n: info.team + 1 })));
+  if (summary.kind === "bot") who.append(el("small", "badge", t("bot_level", { level: t(`level_${summary.level}`) })));
+  if (summary.auto) who.append(el("small", "badge auto", t("auto")));
+  if (view.dealer === seat) who.append(el("small", "badge dealer", t("dealer")));
+  if (info.team !== undefined && info.team !== null) who.append(el("small", "badge", t("team_n", { n: info.team + 1 })));
   box.append(who);
   const facts = el("div", "facts");
   facts.append(el("span", "count", t("cards_n", { n: info.hand_size })));
-  if (view.game === "marriage") {
-    const seen = el("span", `mark ${info.seen ? "seen" : "unseen"}`, t(info.seen ? "seen" : "unseen"));
-    facts.append(" ", seen);
-    if (info.path === "dublees") facts.append(" ", el("span", "badge", t("path_dublees")));
-  } else {
-    const opened = info.opened ? t("opened_with", { value: info.opening_value ?? "" }) : t("not_opened");
-    facts.append(" ", el("span", `mark ${info.opened ? "seen" : "unseen"}`, opened));
-    if (info.active === false) facts.append(" ", el("span", "badge", t("eliminated")));
+  seatFacts(seat, facts);
+  if (last[seat]) {
+    const lastBox = el("span", "last", t("last_discard"));
+    lastBox.append(cardElement(last[seat], { small: true }));
+    facts.append(lastBox);
   }
   box.append(facts);
-  if (view.game === "marriage") {
-    const groups = [];
-    for (const t3 of info.exposed_tunnelas || []) groups.push({ cards: [t3, t3, t3], kind: "tunnela" });
-    for (const m of info.melds || []) groups.push({ cards: m, kind: "meld" });
-    for (const d of info.dublees || []) groups.push({ cards: [d, d], kind: "dublee" });
-    if (groups.length) {
-      const list = el("div", "groups");
-      groups.forEach((g, i) => {
-        const row = cardRow(g.cards);
-        row.classList.add(g.kind);
-        if (view.rules?.table_melding && g.kind === "meld") row.prepend(el("small", "index", `@${i - (info.exposed_tunnelas || []).length}`));
-        list.append(row);
-      });
-      box.append(list);
-    }
+  const r = road(seat);
+  if (r) box.append(r);
+  const groups = seatGroups(seat);
+  if (groups.childElementCount) box.append(groups);
+  if (summary.kind === "human" && summary.claimed && !summary.online && !summary.auto && mySeat() !== null && table.status === "playing") {
+    const give = el("button", "small", t("give_to_bot"));
+    give.type = "button";
+    give.dataset.autoSeat = String(seat);
+    give.addEventListener("click", () => send({ type: "auto", seat }));
+    box.append(give);
   }
   return box;
 }
 
+// Seats as they sit round a real table, seen from mine at the bottom: with play going
+// clockwise the next player sits on my left, counter-clockwise on my right (the rules'
+// direction; a game without the option plays counter-clockwise). Positions are physical,
+// so they do not flip with right-to-left writing. Wide screens put the nearest seats at
+// the sides of the felt.
 function renderSeats() {
-  const { view } = state;
-  const me = mySeat();
-  const n = view.seats.length;
-  const order = [];
-  for (let k = 1; k <= n; k++) {
-    const s = ((me ?? -1) + k) % n;
-    if (s !== me) order.push(s);
+  const last = lastDiscards();
+  const order = playingOrder();
+  const clockwise = (state.view.rules?.direction || "counterclockwise") === "clockwise";
+  const leftToRight = clockwise ? order : [...order].reverse();
+  const wide = window.innerWidth >= 900 && leftToRight.length >= 2;
+  const left = wide ? [leftToRight[0]] : [];
+  const right = wide ? [leftToRight[leftToRight.length - 1]] : [];
+  const top = wide ? leftToRight.slice(1, -1) : leftToRight;
+  $("opp-left").replaceChildren(...left.map((s) => seatBox(s, last)));
+  $("opp-right").replaceChildren(...right.map((s) => seatBox(s, last)));
+  $("opponents").replaceChildren(...top.map((s) => seatBox(s, last)));
+  $("opp-left").hidden = !left.length;
+  $("opp-right").hidden = !right.length;
+  $("opponents").hidden = !top.length;
+  if (order.length) {
+    const next = $("main").querySelector(`.seat-box[data-seat="${order[0]}"]`);
+    next?.querySelector(".who")?.append(el("small", "badge next", t("plays_next")));
   }
-  $("opponents").replaceChildren(...order.map(seatBox));
-  $("me").replaceChildren(...(me === null ? [] : [seatBox(me)]));
-  $("hand-box").hidden = me === null;
-  $("actions-box").hidden = me === null;
 }
 
+function pileThrower(view) {
+  const pile = view.discard_pile || [];
+  if (!pile.length) return null;
+  const top = pile[pile.length - 1];
+  // Walk back through the log: each take uncovered the card thrown before it.
+  let taken = 0;
+  for (const e of [...(view.history || [])].reverse()) {
+    if (e.move === undefined) {
+      if (/ is turned up$/.test(e.event || "") && (e.event || "").includes(`; ${top} `)) return taken ? null : "deal";
+      continue;
+    }
+    const a = parseAction(e.move);
+    if (a.verb === "take") taken += 1;
+    else if (a.verb === "discard" || a.verb === "finish") {
+      if (taken) taken -= 1;
+      else return a.cards[a.cards.length - 1] === top ? e.seat : null;
+    }
+  }
+  return null;
+}
+
+let lastTop = null;
 function renderCenter() {
   const { view } = state;
   $("stock-count").textContent = t("stock_n", { n: view.stock_size });
   const pile = view.discard_pile || [];
-  const cards = pile.map((c, i) => {
-    const marks = i === pile.length - 1 ? ["top"] : [];
-    return cardElement(c, { small: i !== pile.length - 1, marks });
-  });
-  if (!cards.length) cards.push(el("span", "muted", t("empty")));
-  $("pile").replaceChildren(...cards);
-  $("pile").scrollLeft = $("pile").scrollWidth;
-  const tiplu = view.tiplu;
-  $("tiplu-box").hidden = !tiplu;
-  if (tiplu) {
-    $("tiplu").replaceChildren(cardElement(tiplu));
-    $("wilds").textContent = view.wild_cards ? t("wild_cards", { n: view.wild_cards.length }) : "";
+  const top = pile.length ? pile[pile.length - 1] : null;
+  const topBox = $("pile-top");
+  if (top) {
+    const card = cardElement(top, { marks: wildMarks(top) });
+    card.id = "pile-top-card";
+    const key = `${pile.length}:${top}`;
+    if (lastTop !== null && lastTop !== key) card.classList.add("arrive");
+    lastTop = key;
+    topBox.replaceChildren(card);
+  } else {
+    topBox.replaceChildren(el("span", "empty"));
+    lastTop = "";
+  }
+  const by = pileThrower(view);
+  let byText = "";
+  if (top && by === "deal") byText = t("turned_up");
+  else if (top && by !== null) byText = t("thrown_by", { name: nameOf(by) });
+  else if (!top) byText = t("empty");
+  $("pile-by").textContent = byText;
+  // older discards, newest first: the strip starts with the most recent in both directions
+  const older = pile.slice(0, -1).reverse();
+  $("pile").replaceChildren(...older.map((c) => cardElement(c, { small: true, marks: wildMarks(c) })));
+  const marriage = view.game === "marriage";
+  $("tiplu-box").hidden = !marriage;
+  if (marriage) {
+    const box = $("tiplu");
+    if (view.tiplu) {
+      const wilds = el("div", "wilds small");
+      wilds.textContent = t("wild_list", { cards: (view.wild_cards || []).map(cardName).join(", ") });
+      box.replaceChildren(cardElement(view.tiplu, { small: true, marks: ["wild"] }), wilds);
+    } else {
+      const back = cardElement("JK", { small: true });
+      back.className = "card small back";
+      back.replaceChildren();
+      back.setAttribute("aria-label", t(view.tiplu_picked ? "tiplu_hidden" : "tiplu_not_picked"));
+      box.replaceChildren(back);
+    }
   }
 }
 
 function renderTableMelds() {
   const { view } = state;
-  const melds = view.table || [];
-  $("table-melds-box").hidden = view.game !== "tunisian";
-  const items = melds.map((m) => {
+  const show = view.game === "tunisian";
+  $("table-melds-box").hidden = !show;
+  if (!show) return;
+  const before = meldsSeen;
+  meldsSeen = new Map();
+  const items = (view.table || []).map((m) => {
     const li = el("li", m.staged ? "staged" : "");
-    li.append(el("small", "index", `@${m.index}`), cardRow(m.cards));
-    li.append(" ", el("small", "muted", `${nameOf(m.owner)} · ${m.value}${m.staged ? " · " + t("staged_meld") : ""}`));
+    li.dataset.meld = String(m.index);
+    const key = m.cards.join(" ");
+    const row = cardRow(m.cards);
+    if (before.size && before.get(m.index) !== key) row.classList.add("arrive"); // melded or laid off
+    meldsSeen.set(m.index, key);
+    li.append(el("span", "index", `@${m.index}`), row, el("span", "small", `${m.value} · ${nameOf(m.owner)}`));
+    if (m.staged) li.append(el("span", "small badge", t("staged_meld")));
     return li;
   });
-  if (!items.length) items.push(el("li", "muted", t("empty")));
+  if (!items.length) items.push(el("li", "muted small", t("empty")));
   $("table-melds").replaceChildren(...items);
 }
 
-function renderHand() {
-  const { view } = state;
-  const legal = legalSet();
-  const wild = new Set(view.wild_cards || []);
-  const focused = document.activeElement?.closest?.("#hand .card");
-  const focusIndex = focused ? Number(focused.dataset.index) : -1;
-  const buttons = handOrder.map((c, i) => {
-    const marks = [];
-    if (wild.has(c)) marks.push("wild");
-    if (legal.has(`discard ${c}`)) marks.push("discardable");
-    if (view.taken === c) marks.push("taken");
-    const button = cardElement(c, { tag: "button", marks });
-    button.type = "button";
-    button.dataset.index = String(i);
-    button.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
-    button.draggable = true;
-    return button;
-  });
-  $("hand").replaceChildren(...buttons);
-  $("hand").setAttribute("aria-label", t("your_hand_n", { n: handOrder.length }));
-  $("sort-suit").setAttribute("aria-pressed", String(sortMode === "suit"));
-  $("sort-rank").setAttribute("aria-pressed", String(sortMode === "rank"));
-  if (focusIndex >= 0 && buttons.length) buttons[Math.min(focusIndex, buttons.length - 1)].focus();
+function renderMe() {
+  const { view, table } = state;
+  const me = mySeat();
+  const box = $("me");
+  if (me === null || table.status === "waiting") {
+    box.replaceChildren();
+    box.hidden = me === null;
+    return;
+  }
+  box.hidden = false;
+  const parts = [];
+  const info = view.seats[me];
+  const who = el("strong", "", nameOf(me));
+  parts.push(who);
+  if (view.dealer === me) parts.push(el("span", "badge dealer", t("dealer")));
+  if (view.game === "marriage") {
+    parts.push(el("span", `mark ${info.seen ? "seen" : "unseen"}`, t(info.seen ? "seen" : "unseen")));
+    if (state.aids?.maal !== undefined && state.aids.maal !== null) parts.push(el("span", "fact", t("maal_now", { n: state.aids.maal })));
+    if (state.aids?.wild_names) {
+      for (const w of state.aids.wild_names) {
+        const fact = el("span", "fact wild-name", `${w.name === "joker" ? t("joker") : w.name}: `);
+        fact.append(cardRow(w.cards, { marks: () => ["wild"] }));
+        parts.push(fact);
+      }
+    }
+    const groups = seatGroups(me);
+    if (groups.childElementCount) parts.push(groups);
+  } else {
+    const threshold = view.threshold;
+    if (info.opened) parts.push(el("span", "fact ok", t("opened_with", { value: info.opening_value })));
+    else {
+      const staged = stagedValue();
+      parts.push(el("span", "fact", t("threshold_now", { threshold })));
+      if (staged) parts.push(el("span", `fact ${staged >= threshold ? "ok" : ""}`, t(staged >= threshold ? "opening_done" : "staged", { value: staged, threshold })));
+    }
+    const match = view.match;
+    if (match?.totals) parts.push(el("span", "fact", t("road_to", { total: match.totals[me], limit: match.elimination || view.rules?.elimination })));
+    if (match?.team_totals) parts.push(el("span", "fact", t("team_totals", { a: match.team_totals[0], b: match.team_totals[1] })));
+  }
+  box.replaceChildren(...parts);
 }
 
-function actionButton(action, extraClass = "") {
-  const button = el("button", `action ${extraClass}`.trim());
+function fanRows(count) {
+  const width = $("hand").clientWidth || document.documentElement.clientWidth - 24;
+  const cardW = parseFloat(getComputedStyle($("hand")).getPropertyValue("--card-w")) * 16 || 42;
+  const full = cardW + 4;
+  for (let rows = 1; rows <= 3; rows++) {
+    const perRow = Math.ceil(count / rows);
+    const step = perRow > 1 ? (width - cardW - (hand?.breaks.size || 0) * 10) / (perRow - 1) : full;
+    if (step >= cardW * 0.6 || rows === 3) return { rows, perRow, step: Math.min(full, step) };
+  }
+  return { rows: 1, perRow: count, step: full };
+}
+
+function renderHand() {
+  const box = $("hand-box");
+  const show = mySeat() !== null && !!state.view.hand;
+  box.hidden = !show;
+  if (!show) return;
+  const cards = hand.cards;
+  const legal = new Set(state.view.legal_actions || []);
+  $("hand-count").textContent = t("cards_n", { n: cards.length });
+  for (const [id, mode] of [["sort-suit", "suit"], ["sort-rank", "rank"], ["sort-group", "group"]]) {
+    $(id).classList.toggle("active", hand.mode === mode);
+    $(id).setAttribute("aria-pressed", hand.mode === mode ? "true" : "false");
+  }
+  const { perRow, step } = fanRows(cards.length);
+  $("hand").style.setProperty("--step", `${step}px`);
+  const rows = [];
+  let row = null;
+  cards.forEach((c, i) => {
+    if (i % perRow === 0) rows.push((row = el("div", "hand-row")));
+    const marks = [...wildMarks(c)];
+    if (legal.has(`discard ${c}`)) marks.push("discardable");
+    if (c === drawn) marks.push("drawn");
+    if (c === drawn && drawnFresh) marks.push("rise");
+    if (hand.breaks.has(i) && i % perRow !== 0) marks.push("gap");
+    const card = cardElement(c, { tag: "button", marks });
+    card.type = "button";
+    card.dataset.index = String(i);
+    card.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
+    if (c === drawn) card.setAttribute("aria-description", t("just_drawn"));
+    row.append(card);
+  });
+  $("hand").replaceChildren(...rows);
+  drawnFresh = false;
+}
+
+function actionButton(a, cls = "") {
+  const button = el("button", `action ${cls}`.trim());
   button.type = "button";
-  button.dataset.action = action.text;
-  button.append(actionLabel(action, { meldOwnerName }));
-  button.addEventListener("click", () => play(action.text));
+  button.dataset.action = a.text;
+  button.append(actionLabel(a, { meldOwnerName }));
+  button.addEventListener("click", () => play(a.text));
   return button;
 }
 
-function meldOwnerName(index) {
-  const meld = (state.view.table || []).find((m) => m.index === index);
-  return meld ? nameOf(meld.owner) : "";
+function maxButtons() {
+  return window.innerWidth < 600 ? 5 : 10;
 }
 
 function renderActions() {
+  const seated = mySeat() !== null && state.table.status !== "waiting";
+  $("actions-box").hidden = !seated;
+  if (!seated) return;
   const legal = (state.view.legal_actions || []).map(parseAction);
-  const chosen = [...selected].sort((a, b) => a - b).map((i) => handOrder[i]);
+  const chosen = [...selected].sort((a, b) => a - b).map((i) => hand.cards[i]);
   const buttons = [];
   for (const a of legal.filter((a) => !a.cards.length)) buttons.push(actionButton(a, "primary"));
   const discards = legal.filter((a) => a.verb === "discard");
@@ -435,11 +748,12 @@ function renderActions() {
   const others = legal.filter((a) => a.cards.length && a.verb !== "discard");
   const fitting = chosen.length ? others.filter((a) => containsAll(a.cards, chosen)) : others;
   fitting.sort((a, b) => (a.verb === "finish" ? -1 : 0) - (b.verb === "finish" ? -1 : 0));
-  for (const a of fitting.slice(0, MAX_BUTTONS)) buttons.push(actionButton(a));
+  const limit = maxButtons();
+  for (const a of fitting.slice(0, limit)) buttons.push(actionButton(a));
   $("actions").replaceChildren(...buttons);
-  const more = fitting.length - MAX_BUTTONS;
+  const more = fitting.length - limit;
   $("more-note").hidden = more <= 0;
-  $("more-note").textContent = more > 0 ? t("more_moves", { n: more }) : "";
+  $("more-note").textContent = more > 0 ? t("more_moves_short", { n: more }) : "";
   const select = $("all-moves");
   select.replaceChildren(
     ...legal.map((a) => {
@@ -449,8 +763,10 @@ function renderActions() {
     }),
   );
   select.disabled = !legal.length;
+  select.hidden = !legal.length;
   $("play-selected").disabled = !legal.length;
-  $("hint-button").disabled = mySeat() === null || !!state.view.result;
+  $("play-selected").hidden = !legal.length;
+  $("hint-button").disabled = !!state.view.result;
 }
 
 function renderHint() {
@@ -464,7 +780,7 @@ function renderHint() {
   if (lastHint.suggestion) {
     const p = el("p", "", t("hint_suggestion") + " ");
     p.append(actionLabel(lastHint.suggestion, { meldOwnerName }));
-    if (legalSet().has(lastHint.suggestion)) {
+    if (state && new Set(state.view.legal_actions || []).has(lastHint.suggestion)) {
       const go = el("button", "small", t("play_it"));
       go.type = "button";
       go.dataset.hintAction = lastHint.suggestion;
@@ -472,7 +788,7 @@ function renderHint() {
       p.append(" ", go);
     }
     parts.push(p);
-  }
+  } else if (!myTurn()) parts.push(el("p", "muted", t("hint_not_your_turn")));
   for (const note of lastHint.notes || []) {
     const args = {};
     for (const [k, v] of Object.entries(note)) args[k] = Array.isArray(v) ? v.join(" · ") : v;
@@ -482,8 +798,8 @@ function renderHint() {
   box.replaceChildren(...parts);
 }
 
-function resultTable(headers, rows) {
-  const tableEl = el("table", "grid-table");
+function resultTable(headers, rows, extra = "") {
+  const tableEl = el("table", `grid-table ${extra}`.trim());
   const head = el("tr");
   for (const h of headers) head.append(el("th", "", h));
   const thead = el("thead");
@@ -503,11 +819,66 @@ function resultTable(headers, rows) {
   return tableEl;
 }
 
+function signed(x) {
+  return x > 0 ? `+${x}` : String(x);
+}
+
+function marriageResult(details, result, body) {
+  if (details.tiplu) {
+    const p = el("p", "", "tiplu: ");
+    p.append(cardElement(details.tiplu, { small: true }));
+    body.push(p);
+  }
+  if (details.finish) {
+    const p = el("div", "groups");
+    for (const g of details.finish.groups || []) p.append(cardRow(g));
+    body.push(p);
+  }
+  const players = details.players || [];
+  const indian = players.some((p) => p.card_points !== undefined);
+  const parts = (state.aids?.settlement || []).length > 0; // fees and maal differences (M-13)
+  const rows = players.map((p) => {
+    const who = el("span", "", nameOf(p.seat) + " ");
+    who.append(el("span", `mark ${p.seen ? "seen" : "unseen"}`, t(p.seen ? "seen" : "unseen")));
+    const maal = el("span", "maal", String(p.maal));
+    maal.dataset.seat = String(p.seat);
+    if ((p.maal_items || []).length) {
+      const items = el("ul", "items small");
+      for (const item of p.maal_items) items.append(el("li", "", item));
+      maal.append(items);
+    }
+    const cells = [who, maal];
+    if (indian) cells.push(p.card_points);
+    const split = (state.aids?.settlement || []).find((x) => x.seat === p.seat);
+    if (parts) cells.push(split ? signed(split.fees) : "", split ? signed(split.maal_part) : "");
+    const net = el("span", "net", signed(p.net));
+    net.dataset.seat = String(p.seat);
+    cells.push(net);
+    return cells;
+  });
+  const headers = [t("player"), "maal"];
+  if (indian) headers.push(t("card_points"));
+  if (parts) headers.push(t("fees"), t("maal_difference"));
+  headers.push(t("settlement"));
+  if (!rows.length) result.scores.forEach((x, i) => rows.push([nameOf(i), "", x]));
+  body.push(resultTable(headers, rows, "result-table"));
+  const fees = [];
+  for (const key of ["seen_fee", "unseen_fee", "dublee_bonus"]) {
+    const v = state.view.rules?.[key];
+    if (v !== undefined && v !== null) fees.push(`${t(`opt_${key}`)}: ${v}`);
+  }
+  if (fees.length) body.push(el("p", "muted small", fees.join(" · ")));
+}
+
 function renderResult() {
   const { view } = state;
   const result = view.result;
-  $("result").hidden = !result;
-  if (!result) return;
+  $("result").hidden = !result || resultHidden;
+  $("result-show").hidden = !result || !resultHidden;
+  if (!result) {
+    resultHidden = false;
+    return;
+  }
   const details = result.details || {};
   const body = [];
   const summary = el("p", "");
@@ -515,81 +886,57 @@ function renderResult() {
     summary.textContent = t(view.game === "marriage" ? "finished_by" : "went_out", { name: nameOf(result.winner) });
   } else summary.textContent = t("no_finisher");
   body.push(summary);
-  if (view.game === "marriage") {
-    if (details.tiplu) {
-      const p = el("p", "", "tiplu: ");
-      p.append(cardElement(details.tiplu, { small: true }));
-      body.push(p);
-    }
-    if (details.finish) {
-      const p = el("div", "groups");
-      for (const g of details.finish.groups || []) p.append(cardRow(g));
-      body.push(p);
-    }
-    const players = details.players || [];
-    const indian = players.some((p) => p.card_points !== undefined);
-    const rows = players.map((p) => {
-      const who = el("span", "", nameOf(p.seat) + " ");
-      who.append(el("span", `mark ${p.seen ? "seen" : "unseen"}`, t(p.seen ? "seen" : "unseen")));
-      const maal = el("span", "", String(p.maal));
-      if ((p.maal_items || []).length) {
-        const items = el("ul", "items small");
-        for (const item of p.maal_items) items.append(el("li", "", item));
-        maal.append(items);
-      }
-      const cells = [who, maal];
-      if (indian) cells.push(p.card_points);
-      cells.push(p.net > 0 ? `+${p.net}` : String(p.net));
-      return cells;
-    });
-    const headers = [t("player"), "maal"];
-    if (indian) headers.push(t("card_points"));
-    headers.push(t("settlement"));
-    if (!rows.length) result.scores.forEach((x, i) => rows.push([nameOf(i), "", x]));
-    body.push(resultTable(headers, rows));
-  } else {
+  if (view.game === "marriage") marriageResult(details, result, body);
+  else {
     const hands = details.hands || [];
-    const rows = result.scores.map((points, s) => [
-      nameOf(s),
-      details.opened?.[s] ? t("opened_with", { value: details.opening_values?.[s] ?? "" }) : t("not_opened"),
-      cardRow(hands[s] || []),
-      points,
-    ]);
-    body.push(resultTable([t("player"), "man3a", t("cards_left"), t("points")], rows));
+    const rows = result.scores.map((points, s) => {
+      const cell = el("span", "points", String(points));
+      cell.dataset.seat = String(s);
+      return [
+        nameOf(s),
+        details.opened?.[s] ? t("opened_with", { value: details.opening_values?.[s] ?? "" }) : t("not_opened"),
+        cardRow(hands[s] || []),
+        cell,
+      ];
+    });
+    body.push(resultTable([t("player"), "man3a", t("cards_left"), t("points")], rows, "result-table"));
   }
-  $("result-body").replaceChildren(...body);
   const over = view.match?.game_over;
-  $("next-deal").hidden = !!over || mySeat() === null;
   if (over) {
     const winners = view.match.winners || [];
     body.push(el("p", "strong", t("match_winner", { names: winners.map(nameOf).join(", ") })));
-    $("result-body").replaceChildren(...body);
   }
+  body.push(el("h3", "", t("ledger")), scoreboard());
+  $("result-body").replaceChildren(...body);
+  $("next-deal").hidden = !!over || mySeat() === null;
+  $("rematch").hidden = !over || mySeat() === null;
 }
 
-function renderLedger() {
+function scoreboard() {
   const { view } = state;
   const match = view.match;
-  if (!match) {
-    $("ledger-box").hidden = true;
-    return;
-  }
-  $("ledger-box").hidden = false;
+  const wrap = el("div", "scoreboard");
+  if (!match) return wrap;
   const n = view.seats.length;
   const headers = [t("deal"), ...Array.from({ length: n }, (_, s) => nameOf(s))];
   const rows = (match.deals || []).map((d) => {
     const points = d.points || d.nets || [];
-    return [String((d.deal ?? 0) + 1), ...points.map((p) => (view.game === "marriage" && p > 0 ? `+${p}` : String(p)))];
+    return [String((d.deal ?? 0) + 1), ...points.map((p) => (view.game === "marriage" ? signed(p) : String(p)))];
   });
   const totals = match.totals || match.balances || [];
   rows.push([t("total"), ...totals.map((x) => String(x))]);
-  const parts = [resultTable(headers, rows)];
+  wrap.append(resultTable(headers, rows));
   const facts = [];
   if (match.deals_total) facts.push(t("deal_of", { n: (match.deal_number ?? 0) + 1, total: match.deals_total }));
   if (match.elimination) facts.push(t("elimination_at", { n: match.elimination }));
   if (match.team_totals) facts.push(t("team_totals", { a: match.team_totals[0], b: match.team_totals[1] }));
-  if (facts.length) parts.push(el("p", "muted small", facts.join(" · ")));
-  $("ledger").replaceChildren(...parts);
+  if (facts.length) wrap.append(el("p", "muted small", facts.join(" · ")));
+  return wrap;
+}
+
+function renderLedger() {
+  $("ledger").replaceChildren(scoreboard());
+  renderReplay();
 }
 
 function renderLog() {
@@ -597,13 +944,7 @@ function renderLog() {
   const items = history
     .slice(-200)
     .reverse()
-    .map((entry) => {
-      const li = el("li");
-      if (entry.move !== undefined) {
-        li.append(el("strong", "", nameOf(entry.seat) + ": "), actionLabel(entry.move, { meldOwnerName }));
-      } else li.append(el("em", "", entry.event));
-      return li;
-    });
+    .map((entry) => logEntry(entry, nameOf, meldOwnerName));
   $("log").replaceChildren(...items);
 }
 
@@ -627,74 +968,216 @@ function renderInvite() {
   const token = mine?.token;
   $("private-box").hidden = !token || mySeat() === null;
   if (token) $("private-link").value = `${link}#token=${token}`;
+  $("seat-code-box").hidden = !state.seat_code;
+  $("seat-code").textContent = state.seat_code || "";
+  const secs = table.turn_seconds;
+  $("timer-setting").textContent = secs ? t("turn_timer_is", { n: secs }) : t("turn_timer_off");
   $("start").hidden = !(table.status === "waiting" && mySeat() !== null);
   $("rules-link").href = `/rules/${table.game}/${table.preset}`;
+  // a waiting table opens the invite drawer once, so the creator sees how to invite
+  if (table.status === "waiting" && mySeat() !== null && !renderInvite.opened) {
+    renderInvite.opened = true;
+    openDrawer("invite");
+  } else if (table.status !== "waiting" && renderInvite.opened === true) {
+    renderInvite.opened = "closed"; // play has started: the table needs the room
+    $("invite").hidden = true;
+  }
+}
+
+// ------------------------------------------------------------------ replay of a finished deal
+
+async function loadReplay() {
+  const match = state.view.match;
+  const deal = state.view.result ? (match?.deal_number ?? 0) : Math.max(0, (match?.deal_number ?? 1) - 1);
+  try {
+    const data = await api(`/api/tables/${code}/replay?deal=${deal}`, { token: mine?.token });
+    replay = { frames: data.frames, step: 0, deal };
+    resultHidden = true;
+    renderResult();
+    openDrawer("ledger-box");
+    renderReplay();
+  } catch (err) {
+    toast(errorText(err));
+  }
+}
+
+function renderReplay() {
+  const box = $("replay");
+  box.hidden = !replay;
+  if (!replay) return;
+  const frames = replay.frames;
+  const step = Math.max(0, Math.min(replay.step, frames.length - 1));
+  replay.step = step;
+  const frame = frames[step];
+  $("replay-step").textContent = t("replay_step", { n: step, total: frames.length - 1, deal: replay.deal + 1 });
+  $("replay-step").dataset.step = String(step);
+  const move = $("replay-move");
+  move.replaceChildren();
+  if (frame.seat !== null && frame.move) move.append(el("strong", "", `${nameOf(frame.seat)}: `), actionLabel(frame.move));
+  const body = el("div", "hands");
+  frame.hands.forEach((cards, s) => {
+    const row = el("div");
+    row.append(el("strong", "small", `${nameOf(s)} `), cardRow(cards));
+    body.append(row);
+  });
+  const pile = el("div", "small");
+  pile.append(t("discard_pile") + ": ");
+  if (frame.pile_top) pile.append(cardElement(frame.pile_top, { small: true }));
+  body.append(pile);
+  $("replay-body").replaceChildren(body);
+}
+
+// ------------------------------------------------------------------ talk
+
+function showReaction(message) {
+  const text = `${nameOf(message.seat)}: ${t(`react_${message.key}`)}`;
+  const bubble = el("div", "bubble", text);
+  $("bubbles").append(bubble);
+  setTimeout(() => bubble.remove(), 3500);
+  const li = el("li", "", text);
+  $("talk-log").prepend(li);
+}
+
+function renderReactionButtons() {
+  $("reaction-buttons").replaceChildren(
+    ...REACTIONS.map((key) => {
+      const b = el("button", "small", t(`react_${key}`));
+      b.type = "button";
+      b.dataset.reaction = key;
+      b.addEventListener("click", () => send({ type: "react", key }));
+      return b;
+    }),
+  );
+}
+
+function goRematch(newCode) {
+  if (!newCode || goRematch.going) return;
+  goRematch.going = true; // the answer and the table's notice both name it: go once
+  if (mine?.token) rememberSeat(newCode, mySeat(), mine.token);
+  location.href = `/t/${newCode}`;
 }
 
 // ------------------------------------------------------------------ input
 
-function handCard(event) {
-  const card = event.target.closest("#hand .card");
+function discardCard(card) {
+  if (new Set(state?.view.legal_actions || []).has(`discard ${card}`)) play(`discard ${card}`, "hand");
+  else toast(t("cannot_discard", { card: cardName(card) }));
+}
+
+function handIndex(target) {
+  const card = target?.closest?.("#hand .card");
   return card ? Number(card.dataset.index) : -1;
 }
 
+function toggleSelected(i) {
+  if (selected.has(i)) selected.delete(i);
+  else selected.add(i);
+  const node = $("hand").querySelector(`.card[data-index="${i}"]`);
+  node?.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
+  renderActions();
+}
+
+let drag = null;
+let suppressClick = false;
+
 function wireHand() {
-  const hand = $("hand");
-  hand.addEventListener("click", (event) => {
-    const i = handCard(event);
+  const box = $("hand");
+  // Selecting updates the card in place (no redraw), so a second click lands on the
+  // same card: two clicks on one card within DOUBLE_MS discard it (double-click/-tap).
+  box.addEventListener("click", (event) => {
+    const i = handIndex(event.target);
     if (i < 0) return;
-    if (selected.has(i)) selected.delete(i);
-    else selected.add(i);
-    renderHand();
-    renderActions();
+    if (suppressClick) {
+      suppressClick = false;
+      return;
+    }
+    const now = performance.now();
+    if (lastClick.index === i && now - lastClick.at < DOUBLE_MS) {
+      lastClick = { index: -1, at: 0 };
+      selected.delete(i);
+      discardCard(hand.cards[i]);
+      return;
+    }
+    lastClick = { index: i, at: now };
+    toggleSelected(i);
   });
-  hand.addEventListener("dblclick", (event) => {
-    const i = handCard(event);
-    if (i >= 0) discardCard(handOrder[i]);
-  });
-  hand.addEventListener("keydown", (event) => {
-    const i = handCard(event);
+  box.addEventListener("keydown", (event) => {
+    const i = handIndex(event.target);
     if (i < 0) return;
-    const cards = [...hand.querySelectorAll(".card")];
+    const cards = [...box.querySelectorAll(".card")];
     const rtl = document.documentElement.dir === "rtl";
     const step = event.key === "ArrowRight" ? (rtl ? -1 : 1) : event.key === "ArrowLeft" ? (rtl ? 1 : -1) : 0;
     if (step && event.shiftKey) {
       event.preventDefault();
-      moveCard(i, i + step);
-      hand.querySelectorAll(".card")[Math.max(0, Math.min(i + step, handOrder.length - 1))]?.focus();
+      if (hand.move(i, i + step)) {
+        selected.clear();
+        renderHand();
+        renderActions();
+      }
+      box.querySelectorAll(".card")[Math.max(0, Math.min(i + step, hand.cards.length - 1))]?.focus();
     } else if (step) {
       event.preventDefault();
       cards[(i + step + cards.length) % cards.length]?.focus();
     } else if (event.key === "d" || event.key === "D") {
       event.preventDefault();
-      discardCard(handOrder[i]);
+      discardCard(hand.cards[i]);
     }
   });
-  hand.addEventListener("dragstart", (event) => {
-    const i = handCard(event);
-    if (i < 0) return;
-    event.dataTransfer.setData("text/plain", String(i));
-    event.dataTransfer.effectAllowed = "move";
+  // Drag to reorder or onto the pile to discard: pointer events (mouse, touch, pen).
+  box.addEventListener("pointerdown", (event) => {
+    const i = handIndex(event.target);
+    if (i < 0 || event.button > 0) return;
+    drag = { index: i, x: event.clientX, y: event.clientY, node: event.target.closest(".card"), ghost: null, id: event.pointerId };
   });
-  hand.addEventListener("dragover", (event) => event.preventDefault());
-  hand.addEventListener("drop", (event) => {
+  window.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.ghost) {
+      if (Math.hypot(dx, dy) < 10) return;
+      drag.ghost = drag.node.cloneNode(true);
+      drag.ghost.classList.add("drag-ghost");
+      document.body.append(drag.ghost);
+      drag.node.classList.add("dragging");
+    }
     event.preventDefault();
-    const from = Number(event.dataTransfer.getData("text/plain"));
-    const to = handCard(event);
-    if (Number.isInteger(from) && to >= 0) moveCard(from, to);
+    drag.ghost.style.left = `${event.clientX - 18}px`;
+    drag.ghost.style.top = `${event.clientY - 28}px`;
+    for (const n of box.querySelectorAll(".drop-before")) n.classList.remove("drop-before");
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    under?.closest?.("#hand .card")?.classList.add("drop-before");
+    $("pile-box").classList.toggle("drop", !!under?.closest?.("#pile-box"));
   });
-  const pile = $("pile-box");
-  pile.addEventListener("dragover", (event) => {
-    event.preventDefault();
-    pile.classList.add("drop");
-  });
-  pile.addEventListener("dragleave", () => pile.classList.remove("drop"));
-  pile.addEventListener("drop", (event) => {
-    event.preventDefault();
-    pile.classList.remove("drop");
-    const from = Number(event.dataTransfer.getData("text/plain"));
-    if (Number.isInteger(from) && handOrder[from]) discardCard(handOrder[from]);
-  });
+  const end = (event) => {
+    if (!drag || event.pointerId !== drag.id) return;
+    const d = drag;
+    drag = null;
+    if (!d.ghost) return;
+    d.ghost.remove();
+    d.node.classList.remove("dragging");
+    $("pile-box").classList.remove("drop");
+    suppressClick = true;
+    setTimeout(() => (suppressClick = false), 50);
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    if (under?.closest?.("#pile-box")) {
+      discardCard(hand.cards[d.index]);
+      return;
+    }
+    const to = handIndex(under);
+    if (to >= 0 && hand.move(d.index, to)) {
+      selected.clear();
+      renderHand();
+      renderActions();
+    } else renderHand();
+  };
+  window.addEventListener("pointerup", end);
+  window.addEventListener("pointercancel", end);
+}
+
+function openDrawer(id) {
+  for (const d of document.querySelectorAll(".drawer")) d.hidden = d.id !== id ? true : !d.hidden;
+  for (const b of document.querySelectorAll("[data-drawer]")) b.setAttribute("aria-expanded", String(b.dataset.drawer === id && !$(id).hidden));
+  if (!$(id).hidden) $(id).querySelector("[data-close]")?.focus({ preventScroll: true });
 }
 
 function copy(input) {
@@ -705,14 +1188,32 @@ function copy(input) {
   );
 }
 
+function setSound(on) {
+  soundOn = on;
+  localStorage.setItem("rami.sound", on ? "on" : "off");
+  $("sound").setAttribute("aria-pressed", on ? "true" : "false");
+  $("sound").textContent = "♪";
+  if (on) {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      audio.resume();
+    } catch {
+      /* no audio */
+    }
+  }
+}
+
 async function main() {
   await setLanguage(pickLanguage());
   languageSwitcher($("lang"), () => {
     translatePage();
+    renderReactionButtons();
     if (state) render();
+    if (gone) noTable();
     renderHint();
     setConn(socket && socket.readyState === WebSocket.OPEN ? "online" : "offline");
   });
+  document.title = baseTitle();
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.get("token")) {
     rememberSeat(code, null, fragment.get("token"));
@@ -720,8 +1221,20 @@ async function main() {
     history.replaceState(null, "", location.pathname + location.search);
   }
   wireHand();
-  $("sort-suit").addEventListener("click", () => setSort("suit"));
-  $("sort-rank").addEventListener("click", () => setSort("rank"));
+  renderReactionButtons();
+  setSound(soundOn);
+  $("sound").addEventListener("click", () => setSound(!soundOn));
+  $("sort-suit").addEventListener("click", () => {
+    hand?.sort("suit");
+    selected.clear();
+    render();
+  });
+  $("sort-rank").addEventListener("click", () => {
+    hand?.sort("rank");
+    selected.clear();
+    render();
+  });
+  $("sort-group").addEventListener("click", () => send({ type: "arrange" }));
   $("play-selected").addEventListener("click", () => {
     const value = $("all-moves").value;
     if (value) play(value);
@@ -729,11 +1242,61 @@ async function main() {
   $("hint-button").addEventListener("click", () => send({ type: "hint" }));
   $("next-deal").addEventListener("click", () => {
     lastHint = null;
+    replay = null;
     renderHint();
+    wantFocus = "actions";
     send({ type: "next_deal" });
+  });
+  $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  $("replay-button").addEventListener("click", loadReplay);
+  $("result-hide").addEventListener("click", () => {
+    resultHidden = true;
+    renderResult();
+    $("result-show").focus();
+  });
+  $("result-show").addEventListener("click", () => {
+    resultHidden = false;
+    renderResult();
+    $("next-deal").focus();
+  });
+  $("replay-prev").addEventListener("click", () => {
+    replay.step -= 1;
+    renderReplay();
+  });
+  $("replay-next").addEventListener("click", () => {
+    replay.step += 1;
+    renderReplay();
+  });
+  $("replay-end").addEventListener("click", () => {
+    replay.step = replay.frames.length - 1;
+    renderReplay();
+  });
+  $("resume").addEventListener("click", () => send({ type: "resume" }));
+  for (const b of document.querySelectorAll("[data-drawer]")) b.addEventListener("click", () => openDrawer(b.dataset.drawer));
+  for (const b of document.querySelectorAll("[data-close]")) {
+    b.addEventListener("click", () => {
+      b.closest(".drawer").hidden = true;
+      document.querySelector(`[data-drawer="${b.closest(".drawer").id}"]`)?.focus();
+    });
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") for (const d of document.querySelectorAll(".drawer")) d.hidden = true;
   });
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("copy-link").addEventListener("click", () => copy($("invite-link")));
+  $("seat-code-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const value = $("seat-code-input").value.trim().toUpperCase();
+    if (!value) return;
+    rememberSeat(code, null, value);
+    mine = seatOf(code);
+    reconnect();
+  });
+  window.addEventListener("resize", () => {
+    if (!state) return;
+    renderSeats();
+    renderHand();
+  });
   connect();
   document.body.dataset.ready = "1";
 }

@@ -1,0 +1,75 @@
+"""Replaying a finished deal move by move from a table's event log.
+
+The log holds every accepted action and each ``next_deal``; a new match from the stored
+rules and seed, fed the log, passes through every position again. Once a deal is over
+nothing in it is hidden any more, so each frame shows every seat's hand (the views of
+all seats are used only for deals that have ended). Goes through the registry's
+``Match`` protocol only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rami.games import GameSpec, Match
+from rami.server.protocol import TableError
+from rami.server.storage import EventRecord
+
+__all__ = ["MAX_FRAMES", "replay_deal"]
+
+MAX_FRAMES = 2000
+ACTION = "action"
+NEXT_DEAL = "next_deal"
+
+
+def _frame(match: Match, players: int, seat: int | None, move: str | None) -> dict[str, Any]:
+    views = [match.view(s) for s in range(players)]
+    pile = list(views[0].get("discard_pile") or ())
+    return {
+        "seat": seat,
+        "move": move,
+        "hands": [list(v.get("hand") or ()) for v in views],
+        "pile_top": pile[-1] if pile else None,
+        "stock_size": views[0].get("stock_size"),
+    }
+
+
+def replay_deal(
+    spec: GameSpec,
+    rules: dict[str, Any],
+    players: int,
+    seed: int,
+    events: Sequence[EventRecord],
+    deal: int,
+) -> list[dict[str, Any]]:
+    """The frames of deal ``deal`` (0-based): its start, then one per action.
+
+    Refuses (``bad_request``) a deal that has not been played or is not over yet.
+    """
+    if deal < 0:
+        raise TableError("bad_request", "deal must be 0 or more")
+    match = spec.new_match(rules, players, seed)
+    current = 0
+    frames: list[dict[str, Any]] = []
+    if deal == 0:
+        frames.append(_frame(match, players, None, None))
+    for event in events:
+        if event.kind == NEXT_DEAL:
+            if current == deal:
+                break
+            match.next_deal()
+            current += 1
+            if current == deal:
+                frames.append(_frame(match, players, None, None))
+            continue
+        if event.kind != ACTION:
+            continue
+        match.apply(event.data)
+        if current == deal and len(frames) < MAX_FRAMES:
+            frames.append(_frame(match, players, event.seat, event.data))
+    if current != deal or not frames:
+        raise TableError("bad_request", f"deal {deal + 1} has not been played at this table")
+    if not match.current.is_over and current == deal:
+        raise TableError("bad_request", "a deal can be replayed once it is over")
+    return frames
