@@ -13,8 +13,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The main job: the web app (lobby, tables with friends and bots) on http://127.0.0.1:8000
+# `make run HOST=0.0.0.0 PORT=8001` lets friends on your network in.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: $(STAMP)
-	$(BIN)/rami serve
+	$(BIN)/rami serve --host $(HOST) --port $(PORT)
 
 # Watch a seeded deal of each game between random legal players, in the terminal.
 demo: $(STAMP)
@@ -33,8 +36,10 @@ chromium:
 test: $(STAMP) chromium lint
 	$(BIN)/pytest
 
+# Every bench runs; the target fails if any of them failed.
 bench: $(STAMP)
-	for f in bench/*.py; do $(BIN)/python $$f; done
+	@failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
+	if [ -n "$$failed" ]; then echo "failed:$$failed" >&2; exit 1; fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

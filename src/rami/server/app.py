@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 
 from rami.errors import InputError
 from rami.server.config import ServerConfig, default_db_url
+from rami.server.limits import BadJSON, BodyGuard, SafeJSONResponse, dumps, loads
 from rami.server.protocol import (
     ActionRequest,
     CreatedTable,
@@ -41,6 +42,8 @@ from rami.server.storage import Store
 from rami.server.tables import Connection, LiveTable, TableManager
 
 __all__ = ["create_app"]
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 HELLO_TIMEOUT = 30.0
@@ -77,7 +80,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(cfg.db_url)
+        store = Store(cfg.db_url, busy_ms=cfg.db_busy_ms)
         app.state.manager = TableManager(store, cfg)
         try:
             yield
@@ -92,20 +95,30 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         description="The HTTP part of the rami server. Play itself goes over the table's "
         "WebSocket `/ws/tables/{code}`; see docs/protocol.md.",
         lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
     )
+    app.add_middleware(BodyGuard)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse(
+        return SafeJSONResponse(
             {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
         )
 
     @app.exception_handler(InputError)
     async def input_error(_request: Request, exc: InputError) -> JSONResponse:
-        return JSONResponse({"error": {"code": "bad_request", "message": str(exc)}}, 400)
+        return SafeJSONResponse({"error": {"code": "bad_request", "message": str(exc)}}, 400)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        message = "the server failed on this request; nothing was changed"
+        return SafeJSONResponse({"error": {"code": "internal", "message": message}}, 500)
 
     def table_url(request: Request, code: str) -> str:
+        if cfg.public_url:
+            return f"{cfg.public_url}/t/{code}"
         return str(request.url_for("table_page", code=code))
 
     # ------------------------------------------------------------------ pages
@@ -268,25 +281,44 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return
         if live is None:
             return
-        conn = Connection(seat, websocket.send_text)
+        reader = asyncio.current_task()
+        busy = False
+
+        def drop() -> None:  # the client stopped reading: stop waiting for its messages
+            if not busy and reader is not None:
+                reader.cancel()
+
+        conn = Connection(seat, websocket.send_text, on_overflow=drop)
         writer = asyncio.create_task(conn.run_writer())
         await mgr.connect(live, conn)
         try:
-            while True:
-                message = await websocket.receive()
+            while not conn.overflowed:
+                try:
+                    message = await websocket.receive()
+                except asyncio.CancelledError:
+                    if conn.overflowed:
+                        break
+                    raise
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
                 if text is None:
                     conn.send(TableError("bad_json", "send JSON text, not binary").to_message())
                     continue
+                busy = True
                 await mgr.handle(live, conn, text)
+                busy = False
         except WebSocketDisconnect:
             pass
         finally:
             await mgr.disconnect(live, conn)
+            if conn.overflowed:
+                writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(writer, timeout=2)
+        if conn.overflowed:
+            with contextlib.suppress(Exception):
+                await websocket.close(1008, "too slow: messages were not read")
 
     return app
 
@@ -297,7 +329,7 @@ async def _hello(
     """Wait for the client's hello; answer errors until it comes. Closes on a bad one."""
 
     async def refuse(exc: TableError, close_code: int) -> tuple[None, None]:
-        await websocket.send_text(json.dumps(exc.to_message(), ensure_ascii=False))
+        await websocket.send_text(dumps(exc.to_message()))
         await websocket.close(close_code)
         return None, None
 
@@ -308,8 +340,8 @@ async def _hello(
         raw = message.get("text")
         error: TableError | None = None
         try:
-            doc = json.loads(raw) if raw is not None else None
-        except ValueError:
+            doc = loads(raw) if raw is not None else None
+        except BadJSON:
             doc = None
         if not isinstance(doc, dict):
             error = TableError("bad_json", "the message is not a JSON object")
@@ -319,7 +351,7 @@ async def _hello(
             error = TableError("bad_message", "'token' must be text or null")
         if error is not None:
             ref = doc.get("id") if isinstance(doc, dict) else None
-            await websocket.send_text(json.dumps(error.to_message(ref), ensure_ascii=False))
+            await websocket.send_text(dumps(error.to_message(ref)))
             continue
         assert isinstance(doc, dict)
         try:

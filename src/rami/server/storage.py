@@ -138,23 +138,26 @@ class TableRecord:
     events: list[EventRecord] = field(default_factory=list)
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
+def _sqlite_pragmas(busy_ms: int) -> Any:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        cursor.close()
+
+    return on_connect
 
 
 class Store:
     """The tables, seats and event logs in one SQL database (synchronous calls)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_ms: int = 5000) -> None:
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", _sqlite_pragmas(busy_ms))
         metadata.create_all(self.engine)
 
     def close(self) -> None:

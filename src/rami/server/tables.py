@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
@@ -30,6 +29,7 @@ from rami.games import GameSpec, Match, get_game
 from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.config import ServerConfig
 from rami.server.hints import hint_for
+from rami.server.limits import BadJSON, dumps, loads
 from rami.server.protocol import CLIENT_TYPES, TableError
 from rami.server.storage import (
     EventRecord,
@@ -48,6 +48,9 @@ log = logging.getLogger(__name__)
 ACTION = "action"
 NEXT_DEAL = "next_deal"
 MAX_ACTION_TEXT = 200
+SEND_QUEUE_MESSAGES = 128
+SEND_QUEUE_BYTES = 2 * 1024 * 1024
+STORAGE_RETRY = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds a bot waits before it tries again
 
 
 class Connection:
@@ -55,24 +58,58 @@ class Connection:
 
     Messages go through a queue drained by one writer task, so a slow client never
     holds up the table or the other clients, and each client gets messages in order.
+    The queue is bounded (``SEND_QUEUE_MESSAGES`` messages, ``SEND_QUEUE_BYTES`` of
+    encoded text): a client that stops reading is dropped (``overflowed``; ``on_overflow``
+    is called once) instead of making the server's memory grow. Its seat stays its own.
     """
 
-    def __init__(self, seat: int | None, sender: Callable[[str], Any]) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        sender: Callable[[str], Any],
+        on_overflow: Callable[[], None] | None = None,
+    ) -> None:
         self.seat = seat
         self._sender = sender
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._on_overflow = on_overflow
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+        self.queued_bytes = 0
         self.closed = False
+        self.overflowed = False
 
-    def send(self, message: dict[str, Any]) -> None:
-        if not self.closed:
-            self.queue.put_nowait(message)
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or text already encoded with ``limits.dumps``)."""
+        if self.closed:
+            return
+        size = len(message) if isinstance(message, str) else 256
+        if self.queue.qsize() >= SEND_QUEUE_MESSAGES or self.queued_bytes + size > SEND_QUEUE_BYTES:
+            self._overflow()
+            return
+        self.queued_bytes += size
+        self.queue.put_nowait(message)
+
+    def _overflow(self) -> None:
+        self.overflowed = True
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait(None)
+        log.warning("dropped a client that does not read (seat %s)", self.seat)
+        if self._on_overflow is not None:
+            self._on_overflow()
 
     async def run_writer(self) -> None:
         while True:
             message = await self.queue.get()
             if message is None:
                 return
-            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+            if isinstance(message, str):
+                text = message
+                self.queued_bytes -= len(text)
+            else:
+                text = dumps(message)
+                self.queued_bytes -= 256
             try:
                 await self._sender(text)
             except Exception:  # the client went away; the reader side cleans up
@@ -433,7 +470,7 @@ class TableManager:
         try:
             self.store.append_event(live.record.id, event.seq, kind, seat, data)
         except Exception as exc:
-            log.exception("could not store event %s of table %s", event.seq, live.code)
+            log.error("could not store event %s of table %s: %s", event.seq, live.code, exc)
             live.rebuild()
             raise TableError("unavailable", "the move could not be saved; try again") from exc
         live.log.append(event)
@@ -470,7 +507,12 @@ class TableManager:
         return delay * self._rng.uniform(0.6, 1.4)
 
     async def _drive(self, live: LiveTable) -> None:
-        """Play the bots' moves, one after another with a short pause, while they are due."""
+        """Play the bots' moves, one after another with a short pause, while they are due.
+
+        A move the storage could not save is tried again after a growing pause, so a
+        table never stalls after a database fault (it goes on once the database is back).
+        """
+        failures = 0
         try:
             while True:
                 async with live.lock:
@@ -489,10 +531,18 @@ class TableManager:
                     try:
                         await asyncio.to_thread(self._commit, live, ACTION, seat, text)
                     except TableError as exc:
-                        log.error("bot move %r at table %s refused: %s", text, live.code, exc)
-                        live.task = None
-                        return
-                    await self._broadcast(live)
+                        if exc.code != "unavailable":
+                            log.error("bot move %r at table %s refused: %s", text, live.code, exc)
+                            live.task = None
+                            return
+                        failures += 1
+                    else:
+                        failures = 0
+                        await self._broadcast(live)
+                if failures:  # storage fault: wait, then the bot tries again by itself
+                    wait = STORAGE_RETRY[min(failures, len(STORAGE_RETRY)) - 1]
+                    log.warning("table %s: bot move not saved, retry in %.1f s", live.code, wait)
+                    await asyncio.sleep(wait)
         except asyncio.CancelledError:
             live.task = None
             raise
@@ -558,18 +608,20 @@ class TableManager:
         if not live.conns:
             return
         wanted = {conn.seat for conn in live.conns}
-        views = await asyncio.to_thread(lambda: {s: live.match.view(s) for s in wanted})
+        texts = await asyncio.to_thread(
+            lambda: {s: dumps(self._state_message(live, s, live.match.view(s))) for s in wanted}
+        )
         for conn in list(live.conns):
-            conn.send(self._state_message(live, conn.seat, views[conn.seat]))
+            conn.send(texts[conn.seat])
 
     async def handle(self, live: LiveTable, conn: Connection, raw: str) -> None:
         """One message from a client; every refusal goes back to that client only."""
         ref: Any = None
         try:
             try:
-                message = json.loads(raw)
-            except (ValueError, TypeError):
-                raise TableError("bad_json", "the message is not valid JSON") from None
+                message = loads(raw)
+            except BadJSON as exc:
+                raise TableError("bad_json", f"the message is {exc}") from None
             if not isinstance(message, dict):
                 raise TableError("bad_json", "a message must be a JSON object")
             ref = message.get("id")
@@ -596,4 +648,5 @@ class TableManager:
                 hint = await self.hint(live, conn.seat)
                 conn.send({"type": "hint", "id": ref, **hint})
         except TableError as exc:
+            log.info("refused code=%s table=%s seat=%s", exc.code, live.code, conn.seat)
             conn.send(exc.to_message(ref))
