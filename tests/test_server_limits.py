@@ -162,3 +162,34 @@ def test_bots_go_on_by_themselves_after_the_database_was_locked(tmp_path: Path) 
         lock.execute("ROLLBACK")
         lock.close()
         assert my_turn(version)["version"] > version
+
+
+def test_probing_table_codes_is_throttled(client: TestClient) -> None:
+    code, _tokens = two_humans(client)
+    statuses = [client.get(f"/api/tables/ZZZ{i:03d}").status_code for i in range(40)]
+    assert statuses[:20] == [404] * 20 and set(statuses[20:]) == {429}
+    refused = client.get(f"/api/tables/{code}")  # even a real code, while out of misses
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+    assert "try again" in refused.json()["error"]["message"]
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["code"] == "rate_limited"
+
+
+def test_joins_and_messages_are_throttled(client: TestClient) -> None:
+    codes = []
+    for _ in range(40):
+        response = client.post("/api/tables", json=TUNISIAN_1V1)
+        if response.status_code != 201:
+            break
+        codes.append(response.json()["code"])
+    assert len(codes) == 30 and response.status_code == 429
+    assert client.post(f"/api/tables/{codes[0]}/join", json={}).status_code == 429
+    with client.websocket_connect(f"/ws/tables/{codes[0]}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["type"] == "welcome"
+        for i in range(100):
+            ws.send_json({"type": "ping", "id": i})
+        replies = [ws.receive_json() for _ in range(101)]
+        kinds = [m.get("code", m["type"]) for m in replies if m["type"] != "presence"]
+        assert kinds.count("pong") >= 60 and "rate_limited" in kinds

@@ -37,6 +37,13 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Mean pause in seconds before a bot moves.")
     ] = 0.9,
+    limits: Annotated[
+        bool,
+        typer.Option(
+            "--limits/--no-limits",
+            help="Per-client rate limits (docs/protocol.md); --no-limits is for load benches.",
+        ),
+    ] = True,
 ) -> None:
     """Play in the browser: tables with friends and bots (open the printed address)."""
     try:
@@ -67,7 +74,14 @@ def serve(
     if invite_base is None and host in ALL_INTERFACES:
         lan = lan_address()
         invite_base = f"http://{lan}:{port}" if lan else None
-    app = create_app(ServerConfig(db_url=url, bot_delay=bot_delay, public_url=invite_base))
+    from rami.server.ratelimit import RateLimits
+
+    rate_limits = RateLimits() if limits else RateLimits.off()
+    app = create_app(
+        ServerConfig(
+            db_url=url, bot_delay=bot_delay, public_url=invite_base, rate_limits=rate_limits
+        )
+    )
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -37,6 +37,7 @@ from rami.server.protocol import (
     TableError,
     TableSummary,
 )
+from rami.server.ratelimit import Limiter, refuse
 from rami.server.rules_info import games_info, rules_summary
 from rami.server.storage import Store
 from rami.server.tables import Connection, LiveTable, TableManager
@@ -74,6 +75,24 @@ def _manager(request: Request) -> TableManager:
 Manager = Annotated[TableManager, Depends(_manager)]
 
 
+def _client(conn: Request | WebSocket) -> str:
+    """The client's address (its proxy's ``X-Forwarded-For`` when uvicorn trusts it)."""
+    return conn.client.host if conn.client is not None else "?"
+
+
+async def find(conn: Request | WebSocket, mgr: TableManager, code: str) -> LiveTable:
+    """The table ``code``, counted against the client's look-up limits."""
+    limiter: Limiter = conn.app.state.limiter
+    who = _client(conn)
+    limiter.lookup(who)
+    try:
+        return await mgr.get(code)
+    except TableError as exc:
+        if exc.code == "no_table":
+            limiter.miss(who)
+        raise
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The rami web app; ``config`` None means the default SQLite file and bot pace."""
     cfg = config if config is not None else ServerConfig(db_url=default_db_url())
@@ -82,6 +101,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(cfg.db_url, busy_ms=cfg.db_busy_ms)
         app.state.manager = TableManager(store, cfg)
+        app.state.limiter = Limiter(cfg.rate_limits)
         try:
             yield
         finally:
@@ -168,6 +188,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     async def create_table(body: CreateTable, request: Request, mgr: Manager) -> dict[str, Any]:
         """Create a table; the creator takes a human seat and gets its token."""
+        request.app.state.limiter.join(_client(request))
         live, seat, token = await mgr.create(body.model_dump())
         return {
             "code": live.code,
@@ -179,12 +200,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
     async def list_tables(
+        request: Request,
         mgr: Manager,
         codes: Annotated[str, Query(max_length=600, description="codes, comma-separated")] = "",
     ) -> list[dict[str, Any]]:
         """Summaries of the tables named (the page keeps the user's codes in its storage)."""
         wanted = [c.strip().upper() for c in codes.split(",") if c.strip()][:30]
+        limiter: Limiter = request.app.state.limiter
+        who = _client(request)
+        limiter.lookup(who)
         found = await asyncio.to_thread(mgr.store.existing_codes, wanted)
+        for _missing in range(len(set(wanted)) - len(set(found))):
+            limiter.miss(who)
         out = []
         for code in found:
             with contextlib.suppress(TableError):
@@ -192,16 +219,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return out
 
     @app.get("/api/tables/{code}", response_model=TableSummary, responses=_ERRORS, tags=["tables"])
-    async def get_table(code: str, mgr: Manager) -> dict[str, Any]:
+    async def get_table(code: str, request: Request, mgr: Manager) -> dict[str, Any]:
         """A table's public summary: game, rules, seats, status."""
-        return (await mgr.get(code)).summary()
+        return (await find(request, mgr, code)).summary()
 
     @app.post("/api/tables/{code}/join", response_model=Joined, responses=_ERRORS, tags=["tables"])
     async def join_table(
         code: str, body: JoinRequest, request: Request, mgr: Manager
     ) -> dict[str, Any]:
         """Take a free human seat; the answer holds the seat's secret token."""
-        live = await mgr.get(code)
+        request.app.state.limiter.join(_client(request))
+        live = await find(request, mgr, code)
         seat, token = await mgr.join(live, body.seat, body.name)
         return {"code": live.code, "seat": seat, "token": token, "url": table_url(request, code)}
 
@@ -211,9 +239,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_ERRORS,
         tags=["tables"],
     )
-    async def start_table(code: str, token: Token, mgr: Manager) -> dict[str, Any]:
+    async def start_table(
+        code: str, request: Request, token: Token, mgr: Manager
+    ) -> dict[str, Any]:
         """Fill the free seats with bots and start play."""
-        live = await mgr.get(code)
+        live = await find(request, mgr, code)
         await mgr.start(live, live.seat_for_token(token))
         return live.summary()
 
@@ -225,9 +255,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_ERRORS,
         tags=["play"],
     )
-    async def get_view(code: str, token: Token, mgr: Manager) -> dict[str, Any]:
+    async def get_view(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, Any]:
         """The view of the token's seat; without a token, the spectators' view."""
-        live = await mgr.get(code)
+        live = await find(request, mgr, code)
         return await mgr.state(live, live.seat_for_token(token))
 
     @app.post(
@@ -237,10 +267,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         tags=["play"],
     )
     async def post_action(
-        code: str, body: ActionRequest, token: Token, mgr: Manager
+        code: str, body: ActionRequest, request: Request, token: Token, mgr: Manager
     ) -> dict[str, Any]:
         """Play one action for the token's seat (the same check as over the WebSocket)."""
-        live = await mgr.get(code)
+        live = await find(request, mgr, code)
         seat = live.seat_for_token(token)
         await mgr.act(live, seat, body.action, None, None)
         return await mgr.state(live, seat)
@@ -251,9 +281,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_ERRORS,
         tags=["play"],
     )
-    async def post_next_deal(code: str, token: Token, mgr: Manager) -> dict[str, Any]:
+    async def post_next_deal(
+        code: str, request: Request, token: Token, mgr: Manager
+    ) -> dict[str, Any]:
         """Deal the next deal of the match once the current one is over."""
-        live = await mgr.get(code)
+        live = await find(request, mgr, code)
         seat = live.seat_for_token(token)
         await mgr.next_deal(live, seat, None, None)
         return await mgr.state(live, seat)
@@ -264,9 +296,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_ERRORS,
         tags=["play"],
     )
-    async def get_hint(code: str, token: Token, mgr: Manager) -> dict[str, Any]:
+    async def get_hint(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, Any]:
         """A suggested move and notes on the seat's own cards."""
-        live = await mgr.get(code)
+        live = await find(request, mgr, code)
         return await mgr.hint(live, live.seat_for_token(token))
 
     # ------------------------------------------------------------------ WebSocket
@@ -289,6 +321,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 reader.cancel()
 
         conn = Connection(seat, websocket.send_text, on_overflow=drop)
+        bucket = websocket.app.state.limiter.message_bucket()
         writer = asyncio.create_task(conn.run_writer())
         await mgr.connect(live, conn)
         try:
@@ -304,6 +337,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 text = message.get("text")
                 if text is None:
                     conn.send(TableError("bad_json", "send JSON text, not binary").to_message())
+                    continue
+                if bucket is not None and not bucket.take():
+                    conn.send(refuse("messages", bucket).to_message())
                     continue
                 busy = True
                 await mgr.handle(live, conn, text)
@@ -355,9 +391,9 @@ async def _hello(
             continue
         assert isinstance(doc, dict)
         try:
-            live = await mgr.get(code)
+            live = await find(websocket, mgr, code)
         except TableError as exc:
-            return await refuse(exc, 4404)
+            return await refuse(exc, 4429 if exc.code == "rate_limited" else 4404)
         try:
             seat = live.seat_for_token(doc.get("token"))
         except TableError as exc:

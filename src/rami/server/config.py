@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from rami.server.ratelimit import RateLimits
 
 __all__ = ["ServerConfig", "data_dir", "default_db_url"]
 
@@ -44,3 +46,4 @@ class ServerConfig:
     max_live_tables: int = 256
     db_busy_ms: int = 5000
     public_url: str | None = None
+    rate_limits: RateLimits = field(default_factory=RateLimits)

@@ -53,6 +53,9 @@ ERROR_CODES = {
     "spectator": 403,  # a spectator tried to act
     "bad_token": 403,  # the token belongs to no seat of this table
     "no_table": 404,
+    "too_large": 413,  # a body or message over the size limit
+    "headers_too_large": 431,
+    "rate_limited": 429,  # too many requests from this client: wait and try again
     "unavailable": 503,  # storage failed: nothing was changed
     "internal": 500,  # a bug on the server's side: nothing was changed
 }
