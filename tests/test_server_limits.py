@@ -193,3 +193,19 @@ def test_joins_and_messages_are_throttled(client: TestClient) -> None:
         replies = [ws.receive_json() for _ in range(101)]
         kinds = [m.get("code", m["type"]) for m in replies if m["type"] != "presence"]
         assert kinds.count("pong") >= 60 and "rate_limited" in kinds
+
+
+def test_health_readiness_and_metrics(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready"}
+    code, tokens = two_humans(client)
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        state = [ws.receive_json(), ws.receive_json()][1]
+        mover = state["view"]["to_move"]
+        ws.send_json({"type": "action", "action": "draw" if mover == 0 else "take", "id": 1})
+        ws.send_json({"type": "shout"})
+        text = client.get("/metrics").text
+    assert "rami_live_tables 1.0" in text and "rami_sockets" in text
+    assert 'rami_refused_messages_total{code="unknown_type"}' in text
+    assert "rami_move_seconds_bucket" in text and "rami_bot_think_seconds" in text

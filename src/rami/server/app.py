@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 
 from rami.errors import InputError
 from rami.server.config import ServerConfig, default_db_url
 from rami.server.limits import BadJSON, BodyGuard, SafeJSONResponse, dumps, loads
+from rami.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from rami.server.protocol import (
     ActionRequest,
     CreatedTable,
@@ -102,6 +104,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store = Store(cfg.db_url, busy_ms=cfg.db_busy_ms)
         app.state.manager = TableManager(store, cfg)
         app.state.limiter = Limiter(cfg.rate_limits)
+        manager: TableManager = app.state.manager
+        manager.metrics = Metrics(
+            lambda: len(manager.tables), lambda: sum(len(t.conns) for t in manager.tables.values())
+        )
+        gc.collect()
+        gc.freeze()  # start-up objects (modules, app) leave the collector's generations
         try:
             yield
         finally:
@@ -121,7 +129,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(TableError)
-    async def table_error(_request: Request, exc: TableError) -> JSONResponse:
+    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+        found = getattr(request.app.state, "manager", None)
+        if found is not None and found.metrics is not None:
+            found.metrics.refused.labels(exc.code).inc()
         return SafeJSONResponse(
             {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
         )
@@ -161,6 +172,27 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
         spec = get_game(game)
         return RedirectResponse(f"/rules/{spec.name}/{spec.presets[0]}")
+
+    # ------------------------------------------------------------------ operations
+
+    @app.get("/healthz", tags=["operations"])
+    async def healthz() -> dict[str, str]:
+        """The process is up and its event loop answers."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["operations"], responses={503: {"model": ErrorResponse}})
+    async def readyz(mgr: Manager) -> dict[str, str]:
+        """Ready to serve: the database answers."""
+        try:
+            await asyncio.to_thread(mgr.store.ping)
+        except Exception as exc:
+            raise TableError("unavailable", f"the database does not answer: {exc}") from None
+        return {"status": "ready"}
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(mgr: Manager) -> Response:
+        assert mgr.metrics is not None
+        return Response(mgr.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     # ------------------------------------------------------------------ lobby API
 
@@ -317,6 +349,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         busy = False
 
         def drop() -> None:  # the client stopped reading: stop waiting for its messages
+            if mgr.metrics is not None:
+                mgr.metrics.dropped.inc()
             if not busy and reader is not None:
                 reader.cancel()
 

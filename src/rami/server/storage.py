@@ -163,6 +163,11 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Raise if the database does not answer (``/readyz``)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
+
     # ---------------------------------------------------------------- tables
 
     def create_table(

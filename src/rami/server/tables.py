@@ -18,6 +18,7 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.config import ServerConfig
 from rami.server.hints import hint_for
 from rami.server.limits import BadJSON, dumps, loads
+from rami.server.metrics import Metrics
 from rami.server.protocol import CLIENT_TYPES, TableError
 from rami.server.storage import (
     EventRecord,
@@ -231,6 +233,7 @@ class TableManager:
         self._load_lock = asyncio.Lock()
         self._closing = False
         self._rng = random.Random()
+        self.metrics: Metrics | None = None  # set by the app (rami.server.metrics)
 
     # ------------------------------------------------------------------ loading
 
@@ -558,8 +561,11 @@ class TableManager:
             bot = make_seat_bot(live.spec.name, level, seed)
             live.bots[seat] = bot
         legal = list(view.get("legal_actions") or ())
+        started = time.perf_counter()
         try:
             text = str(bot.act(view))
+            if self.metrics is not None:
+                self.metrics.bot_think_seconds.observe(time.perf_counter() - started)
         except Exception:
             log.exception("bot at table %s seat %s failed; playing a legal move", live.code, seat)
             return str(legal[0])
@@ -638,7 +644,10 @@ class TableManager:
             if kind == "ping":
                 conn.send({"type": "pong", "id": ref})
             elif kind == "action":
+                started = time.perf_counter()
                 await self.act(live, conn.seat, message.get("action"), conn, ref)
+                if self.metrics is not None:
+                    self.metrics.move_seconds.observe(time.perf_counter() - started)
             elif kind == "next_deal":
                 await self.next_deal(live, conn.seat, conn, ref)
             elif kind == "start":
@@ -649,4 +658,6 @@ class TableManager:
                 conn.send({"type": "hint", "id": ref, **hint})
         except TableError as exc:
             log.info("refused code=%s table=%s seat=%s", exc.code, live.code, conn.seat)
+            if self.metrics is not None:
+                self.metrics.refused.labels(exc.code).inc()
             conn.send(exc.to_message(ref))
