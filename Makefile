@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint bench clean chromium
+.PHONY: run demo test lint bench clean chromium postgresql
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,web,ray]'
+	$(BIN)/pip install --quiet -e '.[dev,web,postgres,ray]'
 	touch $(STAMP)
 
 # The main job: the web app (lobby, tables with friends and bots) on http://127.0.0.1:8000
@@ -33,7 +33,11 @@ lint: $(STAMP)
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
-test: $(STAMP) chromium lint
+# The server tests also run on a throw-away PostgreSQL cluster made from Debian's binaries.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
+test: $(STAMP) chromium postgresql lint
 	$(BIN)/pytest
 
 # Every bench runs; the target fails if any of them failed.

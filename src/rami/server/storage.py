@@ -158,7 +158,9 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas(busy_ms))
-        metadata.create_all(self.engine)
+        from rami.server.db import upgrade
+
+        upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
