@@ -108,11 +108,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         manager.metrics = Metrics(
             lambda: len(manager.tables), lambda: sum(len(t.conns) for t in manager.tables.values())
         )
+        manager.attach()
+        listener = None
+        if store.shared:  # other processes may serve the same tables: hear their moves
+            from rami.server.pubsub import Listener
+
+            listener = Listener(cfg.db_url, asyncio.get_running_loop(), manager.notified)
+            listener.start()
         gc.collect()
         gc.freeze()  # start-up objects (modules, app) leave the collector's generations
         try:
             yield
         finally:
+            if listener is not None:
+                listener.stop()
             await app.state.manager.close()
             store.close()
 

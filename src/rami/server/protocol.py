@@ -45,6 +45,7 @@ ERROR_CODES = {
     "bad_request": 400,  # table set-up that cannot be played (players, options, …)
     "illegal": 409,  # the engine refused the action (the message says why)
     "not_your_turn": 409,
+    "conflict": 409,  # another server process stored a move first: the view is updated
     "not_started": 409,  # the table still waits for players
     "deal_not_over": 409,
     "match_over": 409,

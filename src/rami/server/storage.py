@@ -30,6 +30,7 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -37,6 +38,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 __all__ = [
+    "CHANNEL",
+    "Conflict",
     "EventRecord",
     "SeatRecord",
     "Store",
@@ -82,6 +85,14 @@ events_t = Table(
     Column("data", String(400), nullable=False),
     Column("created_at", Float, nullable=False),
 )
+
+CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: the payload is a table id
+TABLE_LOCKS = 7_346_002  # first key of the advisory locks (the second is the table id)
+
+
+class Conflict(Exception):
+    """Another process stored the event first (the caller catches up and retries)."""
+
 
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud easily
 CODE_LENGTH = 6
@@ -161,6 +172,8 @@ class Store:
         from rami.server.db import upgrade
 
         upgrade(self.engine)
+        #: PostgreSQL: several processes may share this database (locks, NOTIFY)
+        self.shared = self.engine.dialect.name == "postgresql"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -260,18 +273,67 @@ class Store:
     # ---------------------------------------------------------------- changes
 
     def append_event(self, table_id: int, seq: int, kind: str, seat: int | None, data: str) -> None:
-        """Append one event; commits before returning (raises if ``seq`` is taken)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(events_t).values(
-                    table_id=table_id,
-                    seq=seq,
-                    kind=kind,
-                    seat=seat,
-                    data=data,
-                    created_at=time.time(),
-                )
+        """Append one event; commits before returning.
+
+        ``Conflict`` if ``seq`` is taken: another process sharing the database stored a
+        move first. On PostgreSQL the table's advisory lock serialises appends across
+        processes, and the other processes are told (``NOTIFY``) when this commits.
+        """
+        try:
+            with self.engine.begin() as conn:
+                if self.shared:
+                    conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
+                self._insert_event(conn, table_id, seq, kind, seat, data)
+                self._notify(conn, table_id)
+        except IntegrityError:
+            raise Conflict(f"event {seq} of table {table_id} is already stored") from None
+
+    def _notify(self, conn: Any, table_id: int) -> None:
+        if self.shared:
+            conn.execute(select(func.pg_notify(CHANNEL, str(table_id))))
+
+    def events_since(self, table_id: int, seq: int) -> tuple[list[EventRecord], TableRecord]:
+        """The events after ``seq``, and the table's current seats and status."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).one()
+            record = TableRecord(
+                row.id,
+                row.code,
+                row.game,
+                dict(row.rules),
+                row.players,
+                row.seed,
+                row.status,
+                row.created_at,
             )
+            for s in conn.execute(
+                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+            ):
+                record.seats.append(SeatRecord(s.seat, s.kind, s.level, s.name, s.token_hash))
+            events = [
+                EventRecord(e.seq, e.kind, e.seat, e.data)
+                for e in conn.execute(
+                    select(events_t)
+                    .where(events_t.c.table_id == table_id, events_t.c.seq > seq)
+                    .order_by(events_t.c.seq)
+                )
+            ]
+        return events, record
+
+    @staticmethod
+    def _insert_event(
+        conn: Any, table_id: int, seq: int, kind: str, seat: int | None, data: str
+    ) -> None:
+        conn.execute(
+            insert(events_t).values(
+                table_id=table_id,
+                seq=seq,
+                kind=kind,
+                seat=seat,
+                data=data,
+                created_at=time.time(),
+            )
+        )
 
     def claim_seat(self, table_id: int, seat: int, token_hash: str, name: str) -> bool:
         """Give an unclaimed human seat to a player; False if someone was faster."""
@@ -286,6 +348,7 @@ class Store:
                 )
                 .values(token_hash=token_hash, name=name)
             )
+            self._notify(conn, table_id)
             return bool(result.rowcount == 1)
 
     def start(self, table_id: int, bots: dict[int, tuple[str, str]]) -> None:
@@ -298,3 +361,4 @@ class Store:
                     .values(kind="bot", level=level, name=name, token_hash=None)
                 )
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status="playing"))
+            self._notify(conn, table_id)

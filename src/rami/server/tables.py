@@ -34,6 +34,7 @@ from rami.server.limits import BadJSON, dumps, loads
 from rami.server.metrics import Metrics
 from rami.server.protocol import CLIENT_TYPES, TableError
 from rami.server.storage import (
+    Conflict,
     EventRecord,
     SeatRecord,
     Store,
@@ -234,6 +235,47 @@ class TableManager:
         self._closing = False
         self._rng = random.Random()
         self.metrics: Metrics | None = None  # set by the app (rami.server.metrics)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pushed: dict[str, int] = {}  # code -> version last pushed to the sockets
+        self._catching: set[asyncio.Task[None]] = set()
+
+    def attach(self) -> None:
+        """Call on the running loop: lets worker threads schedule catch-ups."""
+        self._loop = asyncio.get_running_loop()
+
+    # ------------------------------------------------------------------ other processes
+
+    def notified(self, table_id: int) -> None:
+        """Another process changed table ``table_id`` (-1: maybe any): catch up."""
+        for live in list(self.tables.values()):
+            if table_id in (-1, live.record.id):
+                task = asyncio.create_task(self._catch_up(live))
+                self._catching.add(task)
+                task.add_done_callback(self._catching.discard)
+
+    async def _catch_up(self, live: LiveTable) -> None:
+        try:
+            async with live.lock:
+                changed = await asyncio.to_thread(self._sync, live)
+                if changed or self._pushed.get(live.code, live.version) != live.version:
+                    await self._broadcast(live)
+                    self._presence(live)
+                self._kick(live)
+        except Exception as exc:  # storage down: the next notification or move retries
+            log.warning("table %s could not catch up: %s", live.code, exc)
+
+    def _sync(self, live: LiveTable) -> bool:
+        """Replay what other processes stored since our version (worker thread, locked)."""
+        events, record = self.store.events_since(live.record.id, live.version)
+        for event in events:
+            live.replay(event)
+            live.log.append(event)
+        seats = [(s.kind, s.level, s.name, s.token_hash) for s in live.seats]
+        live.record.seats = record.seats
+        status_changed = live.record.status != record.status
+        live.record.status = record.status
+        fresh = [(s.kind, s.level, s.name, s.token_hash) for s in record.seats]
+        return bool(events) or status_changed or seats != fresh
 
     # ------------------------------------------------------------------ loading
 
@@ -472,6 +514,12 @@ class TableManager:
             raise TableError("internal", "the server could not play this move") from exc
         try:
             self.store.append_event(live.record.id, event.seq, kind, seat, data)
+        except Conflict:  # another process stored a move first: take it, refuse this one
+            live.rebuild()
+            self._sync(live)
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self.notified, live.record.id)
+            raise TableError("conflict", "another move was played first; try again") from None
         except Exception as exc:
             log.error("could not store event %s of table %s: %s", event.seq, live.code, exc)
             live.rebuild()
@@ -534,6 +582,8 @@ class TableManager:
                     try:
                         await asyncio.to_thread(self._commit, live, ACTION, seat, text)
                     except TableError as exc:
+                        if exc.code == "conflict":  # another process moved for this bot
+                            continue
                         if exc.code != "unavailable":
                             log.error("bot move %r at table %s refused: %s", text, live.code, exc)
                             live.task = None
@@ -611,6 +661,7 @@ class TableManager:
 
     async def _broadcast(self, live: LiveTable) -> None:
         """Push each connection its own seat's view (called with the lock held)."""
+        self._pushed[live.code] = live.version
         if not live.conns:
             return
         wanted = {conn.seat for conn in live.conns}
