@@ -154,6 +154,11 @@ def _sqlite_pragmas(busy_ms: int) -> Any:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        # WAL: readers never wait for the writer, and a commit is one append to the log.
+        # synchronous=NORMAL keeps every committed move across a killed server (kill -9);
+        # only a power cut or OS crash may lose the last moments (docs/protocol.md).
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
     return on_connect
