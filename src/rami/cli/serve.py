@@ -37,6 +37,13 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(help="Mean pause in seconds before a bot moves.")
     ] = 0.9,
+    invite_only: Annotated[
+        bool,
+        typer.Option(
+            "--invite-only/--open-seats",
+            help="Taking a free seat needs the table's invite link, not just its code.",
+        ),
+    ] = False,
     limits: Annotated[
         bool,
         typer.Option(
@@ -79,7 +86,11 @@ def serve(
     rate_limits = RateLimits() if limits else RateLimits.off()
     app = create_app(
         ServerConfig(
-            db_url=url, bot_delay=bot_delay, public_url=invite_base, rate_limits=rate_limits
+            db_url=url,
+            bot_delay=bot_delay,
+            public_url=invite_base,
+            rate_limits=rate_limits,
+            require_invite=invite_only,
         )
     )
     config = uvicorn.Config(

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import hmac
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,6 +34,7 @@ from rami.server.protocol import (
     ErrorResponse,
     GameInfo,
     HintResponse,
+    Invite,
     Joined,
     JoinRequest,
     RulesSummary,
@@ -231,12 +234,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Create a table; the creator takes a human seat and gets its token."""
         request.app.state.limiter.join(_client(request))
         live, seat, token = await mgr.create(body.model_dump())
+        invite = secrets.token_urlsafe(12)
+        await asyncio.to_thread(mgr.store.set_invite, live.record.id, invite)
+        live.record.invite = invite
+        url = table_url(request, live.code)
         return {
             "code": live.code,
-            "url": table_url(request, live.code),
+            "url": url,
             "seat": seat,
             "token": token,
             "table": live.summary(),
+            "invite": invite,
+            "invite_url": f"{url}#invite={invite}",
         }
 
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
@@ -268,11 +277,32 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def join_table(
         code: str, body: JoinRequest, request: Request, mgr: Manager
     ) -> dict[str, Any]:
-        """Take a free human seat; the answer holds the seat's secret token."""
+        """Take a free human seat; the answer holds the seat's secret token.
+
+        With ``require_invite`` (``rami serve --invite-only``) the table's invite is needed:
+        knowing the public code lets one watch, not sit down.
+        """
         request.app.state.limiter.join(_client(request))
         live = await find(request, mgr, code)
+        expected = live.record.invite
+        if cfg.require_invite and expected is not None:
+            given = body.invite or ""
+            if not hmac.compare_digest(given.encode(), expected.encode()):
+                raise TableError(
+                    "bad_invite", "joining this table needs its invite link: ask a player"
+                )
         seat, token = await mgr.join(live, body.seat, body.name)
         return {"code": live.code, "seat": seat, "token": token, "url": table_url(request, code)}
+
+    @app.get("/api/tables/{code}/invite", response_model=Invite, responses=_ERRORS, tags=["tables"])
+    async def get_invite(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, Any]:
+        """The table's invite, for a seated player to share (spectators: ``spectator``)."""
+        live = await find(request, mgr, code)
+        if live.seat_for_token(token) is None:
+            raise TableError("spectator", "only seated players can share the invite")
+        url = table_url(request, live.code)
+        invite = live.record.invite
+        return {"invite": invite, "invite_url": f"{url}#invite={invite}" if invite else url}
 
     @app.post(
         "/api/tables/{code}/start",

@@ -47,3 +47,4 @@ class ServerConfig:
     db_busy_ms: int = 5000
     public_url: str | None = None
     rate_limits: RateLimits = field(default_factory=RateLimits)
+    require_invite: bool = False

@@ -21,6 +21,7 @@ __all__ = [
     "ErrorResponse",
     "GameInfo",
     "HintResponse",
+    "Invite",
     "JoinRequest",
     "Joined",
     "PresetInfo",
@@ -53,6 +54,7 @@ ERROR_CODES = {
     "no_free_seat": 409,
     "spectator": 403,  # a spectator tried to act
     "bad_token": 403,  # the token belongs to no seat of this table
+    "bad_invite": 403,  # joining an invite-only table without its invite
     "no_table": 404,
     "too_large": 413,  # a body or message over the size limit
     "headers_too_large": 431,
@@ -138,10 +140,20 @@ class CreatedTable(_Model):
     seat: int | None
     token: str | None = Field(description="the creator's seat token: keep it secret")
     table: TableSummary
+    invite: str = Field(description="the right to take a free seat: share it with friends")
+    invite_url: str = Field(description="the table's page with the invite (#invite=…)")
+
+
+class Invite(_Model):
+    invite: str | None = Field(description="the table's invite (None: the table is open)")
+    invite_url: str
 
 
 class JoinRequest(_Model):
     seat: int | None = Field(None, description="the seat to take (default: the first free one)")
+    invite: str | None = Field(
+        None, max_length=64, description="the table's invite (from its invite link)"
+    )
     name: str | None = Field(None, max_length=40)
 
 

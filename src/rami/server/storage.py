@@ -62,6 +62,7 @@ tables_t = Table(
     Column("seed", BigInteger, nullable=False),
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("invite", String(32), nullable=True),  # the right to take a free seat (0002)
 )
 
 seats_t = Table(
@@ -147,6 +148,7 @@ class TableRecord:
     created_at: float
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[EventRecord] = field(default_factory=list)
+    invite: str | None = None
 
 
 def _sqlite_pragmas(busy_ms: int) -> Any:
@@ -255,6 +257,7 @@ class Store:
                 seed=row.seed,
                 status=row.status,
                 created_at=row.created_at,
+                invite=row.invite,
             )
             for s in conn.execute(
                 select(seats_t).where(seats_t.c.table_id == row.id).order_by(seats_t.c.seat)
@@ -339,6 +342,10 @@ class Store:
                 created_at=time.time(),
             )
         )
+
+    def set_invite(self, table_id: int, invite: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(invite=invite))
 
     def claim_seat(self, table_id: int, seat: int, token_hash: str, name: str) -> bool:
         """Give an unclaimed human seat to a player; False if someone was faster."""
