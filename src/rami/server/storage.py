@@ -9,11 +9,13 @@ nothing it acknowledged. SQLite by default; any SQLAlchemy URL (PostgreSQL, …)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,9 +183,22 @@ class Store:
         upgrade(self.engine)
         #: PostgreSQL: several processes may share this database (locks, NOTIFY)
         self.shared = self.engine.dialect.name == "postgresql"
+        self._write_lock = threading.Lock()
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Any]:
+        """A write transaction. SQLite allows one writer at a time, and a second one
+        waits in SQLite's busy handler, which sleeps in steps of up to 100 ms: taking
+        turns on a lock in this process instead keeps acknowledgements fast."""
+        if self.shared:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        with self._write_lock, self.engine.begin() as conn:
+            yield conn
 
     def ping(self) -> None:
         """Raise if the database does not answer (``/readyz``)."""
@@ -206,7 +221,7 @@ class Store:
             code = new_code()
             now = time.time()
             try:
-                with self.engine.begin() as conn:
+                with self._writing() as conn:
                     result = conn.execute(
                         insert(tables_t).values(
                             code=code,
@@ -288,7 +303,7 @@ class Store:
         processes, and the other processes are told (``NOTIFY``) when this commits.
         """
         try:
-            with self.engine.begin() as conn:
+            with self._writing() as conn:
                 if self.shared:
                     conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
                 self._insert_event(conn, table_id, seq, kind, seat, data)
@@ -344,12 +359,12 @@ class Store:
         )
 
     def set_invite(self, table_id: int, invite: str) -> None:
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(invite=invite))
 
     def claim_seat(self, table_id: int, seat: int, token_hash: str, name: str) -> bool:
         """Give an unclaimed human seat to a player; False if someone was faster."""
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             result = conn.execute(
                 update(seats_t)
                 .where(
@@ -365,7 +380,7 @@ class Store:
 
     def start(self, table_id: int, bots: dict[int, tuple[str, str]]) -> None:
         """Turn the given open seats into bots ``(level, name)`` and start the table."""
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             for seat, (level, name) in bots.items():
                 conn.execute(
                     update(seats_t)
