@@ -119,14 +119,14 @@ async def human(
                 await ws.send(json.dumps(payload))
 
 
-async def run(args: argparse.Namespace, base: str) -> Stats:
+async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
     stats = Stats()
     rng = random.Random(1)
     seats_spec = [{"kind": "human"}] * args.humans + [{"kind": "bot", "level": args.level}] * (
         4 - args.humans
     )
     players: list[tuple[str, str, int]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+    async with httpx.AsyncClient(base_url=bases[0], timeout=30) as client:
         for _ in range(args.tables):
             made = (
                 await client.post(
@@ -138,11 +138,19 @@ async def run(args: argparse.Namespace, base: str) -> Stats:
             for _ in range(1, args.humans):
                 joined = (await client.post(f"/api/tables/{code}/join", json={})).json()
                 players.append((code, joined["token"], joined["seat"]))
-    ws_base = base.replace("http://", "ws://")
+    ws_bases = [base.replace("http://", "ws://") for base in bases]
     until = time.perf_counter() + args.seconds
     tasks = [
-        human(f"{ws_base}/ws/tables/{code}", token, seat, args.think, until, stats, rng)
-        for code, token, seat in players
+        human(
+            f"{ws_bases[i % len(ws_bases)]}/ws/tables/{code}",
+            token,
+            seat,
+            args.think,
+            until,
+            stats,
+            rng,
+        )
+        for i, (code, token, seat) in enumerate(players)
     ]
     results = await asyncio.gather(*tasks, return_exceptions=True)
     stats.errors += [f"client: {r!r}" for r in results if isinstance(r, BaseException)]
@@ -165,32 +173,45 @@ def main() -> int:
     parser.add_argument("--bot-delay", type=float, default=0.5)
     parser.add_argument("--level", default="greedy")
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing --db (PostgreSQL); players alternate between them",
+    )
     args = parser.parse_args()
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.seconds = max(1.0, min(args.seconds, 300.0))
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{tmp}/load.db"
-        port = free_port()
-        proc = start_server(db, port, args.bot_delay)
+        if args.processes > 1 and not db.startswith("postgresql"):
+            raise SystemExit("--processes > 1 needs --db postgresql://…")
+        ports = [free_port() for _ in range(max(1, min(args.processes, 4)))]
+        procs = [start_server(db, port, args.bot_delay) for port in ports]
         try:
-            cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
+            cpu0, t0 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
             mine0 = cpu_seconds(os.getpid())
-            stats = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
+            stats = asyncio.run(run(args, [f"http://127.0.0.1:{port}" for port in ports]))
             elapsed = time.perf_counter() - t0
-            cpu = (cpu_seconds(proc.pid) - cpu0) / elapsed
+            cpu = (sum(cpu_seconds(p.pid) for p in procs) - cpu0) / elapsed
             client_cpu = (cpu_seconds(os.getpid()) - mine0) / elapsed
-            rss = rss_mb(proc.pid)
-            alive = proc.poll() is None
+            rss = sum(rss_mb(p.pid) for p in procs)
+            alive = all(p.poll() is None for p in procs)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
     lat = stats.latencies
     kind = "1 human + 3 bots" if args.humans == 1 else "4 humans"
     backend = db.split(":")[0]
-    print(f"server_load: {args.tables} tables of {kind}, {args.seconds:.0f} s, db {backend}")
+    print(
+        f"server_load: {args.tables} tables of {kind}, {args.seconds:.0f} s, db {backend}, "
+        f"{len(ports)} server process(es)"
+    )
     print(
         "| tables | acked moves | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU "
         "| server RSS MB | clients CPU | load avg |"
