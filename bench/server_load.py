@@ -157,6 +157,24 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
     return stats
 
 
+def gc_summary(texts: list[str]) -> str:
+    """Garbage-collection passes of the server(s), from ``rami_gc_pause_seconds``."""
+    count = total = slow = 0.0
+    for text in texts:
+        for line in text.splitlines():
+            if line.startswith("rami_gc_pause_seconds_count"):
+                count += float(line.split()[-1])
+            elif line.startswith("rami_gc_pause_seconds_sum"):
+                total += float(line.split()[-1])
+            elif line.startswith("rami_gc_pause_seconds_bucket") and 'le="0.01"' in line:
+                slow -= float(line.split()[-1])
+            elif line.startswith("rami_gc_pause_seconds_bucket") and 'le="+Inf"' in line:
+                slow += float(line.split()[-1])
+    return (
+        f"server GC: {count:.0f} passes, {total * 1e3:.0f} ms in all, {slow:.0f} passes over 10 ms"
+    )
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -193,6 +211,7 @@ def main() -> int:
             mine0 = cpu_seconds(os.getpid())
             stats = asyncio.run(run(args, [f"http://127.0.0.1:{port}" for port in ports]))
             elapsed = time.perf_counter() - t0
+            gc_line = gc_summary([httpx.get(f"http://127.0.0.1:{p}/metrics").text for p in ports])
             cpu = (sum(cpu_seconds(p.pid) for p in procs) - cpu0) / elapsed
             client_cpu = (cpu_seconds(os.getpid()) - mine0) / elapsed
             rss = sum(rss_mb(p.pid) for p in procs)
@@ -223,6 +242,7 @@ def main() -> int:
         f"{(max(lat) if lat else float('nan')) * 1e3:.1f} | {len(stats.errors)} | "
         f"{cpu:.0%} | {rss:.0f} | {client_cpu:.0%} | {os.getloadavg()[0]:.1f} |"
     )
+    print(gc_line)
     for error in stats.errors[:5]:
         print("  error:", error)
     if not alive:

@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 HELLO_TIMEOUT = 30.0
+GC_THRESHOLDS = (50_000, 50, 1000)
 
 _bearer = HTTPBearer(auto_error=False, description="the seat's secret token")
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -119,10 +120,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             listener = Listener(cfg.db_url, asyncio.get_running_loop(), manager.notified)
             listener.start()
         gc.collect()
+        # Views and messages are freed by reference counting; the cycle collector's
+        # passes stop the event loop. Fewer, later passes: at 100 tables 250 passes in
+        # 20 s (330-690 ms in all) fell to 3 (47-290 ms), RSS unchanged (bench/server_load).
+        thresholds = gc.get_threshold()
+        gc.set_threshold(*GC_THRESHOLDS)
         gc.freeze()  # start-up objects (modules, app) leave the collector's generations
+        gc.callbacks.append(manager.metrics.on_gc)
         try:
             yield
         finally:
+            with contextlib.suppress(ValueError):
+                gc.callbacks.remove(manager.metrics.on_gc)
+            gc.set_threshold(*thresholds)
             if listener is not None:
                 listener.stop()
             await app.state.manager.close()

@@ -6,6 +6,7 @@ Names follow Prometheus conventions (``rami_`` prefix, seconds, ``_total`` count
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -48,6 +49,23 @@ class Metrics:
             "Clients disconnected because they did not read their messages",
             registry=self.registry,
         )
+
+        self.gc_pause_seconds = Histogram(
+            "rami_gc_pause_seconds",
+            "Garbage-collection passes (they stop the event loop), by generation",
+            ["generation"],
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25),
+            registry=self.registry,
+        )
+        self._gc_started = 0.0
+
+    def on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """A ``gc.callbacks`` hook: time each collection."""
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            pause = time.perf_counter() - self._gc_started
+            self.gc_pause_seconds.labels(str(info.get("generation", "?"))).observe(pause)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
