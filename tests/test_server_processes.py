@@ -105,3 +105,62 @@ def test_two_processes_share_a_table_and_survive_one_killed(pg_cluster: Any) -> 
             ws.close()
         for proc in procs:
             stop(proc)
+
+
+def bot_moves(port: int) -> float:
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics").text
+    return sum(
+        float(line.split()[-1])
+        for line in text.splitlines()
+        if line.startswith("rami_bot_think_seconds_count")
+    )
+
+
+def test_one_process_drives_the_bots_and_another_takes_over(pg_cluster: Any) -> None:
+    url = pg_cluster.new_database()
+    ports = [free_port(), free_port()]
+    procs = [start_server(url, ports[0]), start_server(url, ports[1])]
+    sockets: list[Any] = []
+    try:
+        made = httpx.post(
+            f"http://127.0.0.1:{ports[0]}/api/tables",
+            json={"game": "tunisian", "preset": "1v1", "seats": [{}, {"kind": "bot"}]},
+        ).json()
+        code, token = made["code"], made["token"]
+        httpx.get(f"http://127.0.0.1:{ports[1]}/api/tables/{code}")  # both hold the table
+
+        def play(port: int, moves: int) -> int:
+            ws, state = hello(port, code, token)
+            sockets.append(ws)
+            made_moves = 0
+            while made_moves < moves and state["view"]["result"] is None:
+                if state["view"]["to_move"] != 0:  # the bot's turn: it must move by itself
+                    state = receive(
+                        ws, lambda m, v=state["version"]: m["type"] == "state" and m["version"] > v
+                    )
+                    continue
+                ws.send(json.dumps({"type": "action", "action": choose(state["view"])}))
+                ack = receive(ws, lambda m: m["type"] in ("ack", "error"))
+                assert ack["type"] == "ack", ack
+                made_moves += 1
+                state = receive(
+                    ws, lambda m, v=ack["version"]: m["type"] == "state" and m["version"] >= v
+                )
+            ws.close()
+            version: int = state["version"]
+            return version
+
+        before = play(ports[1], 6)
+        counts = [bot_moves(p) for p in ports]
+        assert sorted(c > 0 for c in counts) == [False, True], counts  # exactly one drives
+        driver = counts.index(max(counts))
+        procs[driver].send_signal(signal.SIGKILL)
+        procs[driver].wait(timeout=10)
+        other = 1 - driver
+        after = play(ports[other], 6)  # the survivor takes the bots over (lease freed)
+        assert after > before and bot_moves(ports[other]) > 0
+    finally:
+        for ws in sockets:
+            ws.close()
+        for proc in procs:
+            stop(proc)

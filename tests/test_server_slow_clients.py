@@ -20,7 +20,7 @@ PLAY_SECONDS = 12.0
 def test_memory_stays_flat_with_100_sockets_that_never_read(tmp_path: Path) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = start_server(tmp_path / "rami.db", port)
+    proc = start_server(tmp_path / "rami.db", port, "--no-limits")  # polls the view a lot
     sockets = []
     try:
         seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3

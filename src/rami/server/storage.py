@@ -91,6 +91,7 @@ events_t = Table(
 
 CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: the payload is a table id
 TABLE_LOCKS = 7_346_002  # first key of the advisory locks (the second is the table id)
+BOT_LEASES = 7_346_003  # first key of the locks saying which process drives a table's bots
 
 
 class Conflict(Exception):
@@ -184,8 +185,12 @@ class Store:
         #: PostgreSQL: several processes may share this database (locks, NOTIFY)
         self.shared = self.engine.dialect.name == "postgresql"
         self._write_lock = threading.Lock()
+        self._lease_guard = threading.Lock()
+        self._lease_conn: Any = None
 
     def close(self) -> None:
+        if self._lease_conn is not None:
+            self._lease_conn.close()
         self.engine.dispose()
 
     @contextlib.contextmanager
@@ -199,6 +204,38 @@ class Store:
             return
         with self._write_lock, self.engine.begin() as conn:
             yield conn
+
+    def lease(self, table_id: int) -> bool:
+        """PostgreSQL: may this process drive the table's bots? (One process at a time.)
+
+        A session advisory lock on a connection this process keeps open: it is held
+        until ``release`` or until the process dies, when another process takes over.
+        Always True on SQLite (one process).
+        """
+        if not self.shared:
+            return True
+        with self._lease_guard:
+            if self._lease_conn is None:
+                self._lease_conn = self.engine.connect().execution_options(
+                    isolation_level="AUTOCOMMIT"
+                )
+            try:
+                got = self._lease_conn.execute(
+                    select(func.pg_try_advisory_lock(BOT_LEASES, table_id))
+                ).scalar()
+            except Exception:
+                self._lease_conn.invalidate()
+                self._lease_conn = None  # the leases went with the connection
+                raise
+            return bool(got)
+
+    def release(self, table_id: int) -> None:
+        """Let another process drive this table's bots (the table left this process)."""
+        if not self.shared:
+            return
+        with self._lease_guard:
+            if self._lease_conn is not None:
+                self._lease_conn.execute(select(func.pg_advisory_unlock(BOT_LEASES, table_id)))
 
     def ping(self) -> None:
         """Raise if the database does not answer (``/readyz``)."""

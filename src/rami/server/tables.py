@@ -53,6 +53,7 @@ NEXT_DEAL = "next_deal"
 MAX_ACTION_TEXT = 200
 SEND_QUEUE_MESSAGES = 128
 SEND_QUEUE_BYTES = 2 * 1024 * 1024
+LEASE_RETRY = 2.0  # seconds: how often a process asks whether it may drive a table's bots
 STORAGE_RETRY = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds a bot waits before it tries again
 
 
@@ -318,6 +319,8 @@ class TableManager:
             for code, old in self.tables.items():
                 if not old.conns and (old.task is None or old.task.done()):
                     del self.tables[code]
+                    with contextlib.suppress(Exception):
+                        self.store.release(old.record.id)
                     break
             else:
                 break
@@ -565,6 +568,15 @@ class TableManager:
         """
         failures = 0
         try:
+            try:
+                leased = await asyncio.to_thread(self.store.lease, live.record.id)
+            except Exception as exc:  # storage down: try again shortly
+                log.warning("table %s: cannot check the bots' lease: %s", live.code, exc)
+                leased = False
+            if not leased:
+                live.task = None  # another process drives these bots; ask again later
+                asyncio.get_running_loop().call_later(LEASE_RETRY, self.notified, live.record.id)
+                return
             while True:
                 async with live.lock:
                     seat = live.bot_to_move()
