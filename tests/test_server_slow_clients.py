@@ -71,3 +71,31 @@ def test_memory_stays_flat_with_100_sockets_that_never_read(tmp_path: Path) -> N
         for sock in sockets:
             sock.close()
         stop(proc)
+
+
+def test_huge_frames_and_headers_are_refused_by_the_real_server(tmp_path: Path) -> None:
+    sync_client = pytest.importorskip("websockets.sync.client")
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start_server(tmp_path / "rami.db", port)
+    try:
+        made = httpx.post(
+            f"{base}/api/tables", json={"game": "tunisian", "preset": "1v1", "seats": [{}, {}]}
+        ).json()
+        url = f"ws://127.0.0.1:{port}/ws/tables/{made['code']}"
+        with sync_client.connect(url, max_size=None) as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            ws.recv(timeout=10)
+            started = time.perf_counter()
+            with pytest.raises(Exception, match="1009"):  # message too big
+                ws.send("x" * 12_500_000)
+                ws.recv(timeout=10)
+            assert time.perf_counter() - started < 5
+        with pytest.raises(httpx.HTTPError):  # h11 refuses a 1 MB head and hangs up
+            response = httpx.get(f"{base}/api/games", headers={"X-Big": "a" * 1_000_000})
+            assert response.status_code >= 400
+            raise httpx.HTTPError("refused")
+        assert httpx.get(f"{base}/healthz").json() == {"status": "ok"}
+    finally:
+        out = stop(proc)
+    assert "Traceback" not in out
