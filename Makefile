@@ -4,17 +4,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint bench clean chromium
+.PHONY: run demo test lint bench clean chromium postgresql
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,web,ray]'
+	$(BIN)/pip install --quiet -e '.[dev,web,postgres,ray]'
 	touch $(STAMP)
 
 # The main job: the web app (lobby, tables with friends and bots) on http://127.0.0.1:8000
+# `make run HOST=0.0.0.0 PORT=8001` lets friends on your network in.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: $(STAMP)
-	$(BIN)/rami serve
+	$(BIN)/rami serve --host $(HOST) --port $(PORT)
 
 # Watch a seeded deal of each game between random legal players, in the terminal.
 demo: $(STAMP)
@@ -30,11 +33,17 @@ lint: $(STAMP)
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
-test: $(STAMP) chromium lint
+# The server tests also run on a throw-away PostgreSQL cluster made from Debian's binaries.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
+test: $(STAMP) chromium postgresql lint
 	$(BIN)/pytest
 
+# Every bench runs; the target fails if any of them failed.
 bench: $(STAMP)
-	for f in bench/*.py; do $(BIN)/python $$f; done
+	@failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
+	if [ -n "$$failed" ]; then echo "failed:$$failed" >&2; exit 1; fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -8,7 +8,6 @@ gets its own seat's view.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +25,9 @@ Message = dict[str, Any]
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(ServerConfig(db_url=f"sqlite:///{tmp_path / 'rami.db'}", bot_delay=0))
+def client(db_url: str) -> Iterator[TestClient]:
+    """The app on SQLite and on PostgreSQL (the ``db_url`` fixture of conftest.py)."""
+    app = create_app(ServerConfig(db_url=db_url, bot_delay=0))
     with TestClient(app) as c:
         yield c
 

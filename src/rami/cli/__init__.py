@@ -4,9 +4,12 @@ and turns every user error into one line on standard error with exit status 2.""
 from __future__ import annotations
 
 import sys
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated, Any
 
 import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
+from typer.core import TyperOption
 from typer.exceptions import TyperException
 
 from rami.cli import calc, demo, ledger, play, serve, simulate
@@ -18,6 +21,36 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """Help shows no ``<bool>`` type for on/off flags (``--ascii``, ``--quiet/--no-quiet``)."""
+    return None if self.is_flag else _option_type(self, ctx)
+
+
+_option_type = TyperOption.display_type_rich
+setattr(TyperOption, "display_type_rich", _flag_type)  # noqa: B010
+
+
+def _version(value: bool) -> None:
+    if value:
+        try:
+            print(f"rami {version('rami')}")
+        except PackageNotFoundError:
+            print("rami (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Marriage (Nepali, Indian) and Tunisian rami: play, score, analyse, simulate."""
+
+
 app.add_typer(calc.score_app, name="score")
 app.add_typer(calc.analyze_app, name="analyze")
 app.add_typer(demo.demo_app, name="demo")

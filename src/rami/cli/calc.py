@@ -29,6 +29,8 @@ def read_json(source: str) -> Any:
         text, name = sys.stdin.read(), "standard input"
     else:
         path = Path(source)
+        if path.is_dir():
+            raise InputError(f"{source} is a folder, not a JSON file")
         if not path.is_file():
             raise InputError(f"{source}: no such file")
         try:
@@ -39,8 +41,9 @@ def read_json(source: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        where = "" if exc.msg.endswith(" at") else " at"  # "…string starting at line 3"
         raise InputError(
-            f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+            f"{name} is not valid JSON: {exc.msg}{where} line {exc.lineno} column {exc.colno}"
         ) from None
 
 

@@ -36,7 +36,12 @@ MaxTurnsOpt = Annotated[
 def play_main(
     ctx: typer.Context,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Resume the match you saved last.")
+        bool,
+        typer.Option(
+            "--resume",
+            help="Resume a saved match: 'rami play --resume' asks which when there are "
+            "several; 'rami play --resume tunisian' resumes that game's.",
+        ),
     ] = False,
     ascii: AsciiOpt = False,
     delay: DelayOpt = None,
@@ -44,12 +49,37 @@ def play_main(
     """Play a whole match against bots: `rami play marriage`, `rami play tunisian`."""
     if ctx.invoked_subcommand is not None:
         if resume:
-            raise InputError("--resume takes no game: type 'rami play --resume'")
+            from rami.play.saves import save_path
+
+            path = save_path(ctx.invoked_subcommand)
+            if not path.is_file():
+                raise InputError(
+                    f"no saved {ctx.invoked_subcommand} match to resume (looked for {path})"
+                )
+            _resume(ascii, delay, path)
         return
     if not resume:
         typer.echo(ctx.get_help())
         return
-    _resume(ascii, delay)
+    _resume(ascii, delay, _choose_save())
+
+
+def _choose_save() -> Any:
+    """The save to resume: the only one, or the one the player picks (latest by default)."""
+    import sys
+
+    from rami.play.saves import latest_save, saved_games
+
+    saves = saved_games()
+    if len(saves) <= 1 or not sys.stdin.isatty():
+        return latest_save()
+    typer.echo("Saved matches (latest first):")
+    for i, (path, when) in enumerate(saves, 1):
+        typer.echo(f"  {i}. {path.stem.removeprefix('play-')}  saved {when}")
+    answer = typer.prompt("Resume which?", default="1")
+    if not answer.strip().isdigit() or not 1 <= int(answer) <= len(saves):
+        raise InputError(f"choose a number from 1 to {len(saves)}")
+    return saves[int(answer) - 1][0]
 
 
 @play_app.command("marriage")
@@ -121,12 +151,12 @@ def _start(
     raise typer.Exit(session.run())
 
 
-def _resume(ascii: bool, delay: float | None) -> None:
+def _resume(ascii: bool, delay: float | None, path: Any) -> None:
     from rami.games import get_game
-    from rami.play.saves import SavedGame, latest_save
+    from rami.play.saves import SavedGame
     from rami.play.session import Session, Settings, default_delay
 
-    saved = SavedGame.read(latest_save())
+    saved = SavedGame.read(path)
     spec = get_game(saved.game)
     match = spec.match_from_json(saved.match)
     settings = Settings(

@@ -8,6 +8,7 @@ Example: ``rami simulate marriage --games 400 --bots greedy,search,greedy,greedy
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -80,16 +81,43 @@ def _table(summary: Any) -> Table:
     return table
 
 
+def _default_seats(game: str, mode: str | None, rules: str | None) -> int:
+    """Seats of the preset named by --mode/--rules (4 if none: the usual table)."""
+    from rami.games import get_game
+
+    preset = mode or rules
+    if preset is None:
+        return 4
+    try:
+        spec = get_game(game)
+        allowed = spec.players_for(spec.rules_from({"preset": preset}))
+    except (InputError, KeyError, ValueError):
+        return 4  # make_config explains what is wrong with the game or preset
+    return 4 if 4 in allowed else int(allowed[0])
+
+
+def _check_writable(path: Path) -> None:
+    """Fail before a long run, not after it, if the results cannot be written."""
+    if path.is_dir():
+        raise InputError(f"--json {path} is a folder, not a file")
+    folder = path.parent
+    if not folder.is_dir():
+        raise InputError(f"--json {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise InputError(f"--json {path}: no permission to write there")
+
+
 def simulate(
     game: Annotated[str, typer.Argument(help="marriage or tunisian")],
     games: Annotated[int, typer.Option(help="Games to play (rounded up to whole groups).")] = 100,
     bots: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="One bot per seat, comma-separated: random, greedy, search, easy, medium, "
-            "hard; search:50ms or search:64it set its budget."
+            "hard; search:50ms or search:64it set its budget (default: greedy in every seat "
+            "of the mode or rules; four seats if neither is given)."
         ),
-    ] = "greedy,greedy,greedy,greedy",
+    ] = None,
     rules: Annotated[str | None, typer.Option(help="Marriage rules: nepali or indian.")] = None,
     mode: Annotated[str | None, typer.Option(help="Tunisian mode: 1v1, ffa or 2v2.")] = None,
     unit: Annotated[
@@ -118,9 +146,12 @@ def simulate(
         raise InputError(f"unknown backend {backend!r}: choose local or ray")
     if workers < 1:
         raise InputError("--workers must be at least 1")
+    if json_file is not None:
+        _check_writable(json_file)
+    seats = bots.split(",") if bots is not None else ["greedy"] * _default_seats(game, mode, rules)
     config = make_config(
         game,
-        bots.split(","),
+        seats,
         rules=rules,
         mode=mode,
         unit=unit,

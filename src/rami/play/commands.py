@@ -161,7 +161,7 @@ def parse_command(text: str, view: Mapping[str, Any], pending: Sequence[Action] 
     head = words[0].lower()
     if head not in ALIASES:
         glued = _GLUED.match(words[0])
-        if glued:
+        if glued and _is_card(glued.group(2)):  # 'x7c' is 'x 7c'; 'foo' is a typo
             head = glued.group(1).lower()
             words = [head, glued.group(2), *words[1:]]
         else:
@@ -215,6 +215,14 @@ def _pick(number: int, pending: Sequence[Action]) -> Command:
     if not 1 <= number <= len(pending):
         raise InputError(f"choose a number from 1 to {len(pending)}")
     return _act(pending[number - 1])
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_card(word)
+    except CardError:
+        return False
+    return True
 
 
 def _unknown(word: str, view: Mapping[str, Any]) -> Command:

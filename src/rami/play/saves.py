@@ -18,7 +18,7 @@ from typing import Any
 
 from rami.errors import InputError
 
-__all__ = ["SAVE_FORMAT", "SavedGame", "data_dir", "latest_save", "save_path"]
+__all__ = ["SAVE_FORMAT", "SavedGame", "data_dir", "latest_save", "save_path", "saved_games"]
 
 SAVE_FORMAT = "rami-play/1"
 
@@ -97,3 +97,12 @@ def latest_save() -> Path:
             f"no saved game to resume (looked in {folder}); start one with 'rami play marriage'"
         )
     return saves[-1]
+
+
+def saved_games() -> list[tuple[Path, str]]:
+    """Every saved match, latest first, with when it was saved (local time, to the minute)."""
+    import time
+
+    folder = data_dir()
+    saves = sorted(folder.glob("play-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    return [(p, time.strftime("%Y-%m-%d %H:%M", time.localtime(p.stat().st_mtime))) for p in saves]

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from rami.server.ratelimit import RateLimits
 
 __all__ = ["ServerConfig", "data_dir", "default_db_url"]
 
@@ -32,10 +34,17 @@ class ServerConfig:
 
     ``bot_delay`` is the mean pause in seconds before a bot moves, so people can follow
     the play (0 in tests); each pause varies by ±40 % to feel natural. ``hint_level`` is
-    the bot level that proposes a move when a player asks for a hint.
+    the bot level that proposes a move when a player asks for a hint. ``db_busy_ms`` is how
+    long a write waits for a locked SQLite database before the move is refused.
+    ``public_url`` (``https://host[:port]``) is the base of the links the server hands
+    out; None: the address the request came to.
     """
 
     db_url: str
     bot_delay: float = 0.9
     hint_level: str = "greedy"
     max_live_tables: int = 256
+    db_busy_ms: int = 5000
+    public_url: str | None = None
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    require_invite: bool = False

@@ -22,6 +22,7 @@ __all__ = [
     "ErrorResponse",
     "GameInfo",
     "HintResponse",
+    "Invite",
     "JoinRequest",
     "Joined",
     "PresetInfo",
@@ -62,6 +63,7 @@ ERROR_CODES = {
     "bad_request": 400,  # table set-up that cannot be played (players, options, …)
     "illegal": 409,  # the engine refused the action (the message says why)
     "not_your_turn": 409,
+    "conflict": 409,  # another server process stored a move first: the view is updated
     "not_started": 409,  # the table still waits for players
     "deal_not_over": 409,
     "match_over": 409,
@@ -69,7 +71,11 @@ ERROR_CODES = {
     "no_free_seat": 409,
     "spectator": 403,  # a spectator tried to act
     "bad_token": 403,  # the token belongs to no seat of this table
+    "bad_invite": 403,  # joining an invite-only table without its invite
     "no_table": 404,
+    "too_large": 413,  # a body or message over the size limit
+    "headers_too_large": 431,
+    "rate_limited": 429,  # too many requests from this client: wait and try again
     "unavailable": 503,  # storage failed: nothing was changed
     "internal": 500,  # a bug on the server's side: nothing was changed
 }
@@ -159,10 +165,20 @@ class CreatedTable(_Model):
     seat: int | None
     token: str | None = Field(description="the creator's seat token: keep it secret")
     table: TableSummary
+    invite: str = Field(description="the right to take a free seat: share it with friends")
+    invite_url: str = Field(description="the table's page with the invite (#invite=…)")
+
+
+class Invite(_Model):
+    invite: str | None = Field(description="the table's invite (None: the table is open)")
+    invite_url: str
 
 
 class JoinRequest(_Model):
     seat: int | None = Field(None, description="the seat to take (default: the first free one)")
+    invite: str | None = Field(
+        None, max_length=64, description="the table's invite (from its invite link)"
+    )
     name: str | None = Field(None, max_length=40)
 
 

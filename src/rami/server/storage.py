@@ -9,11 +9,13 @@ nothing it acknowledged. SQLite by default; any SQLAlchemy URL (PostgreSQL, …)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import secrets
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +32,7 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    func,
     insert,
     select,
     update,
@@ -37,6 +40,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 __all__ = [
+    "CHANNEL",
+    "Conflict",
     "EventRecord",
     "SeatRecord",
     "Store",
@@ -59,6 +64,7 @@ tables_t = Table(
     Column("seed", BigInteger, nullable=False),
     Column("status", String(16), nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("invite", String(32), nullable=True),  # the right to take a free seat (0002)
 )
 
 seats_t = Table(
@@ -82,6 +88,15 @@ events_t = Table(
     Column("data", String(400), nullable=False),
     Column("created_at", Float, nullable=False),
 )
+
+CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: the payload is a table id
+TABLE_LOCKS = 7_346_002  # first key of the advisory locks (the second is the table id)
+BOT_LEASES = 7_346_003  # first key of the locks saying which process drives a table's bots
+
+
+class Conflict(Exception):
+    """Another process stored the event first (the caller catches up and retries)."""
+
 
 _CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud easily
 CODE_LENGTH = 6
@@ -136,29 +151,96 @@ class TableRecord:
     created_at: float
     seats: list[SeatRecord] = field(default_factory=list)
     events: list[EventRecord] = field(default_factory=list)
+    invite: str | None = None
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.close()
+def _sqlite_pragmas(busy_ms: int) -> Any:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
+        # WAL: readers never wait for the writer, and a commit is one append to the log.
+        # synchronous=NORMAL keeps every committed move across a killed server (kill -9);
+        # only a power cut or OS crash may lose the last moments (docs/protocol.md).
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    return on_connect
 
 
 class Store:
     """The tables, seats and event logs in one SQL database (synchronous calls)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, busy_ms: int = 5000) -> None:
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+            event.listen(self.engine, "connect", _sqlite_pragmas(busy_ms))
+        from rami.server.db import upgrade
+
+        upgrade(self.engine)
+        #: PostgreSQL: several processes may share this database (locks, NOTIFY)
+        self.shared = self.engine.dialect.name == "postgresql"
+        self._write_lock = threading.Lock()
+        self._lease_guard = threading.Lock()
+        self._lease_conn: Any = None
 
     def close(self) -> None:
+        if self._lease_conn is not None:
+            self._lease_conn.close()
         self.engine.dispose()
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Any]:
+        """A write transaction. SQLite allows one writer at a time, and a second one
+        waits in SQLite's busy handler, which sleeps in steps of up to 100 ms: taking
+        turns on a lock in this process instead keeps acknowledgements fast."""
+        if self.shared:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    def lease(self, table_id: int) -> bool:
+        """PostgreSQL: may this process drive the table's bots? (One process at a time.)
+
+        A session advisory lock on a connection this process keeps open: it is held
+        until ``release`` or until the process dies, when another process takes over.
+        Always True on SQLite (one process).
+        """
+        if not self.shared:
+            return True
+        with self._lease_guard:
+            if self._lease_conn is None:
+                self._lease_conn = self.engine.connect().execution_options(
+                    isolation_level="AUTOCOMMIT"
+                )
+            try:
+                got = self._lease_conn.execute(
+                    select(func.pg_try_advisory_lock(BOT_LEASES, table_id))
+                ).scalar()
+            except Exception:
+                self._lease_conn.invalidate()
+                self._lease_conn = None  # the leases went with the connection
+                raise
+            return bool(got)
+
+    def release(self, table_id: int) -> None:
+        """Let another process drive this table's bots (the table left this process)."""
+        if not self.shared:
+            return
+        with self._lease_guard:
+            if self._lease_conn is not None:
+                self._lease_conn.execute(select(func.pg_advisory_unlock(BOT_LEASES, table_id)))
+
+    def ping(self) -> None:
+        """Raise if the database does not answer (``/readyz``)."""
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
 
     # ---------------------------------------------------------------- tables
 
@@ -176,7 +258,7 @@ class Store:
             code = new_code()
             now = time.time()
             try:
-                with self.engine.begin() as conn:
+                with self._writing() as conn:
                     result = conn.execute(
                         insert(tables_t).values(
                             code=code,
@@ -227,6 +309,7 @@ class Store:
                 seed=row.seed,
                 status=row.status,
                 created_at=row.created_at,
+                invite=row.invite,
             )
             for s in conn.execute(
                 select(seats_t).where(seats_t.c.table_id == row.id).order_by(seats_t.c.seat)
@@ -250,22 +333,75 @@ class Store:
     # ---------------------------------------------------------------- changes
 
     def append_event(self, table_id: int, seq: int, kind: str, seat: int | None, data: str) -> None:
-        """Append one event; commits before returning (raises if ``seq`` is taken)."""
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(events_t).values(
-                    table_id=table_id,
-                    seq=seq,
-                    kind=kind,
-                    seat=seat,
-                    data=data,
-                    created_at=time.time(),
-                )
+        """Append one event; commits before returning.
+
+        ``Conflict`` if ``seq`` is taken: another process sharing the database stored a
+        move first. On PostgreSQL the table's advisory lock serialises appends across
+        processes, and the other processes are told (``NOTIFY``) when this commits.
+        """
+        try:
+            with self._writing() as conn:
+                if self.shared:
+                    conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
+                self._insert_event(conn, table_id, seq, kind, seat, data)
+                self._notify(conn, table_id)
+        except IntegrityError:
+            raise Conflict(f"event {seq} of table {table_id} is already stored") from None
+
+    def _notify(self, conn: Any, table_id: int) -> None:
+        if self.shared:
+            conn.execute(select(func.pg_notify(CHANNEL, str(table_id))))
+
+    def events_since(self, table_id: int, seq: int) -> tuple[list[EventRecord], TableRecord]:
+        """The events after ``seq``, and the table's current seats and status."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).one()
+            record = TableRecord(
+                row.id,
+                row.code,
+                row.game,
+                dict(row.rules),
+                row.players,
+                row.seed,
+                row.status,
+                row.created_at,
             )
+            for s in conn.execute(
+                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+            ):
+                record.seats.append(SeatRecord(s.seat, s.kind, s.level, s.name, s.token_hash))
+            events = [
+                EventRecord(e.seq, e.kind, e.seat, e.data)
+                for e in conn.execute(
+                    select(events_t)
+                    .where(events_t.c.table_id == table_id, events_t.c.seq > seq)
+                    .order_by(events_t.c.seq)
+                )
+            ]
+        return events, record
+
+    @staticmethod
+    def _insert_event(
+        conn: Any, table_id: int, seq: int, kind: str, seat: int | None, data: str
+    ) -> None:
+        conn.execute(
+            insert(events_t).values(
+                table_id=table_id,
+                seq=seq,
+                kind=kind,
+                seat=seat,
+                data=data,
+                created_at=time.time(),
+            )
+        )
+
+    def set_invite(self, table_id: int, invite: str) -> None:
+        with self._writing() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(invite=invite))
 
     def claim_seat(self, table_id: int, seat: int, token_hash: str, name: str) -> bool:
         """Give an unclaimed human seat to a player; False if someone was faster."""
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             result = conn.execute(
                 update(seats_t)
                 .where(
@@ -276,11 +412,12 @@ class Store:
                 )
                 .values(token_hash=token_hash, name=name)
             )
+            self._notify(conn, table_id)
             return bool(result.rowcount == 1)
 
     def start(self, table_id: int, bots: dict[int, tuple[str, str]]) -> None:
         """Turn the given open seats into bots ``(level, name)`` and start the table."""
-        with self.engine.begin() as conn:
+        with self._writing() as conn:
             for seat, (level, name) in bots.items():
                 conn.execute(
                     update(seats_t)
@@ -288,3 +425,4 @@ class Store:
                     .values(kind="bot", level=level, name=name, token_hash=None)
                 )
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status="playing"))
+            self._notify(conn, table_id)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +32,8 @@ from rami.server.arrange import arrange_hand
 from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.config import ServerConfig
 from rami.server.hints import hint_for
+from rami.server.limits import BadJSON, dumps, loads
+from rami.server.metrics import Metrics
 from rami.server.protocol import CLIENT_TYPES, REACTIONS, TableError
 from rami.server.replay import replay_deal
 from rami.server.seat_timer import (
@@ -42,6 +44,7 @@ from rami.server.seat_timer import (
     seat_code_matches,
 )
 from rami.server.storage import (
+    Conflict,
     EventRecord,
     SeatRecord,
     Store,
@@ -58,6 +61,10 @@ log = logging.getLogger(__name__)
 ACTION = "action"
 NEXT_DEAL = "next_deal"
 MAX_ACTION_TEXT = 200
+SEND_QUEUE_MESSAGES = 128
+SEND_QUEUE_BYTES = 2 * 1024 * 1024
+LEASE_RETRY = 2.0  # seconds: how often a process asks whether it may drive a table's bots
+STORAGE_RETRY = (0.2, 0.5, 1.0, 2.0, 5.0)  # seconds a bot waits before it tries again
 
 
 class Connection:
@@ -65,24 +72,58 @@ class Connection:
 
     Messages go through a queue drained by one writer task, so a slow client never
     holds up the table or the other clients, and each client gets messages in order.
+    The queue is bounded (``SEND_QUEUE_MESSAGES`` messages, ``SEND_QUEUE_BYTES`` of
+    encoded text): a client that stops reading is dropped (``overflowed``; ``on_overflow``
+    is called once) instead of making the server's memory grow. Its seat stays its own.
     """
 
-    def __init__(self, seat: int | None, sender: Callable[[str], Any]) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        sender: Callable[[str], Any],
+        on_overflow: Callable[[], None] | None = None,
+    ) -> None:
         self.seat = seat
         self._sender = sender
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._on_overflow = on_overflow
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+        self.queued_bytes = 0
         self.closed = False
+        self.overflowed = False
 
-    def send(self, message: dict[str, Any]) -> None:
-        if not self.closed:
-            self.queue.put_nowait(message)
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or text already encoded with ``limits.dumps``)."""
+        if self.closed:
+            return
+        size = len(message) if isinstance(message, str) else 256
+        if self.queue.qsize() >= SEND_QUEUE_MESSAGES or self.queued_bytes + size > SEND_QUEUE_BYTES:
+            self._overflow()
+            return
+        self.queued_bytes += size
+        self.queue.put_nowait(message)
+
+    def _overflow(self) -> None:
+        self.overflowed = True
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued_bytes = 0
+        self.queue.put_nowait(None)
+        log.warning("dropped a client that does not read (seat %s)", self.seat)
+        if self._on_overflow is not None:
+            self._on_overflow()
 
     async def run_writer(self) -> None:
         while True:
             message = await self.queue.get()
             if message is None:
                 return
-            text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+            if isinstance(message, str):
+                text = message
+                self.queued_bytes -= len(text)
+            else:
+                text = dumps(message)
+                self.queued_bytes -= 256
             try:
                 await self._sender(text)
             except Exception:  # the client went away; the reader side cleans up
@@ -233,6 +274,48 @@ class TableManager:
         self._load_lock = asyncio.Lock()
         self._closing = False
         self._rng = random.Random()
+        self.metrics: Metrics | None = None  # set by the app (rami.server.metrics)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pushed: dict[str, int] = {}  # code -> version last pushed to the sockets
+        self._catching: set[asyncio.Task[None]] = set()
+
+    def attach(self) -> None:
+        """Call on the running loop: lets worker threads schedule catch-ups."""
+        self._loop = asyncio.get_running_loop()
+
+    # ------------------------------------------------------------------ other processes
+
+    def notified(self, table_id: int) -> None:
+        """Another process changed table ``table_id`` (-1: maybe any): catch up."""
+        for live in list(self.tables.values()):
+            if table_id in (-1, live.record.id):
+                task = asyncio.create_task(self._catch_up(live))
+                self._catching.add(task)
+                task.add_done_callback(self._catching.discard)
+
+    async def _catch_up(self, live: LiveTable) -> None:
+        try:
+            async with live.lock:
+                changed = await asyncio.to_thread(self._sync, live)
+                if changed or self._pushed.get(live.code, live.version) != live.version:
+                    await self._broadcast(live)
+                    self._presence(live)
+                self._kick(live)
+        except Exception as exc:  # storage down: the next notification or move retries
+            log.warning("table %s could not catch up: %s", live.code, exc)
+
+    def _sync(self, live: LiveTable) -> bool:
+        """Replay what other processes stored since our version (worker thread, locked)."""
+        events, record = self.store.events_since(live.record.id, live.version)
+        for event in events:
+            live.replay(event)
+            live.log.append(event)
+        seats = [(s.kind, s.level, s.name, s.token_hash) for s in live.seats]
+        live.record.seats = record.seats
+        status_changed = live.record.status != record.status
+        live.record.status = record.status
+        fresh = [(s.kind, s.level, s.name, s.token_hash) for s in record.seats]
+        return bool(events) or status_changed or seats != fresh
 
     # ------------------------------------------------------------------ loading
 
@@ -275,6 +358,8 @@ class TableManager:
             for code, old in self.tables.items():
                 if not old.conns and (old.task is None or old.task.done()):
                     del self.tables[code]
+                    with contextlib.suppress(Exception):
+                        self.store.release(old.record.id)
                     break
             else:
                 break
@@ -478,8 +563,14 @@ class TableManager:
             raise TableError("internal", "the server could not play this move") from exc
         try:
             self.store.append_event(live.record.id, event.seq, kind, seat, data)
+        except Conflict:  # another process stored a move first: take it, refuse this one
+            live.rebuild()
+            self._sync(live)
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self.notified, live.record.id)
+            raise TableError("conflict", "another move was played first; try again") from None
         except Exception as exc:
-            log.exception("could not store event %s of table %s", event.seq, live.code)
+            log.error("could not store event %s of table %s: %s", event.seq, live.code, exc)
             live.rebuild()
             raise TableError("unavailable", "the move could not be saved; try again") from exc
         live.log.append(event)
@@ -516,8 +607,22 @@ class TableManager:
         return delay * self._rng.uniform(0.6, 1.4)
 
     async def _drive(self, live: LiveTable) -> None:
-        """Play the bots' moves, one after another with a short pause, while they are due."""
+        """Play the bots' moves, one after another with a short pause, while they are due.
+
+        A move the storage could not save is tried again after a growing pause, so a
+        table never stalls after a database fault (it goes on once the database is back).
+        """
+        failures = 0
         try:
+            try:
+                leased = await asyncio.to_thread(self.store.lease, live.record.id)
+            except Exception as exc:  # storage down: try again shortly
+                log.warning("table %s: cannot check the bots' lease: %s", live.code, exc)
+                leased = False
+            if not leased:
+                live.task = None  # another process drives these bots; ask again later
+                asyncio.get_running_loop().call_later(LEASE_RETRY, self.notified, live.record.id)
+                return
             while True:
                 async with live.lock:
                     seat = live.bot_to_move()
@@ -535,10 +640,20 @@ class TableManager:
                     try:
                         await asyncio.to_thread(self._commit, live, ACTION, seat, text)
                     except TableError as exc:
-                        log.error("bot move %r at table %s refused: %s", text, live.code, exc)
-                        live.task = None
-                        return
-                    await self._broadcast(live)
+                        if exc.code == "conflict":  # another process moved for this bot
+                            continue
+                        if exc.code != "unavailable":
+                            log.error("bot move %r at table %s refused: %s", text, live.code, exc)
+                            live.task = None
+                            return
+                        failures += 1
+                    else:
+                        failures = 0
+                        await self._broadcast(live)
+                if failures:  # storage fault: wait, then the bot tries again by itself
+                    wait = STORAGE_RETRY[min(failures, len(STORAGE_RETRY)) - 1]
+                    log.warning("table %s: bot move not saved, retry in %.1f s", live.code, wait)
+                    await asyncio.sleep(wait)
         except asyncio.CancelledError:
             live.task = None
             raise
@@ -554,8 +669,11 @@ class TableManager:
             bot = make_seat_bot(live.spec.name, level, seed)
             live.bots[seat] = bot
         legal = list(view.get("legal_actions") or ())
+        started = time.perf_counter()
         try:
             text = str(bot.act(view))
+            if self.metrics is not None:
+                self.metrics.bot_think_seconds.observe(time.perf_counter() - started)
         except Exception:
             log.exception("bot at table %s seat %s failed; playing a legal move", live.code, seat)
             return str(legal[0])
@@ -751,21 +869,24 @@ class TableManager:
     async def _broadcast(self, live: LiveTable) -> None:
         """Push each connection its own seat's view (called with the lock held)."""
         self._arm_timer(live)
+        self._pushed[live.code] = live.version
         if not live.conns:
             return
         wanted = {conn.seat for conn in live.conns}
-        views = await asyncio.to_thread(lambda: {s: live.match.view(s) for s in wanted})
+        texts = await asyncio.to_thread(
+            lambda: {s: dumps(self._state_message(live, s, live.match.view(s))) for s in wanted}
+        )
         for conn in list(live.conns):
-            conn.send(self._state_message(live, conn.seat, views[conn.seat]))
+            conn.send(texts[conn.seat])
 
     async def handle(self, live: LiveTable, conn: Connection, raw: str) -> None:
         """One message from a client; every refusal goes back to that client only."""
         ref: Any = None
         try:
             try:
-                message = json.loads(raw)
-            except (ValueError, TypeError):
-                raise TableError("bad_json", "the message is not valid JSON") from None
+                message = loads(raw)
+            except BadJSON as exc:
+                raise TableError("bad_json", f"the message is {exc}") from None
             if not isinstance(message, dict):
                 raise TableError("bad_json", "a message must be a JSON object")
             ref = message.get("id")
@@ -782,7 +903,10 @@ class TableManager:
             if kind == "ping":
                 conn.send({"type": "pong", "id": ref})
             elif kind == "action":
+                started = time.perf_counter()
                 await self.act(live, conn.seat, message.get("action"), conn, ref)
+                if self.metrics is not None:
+                    self.metrics.move_seconds.observe(time.perf_counter() - started)
             elif kind == "next_deal":
                 await self.next_deal(live, conn.seat, conn, ref)
             elif kind == "start":
@@ -806,4 +930,7 @@ class TableManager:
                 groups = await self.arrange(live, conn.seat)
                 conn.send({"type": "arrangement", "id": ref, "groups": groups})
         except TableError as exc:
+            log.info("refused code=%s table=%s seat=%s", exc.code, live.code, conn.seat)
+            if self.metrics is not None:
+                self.metrics.refused.labels(exc.code).inc()
             conn.send(exc.to_message(ref))

@@ -1,0 +1,26 @@
+"""Seat invitations: a table's secret invite, apart from its public code (issue 14).
+
+Revision ID: 0002
+Revises: 0001
+Create Date: 2026-12-01
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("rami_tables") as batch:
+        batch.add_column(sa.Column("invite", sa.String(32), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("rami_tables") as batch:
+        batch.drop_column("invite")

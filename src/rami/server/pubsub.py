@@ -1,0 +1,62 @@
+"""Events from other server processes: PostgreSQL ``LISTEN``/``NOTIFY``.
+
+When several ``rami serve`` processes share one PostgreSQL database, any of them may
+store a table's next event; each one that holds the table in memory must then catch up
+and push the new views to its own sockets. Every change is announced with
+``NOTIFY rami_events, '<table id>'`` in the transaction that makes it (so it is sent on
+commit only); a thread per process listens and hands the table ids to the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+
+from sqlalchemy.engine import make_url
+
+from rami.server.storage import CHANNEL
+
+__all__ = ["Listener"]
+
+log = logging.getLogger(__name__)
+
+
+class Listener:
+    """Calls ``on_change(table_id)`` on ``loop`` for every notification of the channel."""
+
+    def __init__(
+        self, url: str, loop: asyncio.AbstractEventLoop, on_change: Callable[[int], None]
+    ) -> None:
+        parts = make_url(url)
+        self._dsn = parts.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._loop = loop
+        self._on_change = on_change
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="rami-listen", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    self._loop.call_soon_threadsafe(self._on_change, -1)  # catch up on all
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=0.5):
+                            if note.payload.isdigit():
+                                self._loop.call_soon_threadsafe(self._on_change, int(note.payload))
+            except Exception as exc:  # the database went away: listen again shortly
+                if self._stop.is_set():
+                    return
+                log.warning("LISTEN %s lost (%s); reconnecting", CHANNEL, exc)
+                self._stop.wait(1.0)

@@ -1,0 +1,40 @@
+"""Shared fixtures: ``db_url`` runs a server test on SQLite and on a real PostgreSQL.
+
+The PostgreSQL cluster is started once per session (tests/pg_cluster.py) the first time
+a test asks for it. ``make test`` installs Debian's ``postgresql`` when it is missing;
+elsewhere the PostgreSQL cases are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    from pg_cluster import Cluster, pg_bin
+
+    found = pg_bin()
+    if found is None:
+        pytest.skip("PostgreSQL is not installed (make test installs Debian's postgresql)")
+    pytest.importorskip("psycopg")
+    cluster = Cluster(found)
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: a SQLite file, or a new database on the test cluster."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'rami.db'}"
+    cluster = request.getfixturevalue("pg_cluster")
+    url: str = cluster.new_database()
+    return url
