@@ -827,7 +827,7 @@ class TableManager:
                 self._arm_timer(live)
             view = await asyncio.to_thread(live.match.view, conn.seat)
             conn.send({"type": "welcome", "code": live.code, "seat": conn.seat})
-            conn.send(self._state_message(live, conn.seat, view))
+            conn.send(self._state_message(live, conn.seat, view, self._timer_info(live)))
             self._presence(live, skip=conn)
 
     async def disconnect(self, live: LiveTable, conn: Connection) -> None:
@@ -840,15 +840,20 @@ class TableManager:
                 self._presence(live)
 
     def _state_message(
-        self, live: LiveTable, seat: int | None, view: dict[str, Any]
+        self,
+        live: LiveTable,
+        seat: int | None,
+        view: dict[str, Any],
+        timer: dict[str, Any] | None,
     ) -> dict[str, Any]:
+        """A seat's state message; ``timer`` is read on the event loop (its clock)."""
         message = {
             "type": "state",
             "version": live.version,
             "seat": seat,
             "table": live.summary(),
             "view": view,
-            "timer": self._timer_info(live),
+            "timer": timer,
         }
         if seat is not None:
             message["aids"] = table_aids(live.spec.name, view)
@@ -873,8 +878,11 @@ class TableManager:
         if not live.conns:
             return
         wanted = {conn.seat for conn in live.conns}
+        timer = self._timer_info(live)
         texts = await asyncio.to_thread(
-            lambda: {s: dumps(self._state_message(live, s, live.match.view(s))) for s in wanted}
+            lambda: {
+                s: dumps(self._state_message(live, s, live.match.view(s), timer)) for s in wanted
+            }
         )
         for conn in list(live.conns):
             conn.send(texts[conn.seat])
