@@ -34,7 +34,7 @@ test: $(STAMP) chromium lint
 	$(BIN)/pytest
 
 bench: $(STAMP)
-	for f in bench/*.py; do $(BIN)/python $$f; done
+	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
