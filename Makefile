@@ -29,9 +29,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
 
-# The browser test drives Debian's Chromium (never a downloaded browser build).
+# The browser tests drive Debian's Chromium (never a downloaded browser build), with the
+# Noto fonts so that Nepali and Chinese pages render.
 chromium:
-	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+	@{ command -v chromium >/dev/null && [ -d /usr/share/fonts/truetype/noto ] && [ -d /usr/share/fonts/opentype/noto ]; } || \
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core fonts-noto-cjk; }
 
 # The server tests also run on a throw-away PostgreSQL cluster made from Debian's binaries.
 postgresql:

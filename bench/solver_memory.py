@@ -42,7 +42,7 @@ def memo_entries() -> int:
 
 def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    deals = int(args[0]) if args else 3000
+    deals = int(args[0]) if args else 1000
     step = int(args[1]) if len(args) > 1 else max(1, deals // 6)
     growth = 16.0
     if "--growth" in sys.argv:

@@ -7,7 +7,7 @@ the discard pile (players passing cards back and forth, which the taken-card rul
 stops). A few deals reach the 400-turn cap with no cycle (nobody manages to open, so
 everyone draws from the stock and the pile is reshuffled): the cap ends them, as T-11
 means it to. Prints deals/s, the longest deal and the capped ones.
-Run: ``python bench/tunisian_deals_end.py [deals per mode]``
+Run: ``python bench/tunisian_deals_end.py [deals per mode] [modes, e.g. ffa,2v2]``
 (default 10,000; ``tests/test_tunisian_deals_end.py`` runs a small sample).
 """
 
@@ -70,8 +70,9 @@ def play_mode(mode: str, deals: int, first_seed: int = 0) -> ModeResult:
 
 def main() -> int:
     deals = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    modes = sys.argv[2].split(",") if len(sys.argv) > 2 else list(MODES)
     failed = False
-    for mode in MODES:
+    for mode in modes:
         r = play_mode(mode, deals)
         print(
             f"tunisian {r.mode:4} greedy: {r.deals} deals in {r.seconds:.1f} s "

@@ -1244,6 +1244,12 @@ for _table in _memo_tables():
         _SEEDS[id(_table)] = dict(_table)
 
 
+def _finite_tables() -> list[dict[Any, Any]]:
+    """Memo tables without generations: their keys are few by construction (a 13-bit
+    rank mask, a column of four per-suit counts, with the rank): at most ~12,000."""
+    return [_CLUSTER_MEMO, _CROSS_MEMO, _SHIFTED_MEMO, _COLUMN]
+
+
 def reset_memos() -> None:
     """Empty every memo table (their base entries kept): the cold path, for benches."""
     for table in _memo_tables():

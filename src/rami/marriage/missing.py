@@ -45,8 +45,8 @@ __all__ = [
     "split_shown",
 ]
 
-#: Search states a hint may spend on the ``indian`` count (well under 100 ms here).
-HINT_WORK = 12_000
+#: Search states a hint may spend on the ``indian`` count (under 100 ms of CPU here).
+HINT_WORK = 3_000
 
 
 @dataclass(frozen=True)
