@@ -127,8 +127,18 @@ def test_an_absent_seat_can_be_handed_to_a_bot_and_taken_back(client: TestClient
                 "bad_request",
             )
         a.send_json({"type": "auto", "seat": 1, "id": 2})
-        assert until(a, lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
-        until(a, lambda m: is_state(m) and m["table"]["seats"][1]["auto"])
+        # The new state (seat 1 marked auto) goes out before the ack: wait for both.
+        seen: set[str] = set()
+
+        def ack_and_auto(m: dict[str, Any]) -> bool:
+            assert m["type"] != "error", m
+            if m["type"] == "ack":
+                seen.add("ack")
+            if is_state(m) and m["table"]["seats"][1]["auto"]:
+                seen.add("auto")
+            return seen == {"ack", "auto"}
+
+        until(a, ack_and_auto)
         with client.websocket_connect(path) as b:
             b.send_json({"type": "hello", "token": tokens[1]})
             until(b, lambda m: is_state(m) and not m["table"]["seats"][1]["auto"])
