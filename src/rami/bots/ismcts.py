@@ -75,7 +75,7 @@ class Game:
     policy: Callable[[Any], Action]
     leaf_value: Callable[[Any, int], float]
     wilds: Callable[[Any], frozenset[int]]
-    scale: float  # points that count as one unit in UCB
+    scale: float  # points of advantage over the greedy line that count as one unit in UCB
 
 
 # --------------------------------------------------------------------------- Marriage
@@ -162,7 +162,7 @@ def _marriage() -> Game:
         g.policy,
         g.leaf_value,
         _marriage_wilds,
-        25.0,
+        6.0,
     )
 
 
@@ -208,7 +208,7 @@ def _tunisian() -> Game:
         g.policy,
         g.leaf_value,
         lambda view: frozenset(),
-        40.0,
+        10.0,
     )
 
 
@@ -247,6 +247,7 @@ class ISMCTSBot(Bot):
         exploration: float = 0.5,
         bias: float = 0.4,
         modelled: bool = True,
+        paired: bool = True,
         max_steps: int = 400,
     ) -> None:
         super().__init__(seed)
@@ -261,6 +262,7 @@ class ISMCTSBot(Bot):
         self.exploration = exploration
         self.bias = bias
         self.modelled = modelled
+        self.paired = paired
         self.max_steps = max_steps
         self.last_iterations = 0
         self.last_root: Node | None = None
@@ -350,8 +352,14 @@ class ISMCTSBot(Bot):
         stop: int,
         deadline: float | None,
     ) -> float | None:
-        """One determinization: descend, expand one node, roll out, back up."""
+        """One determinization: descend, expand one node, roll out, back up.
+
+        With ``paired`` the value backed up is the rollout's value less that of the
+        greedy line played on the same determinization (common random numbers): the
+        hidden cards' luck, the same for every move, cancels out of the comparison.
+        """
         gm = self.rules
+        base = state.clone() if self.paired else None
         node = root
         path = [root]
         moves: list[Action] | None = root_moves
@@ -369,6 +377,23 @@ class ISMCTSBot(Bot):
             path.append(child)
             if child.visits == 0:
                 break
+        value = self._rollout(state, seat, stop, deadline)
+        if value is None:
+            return None
+        if base is not None:
+            baseline = self._rollout(base, seat, stop, deadline)
+            if baseline is None:
+                return None
+            value -= baseline
+        for nd in path:
+            nd.visits += 1
+            nd.total += value
+        return value
+
+    def _rollout(self, state: Any, seat: int, stop: int, deadline: float | None) -> float | None:
+        """Greedy for every seat up to the depth cut, then the value for ``seat``
+        (``None`` if the deadline passed first)."""
+        gm = self.rules
         steps = 0
         while not state.is_over and state.turn < stop and steps < self.max_steps:
             if deadline is not None and (steps & 7) == 0 and time.perf_counter() > deadline:
@@ -379,8 +404,4 @@ class ISMCTSBot(Bot):
             except IllegalAction:
                 state.apply(state.legal_actions()[0])
             steps += 1
-        value = gm.leaf_value(state, seat)
-        for nd in path:
-            nd.visits += 1
-            nd.total += value
-        return value
+        return gm.leaf_value(state, seat)

@@ -86,8 +86,8 @@ def simulate(
     bots: Annotated[
         str,
         typer.Option(
-            help="One bot per seat, comma-separated: random, greedy, search, easy, medium, "
-            "hard; search:50ms or search:64it set its budget."
+            help="One bot per seat, comma-separated: random, greedy, search, ismcts, easy, "
+            "medium, hard, expert; search:50ms or hard:64it set a search bot's budget."
         ),
     ] = "greedy,greedy,greedy,greedy",
     rules: Annotated[str | None, typer.Option(help="Marriage rules: nepali or indian.")] = None,
