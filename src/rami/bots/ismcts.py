@@ -57,11 +57,21 @@ class Node:
     visits: int = 0
     avail: int = 0
     total: float = 0.0
+    squares: float = 0.0
     children: dict[Action, Node] = field(default_factory=dict)
 
     @property
     def mean(self) -> float:
         return self.total / self.visits if self.visits else 0.0
+
+    @property
+    def stderr(self) -> float:
+        """Standard error of ``mean`` (infinite below two visits)."""
+        n = self.visits
+        if n < 2:
+            return math.inf
+        var = max(0.0, (self.squares - self.total * self.total / n) / (n - 1))
+        return math.sqrt(var / n)
 
 
 @dataclass(frozen=True)
@@ -248,6 +258,7 @@ class ISMCTSBot(Bot):
         bias: float = 0.4,
         modelled: bool = True,
         paired: bool = True,
+        margin: float = 1.0,
         max_steps: int = 400,
     ) -> None:
         super().__init__(seed)
@@ -263,6 +274,7 @@ class ISMCTSBot(Bot):
         self.bias = bias
         self.modelled = modelled
         self.paired = paired
+        self.margin = margin
         self.max_steps = max_steps
         self.last_iterations = 0
         self.last_root: Node | None = None
@@ -306,11 +318,24 @@ class ISMCTSBot(Bot):
         self.last_root = root
         if not done:
             return root_moves[0]
-        best = max(
+        return self._pick(root, root_moves[0])
+
+    def _pick(self, root: Node, prior_first: Action) -> Action:
+        """The most visited root move; with paired values, a move other than greedy's
+        (whose value is zero by construction) only if its mean advantage exceeds
+        ``margin`` standard errors: sampling noise does not overrule a good default."""
+        ranked = sorted(
             root.children.items(),
-            key=lambda kv: (kv[1].visits, kv[1].mean, -kv[1].rank),
+            key=lambda kv: (-kv[1].visits, -kv[1].mean, kv[1].rank),
         )
-        return best[0]
+        if not self.paired:
+            return ranked[0][0]
+        for action, child in ranked:
+            if child.visits and child.mean > self.margin * child.stderr:
+                return action
+            if child.visits and abs(child.mean) < 1e-12 and child.squares == 0.0:
+                return action  # the greedy line itself (advantage exactly zero)
+        return prior_first
 
     def _select(self, node: Node, moves: list[Action]) -> tuple[Action, Node]:
         """UCB1 with availability counts and a bias to the greedy order, over the first
@@ -360,6 +385,7 @@ class ISMCTSBot(Bot):
         """
         gm = self.rules
         base = state.clone() if self.paired else None
+        greedy_line = True  # every move so far is the one greedy plays
         node = root
         path = [root]
         moves: list[Action] | None = root_moves
@@ -367,27 +393,36 @@ class ISMCTSBot(Bot):
             if moves is None:
                 moves = gm.moves(gm.observe_state(state, seat), model, self.width)
             if len(moves) == 1:
+                if greedy_line and base is not None and moves[0] != gm.policy(state):
+                    greedy_line = False
                 state.apply(moves[0])
                 moves = None
                 continue
             action, child = self._select(node, moves)
+            if greedy_line and base is not None and action != gm.policy(state):
+                greedy_line = False
             state.apply(action)
             moves = None
             node = child
             path.append(child)
             if child.visits == 0:
                 break
-        value = self._rollout(state, seat, stop, deadline)
-        if value is None:
-            return None
-        if base is not None:
-            baseline = self._rollout(base, seat, stop, deadline)
-            if baseline is None:
+        if base is not None and greedy_line:
+            value = 0.0  # the rest is greedy too: the same line as the baseline
+        else:
+            got = self._rollout(state, seat, stop, deadline)
+            if got is None:
                 return None
-            value -= baseline
+            value = got
+            if base is not None:
+                baseline = self._rollout(base, seat, stop, deadline)
+                if baseline is None:
+                    return None
+                value -= baseline
         for nd in path:
             nd.visits += 1
             nd.total += value
+            nd.squares += value * value
         return value
 
     def _rollout(self, state: Any, seat: int, stop: int, deadline: float | None) -> float | None:
