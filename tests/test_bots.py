@@ -26,7 +26,7 @@ from rami.tunisian.game import TunisianState
 from rami.tunisian.game import new_deal as tunisian_deal
 
 # Search bots in tests think for two samples: the same code path, a fraction of the time.
-BOTS = ("random", "greedy", "easy", "search:2it")
+BOTS = ("random", "greedy", "easy", "search:2it", "ismcts:3it")
 
 TABLES: list[tuple[str, str, int]] = [
     ("marriage", "nepali", 4),
@@ -77,8 +77,9 @@ def test_bots_play_only_legal_moves_from_views(
     game: str, preset: str, players: int, level: str
 ) -> None:
     """Every bot, every table: whole (capped) deals of legal moves chosen from views."""
-    turns = 24 if level.startswith("search") else 150
-    deals = 1 if level.startswith("search") or game == "marriage" else 2
+    searching = level.startswith(("search", "ismcts"))
+    turns = 24 if searching else 150
+    deals = 1 if searching or game == "marriage" else 2
     total = 0
     for seed in range(deals):
         bots = [Strict(make_bot(game, level, 100 * seed + s)) for s in range(players)]
@@ -169,7 +170,7 @@ def test_hidden_cards_never_change_a_move(game: str, preset: str, players: int) 
     """
     rng = random.Random(7)
     bots = {level: make_bot(game, level, 11) for level in ("random", "greedy", "easy")}
-    search = make_bot(game, "search:2it", 11)
+    searchers = [make_bot(game, "search:2it", 11), make_bot(game, "ismcts:4it", 11)]
     driver = [make_bot(game, "greedy", s) for s in range(players)]
     compared = searched = 0
     for seed in range(2):
@@ -184,7 +185,8 @@ def test_hidden_cards_never_change_a_move(game: str, preset: str, players: int) 
                 for level, bot in bots.items():
                     assert bot.act(view) == bot.act(twin_view), level
                 if searched < 3:
-                    assert search.act(view) == search.act(twin_view)
+                    for search in searchers:
+                        assert search.act(view) == search.act(twin_view), search.name
                     searched += 1
                 compared += 1
             state.apply(driver[seat].act(view))
@@ -210,8 +212,9 @@ def test_hidden_tiplu_differs_but_unseen_bot_moves_the_same() -> None:
         if twin.tiplu == state.tiplu:
             continue
         assert twin.view(seat) == state.view(seat)
-        bot = make_bot("marriage", "search:3it", 5)
-        assert bot.act(state.view(seat)) == bot.act(twin.view(seat))
+        for level in ("search:3it", "ismcts:6it"):
+            bot = make_bot("marriage", level, 5)
+            assert bot.act(state.view(seat)) == bot.act(twin.view(seat)), level
         return
     pytest.skip("no position with an unseen player to move after a tiplu was picked")
 
@@ -226,18 +229,34 @@ def test_same_seed_same_moves_and_seed_matters_for_random(game: str) -> None:
     for _ in range(8):
         state.apply(make_bot(game, "greedy", 0).act(state.view(state.to_move)))
     view = state.view(state.to_move)
-    for level in ("random", "greedy", "easy", "search:3it"):
+    for level in ("random", "greedy", "easy", "search:3it", "ismcts:5it"):
         assert make_bot(game, level, 4).act(view) == make_bot(game, level, 4).act(view)
     randoms = {str(make_bot(game, "random", s).act(view)) for s in range(30)}
     assert len(randoms) > 1 or len(view["legal_actions"]) == 1
 
 
 def test_levels_and_names() -> None:
-    assert set(LEVELS) == {"random", "greedy", "search", "easy", "medium", "hard"}
+    from rami.bots.ismcts import ISMCTSBot
+
+    assert set(LEVELS) == {
+        "random",
+        "greedy",
+        "search",
+        "ismcts",
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+    }
     assert make_bot("tunisian", "medium", 1).name == "medium"
-    assert make_bot("marriage", "hard", 1).name == "hard"
+    hard, expert = make_bot("marriage", "hard", 1), make_bot("marriage", "expert", 1)
+    assert hard.name == "hard" and expert.name == "expert"
+    assert isinstance(hard, ISMCTSBot) and isinstance(expert, ISMCTSBot)
+    assert hard.iterations is not None and expert.iterations is not None
+    assert expert.iterations > hard.iterations
     assert make_bot("marriage", "search:64it", 1).name == "search:64it"
-    for bad in ("expert", "greedy:50ms", "search:fast", "search:0it", ""):
+    assert make_bot("tunisian", "expert:300ms", 1).name == "expert:300ms"
+    for bad in ("master", "greedy:50ms", "search:fast", "search:0it", "hard:-3ms", ""):
         with pytest.raises(InputError):
             check_spec("marriage", bad)
     with pytest.raises(InputError):

@@ -1,12 +1,15 @@
 """Bots for both games behind one interface: ``make_bot(game, level, seed).act(view)``.
 
 Levels: ``random`` (uniform legal moves, the baseline), ``greedy`` (fast evaluation on
-the solvers), ``search`` (determinized Monte Carlo over greedy simulations). The names
-users see: ``easy`` = greedy with noise, ``medium`` = greedy, ``hard`` = search.
+the solvers), ``search`` (flat determinized Monte Carlo over greedy simulations, the
+previous ``hard``), ``ismcts`` (information-set Monte Carlo tree search with opponent
+modelling, ``rami.bots.ismcts``). The names users see: ``easy`` = greedy with noise,
+``medium`` = greedy, ``hard`` = ismcts with ``HARD_ITERATIONS`` iterations a decision,
+``expert`` = ismcts with ``EXPERT_ITERATIONS``.
 
-A level may carry a budget for the search bot: ``search:50ms`` (time per decision) or
-``search:64it`` (simulations per decision: the same moves on any machine). Plain
-``search`` thinks for 200 ms.
+A level may carry a budget for the search bots: ``search:50ms`` (time per decision) or
+``search:64it`` (simulations per decision: the same moves on any machine), likewise
+``ismcts:…``, ``hard:…`` and ``expert:…``. Plain ``search`` thinks for 200 ms.
 
 The rules engines never import this package; bots see views only.
 """
@@ -19,9 +22,12 @@ from rami.errors import InputError
 __all__ = ["GAMES", "LEVELS", "Bot", "check_spec", "make_bot"]
 
 GAMES = ("marriage", "tunisian")
-LEVELS = ("random", "greedy", "search", "easy", "medium", "hard")
+LEVELS = ("random", "greedy", "search", "ismcts", "easy", "medium", "hard", "expert")
+SEARCHERS = ("search", "ismcts", "hard", "expert")  # the levels that take a budget
 EASY_NOISE = {"marriage": 6.0, "tunisian": 16.0}  # in units of each greedy's discard scores
 DEFAULT_BUDGET_MS = 200.0
+HARD_ITERATIONS = {"marriage": 48, "tunisian": 48}
+EXPERT_ITERATIONS = {"marriage": 160, "tunisian": 160}
 
 
 def _parse(game: str, spec: str) -> tuple[str, float | None, int | None]:
@@ -29,14 +35,16 @@ def _parse(game: str, spec: str) -> tuple[str, float | None, int | None]:
     if not isinstance(game, str) or game.lower() not in GAMES:
         raise InputError(f"unknown game {game!r}: choose marriage or tunisian")
     if not isinstance(spec, str) or not spec.strip():
-        raise InputError("a bot is named by its level: random, greedy, search, easy, medium, hard")
+        raise InputError(f"a bot is named by its level: {', '.join(LEVELS)}")
     level, _, budget = spec.strip().lower().partition(":")
     if level not in LEVELS:
         raise InputError(f"unknown bot {spec!r}: choose one of {', '.join(LEVELS)}")
     if not budget:
         return level, None, None
-    if level not in ("search", "hard"):
-        raise InputError(f"bot {spec!r}: only search (hard) takes a budget such as search:50ms")
+    if level not in SEARCHERS:
+        raise InputError(
+            f"bot {spec!r}: only {', '.join(SEARCHERS)} take a budget such as search:50ms"
+        )
     try:
         if budget.endswith("ms"):
             ms = float(budget[:-2])
@@ -77,12 +85,19 @@ def make_bot(game: str, level: str, seed: int = 0) -> Bot:
             from rami.bots.tunisian_greedy import TunisianGreedy
 
             bot = TunisianGreedy(seed, noise)
-    else:
+    elif name == "search":
         from rami.bots.search import SearchBot
 
         budget = DEFAULT_BUDGET_MS if ms is None and its is None else ms
         bot = SearchBot(game, seed, budget_ms=budget, iterations=its)
-    if name in ("easy", "medium", "hard"):
+    else:
+        from rami.bots.ismcts import ISMCTSBot
+
+        if ms is None and its is None:
+            table = EXPERT_ITERATIONS if name == "expert" else HARD_ITERATIONS
+            its = table[game]
+        bot = ISMCTSBot(game, seed, budget_ms=ms, iterations=its)
+    if name in ("easy", "medium", "hard", "expert"):
         bot.name = name
     if ms is not None or its is not None:
         bot.name = level.strip().lower()

@@ -16,7 +16,7 @@ play_app = typer.Typer(
     no_args_is_help=True,
 )
 
-LevelOpt = Annotated[str, typer.Option(help="Bot strength: easy, medium or hard.")]
+LevelOpt = Annotated[str, typer.Option(help="Bot strength: easy, medium, hard or expert.")]
 SeedOpt = Annotated[
     int | None, typer.Option(help="Seed: the same seed deals the same cards. Default: random.")
 ]

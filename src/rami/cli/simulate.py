@@ -113,9 +113,9 @@ def simulate(
     bots: Annotated[
         str | None,
         typer.Option(
-            help="One bot per seat, comma-separated: random, greedy, search, easy, medium, "
-            "hard; search:50ms or search:64it set its budget (default: greedy in every seat "
-            "of the mode or rules; four seats if neither is given)."
+            help="One bot per seat, comma-separated: random, greedy, search, ismcts, easy, "
+            "medium, hard, expert; search:50ms or hard:64it set a search bot's budget "
+            "(default: greedy in every seat of the mode or rules; four seats if neither is given)."
         ),
     ] = None,
     rules: Annotated[str | None, typer.Option(help="Marriage rules: nepali or indian.")] = None,

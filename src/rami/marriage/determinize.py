@@ -16,18 +16,34 @@ card.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rami.cards import CARDS, Card, cards_from_texts, take_out
 from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState
 from rami.marriage.melds import wild_kinds
-from rami.marriage.rules import rules_from
+from rami.marriage.rules import MarriageRules, rules_from
+from rami.sampling import deal_weighted
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
 _VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
+
+
+_RULES: dict[str, MarriageRules] = {}
+
+
+def _rules(doc: Any) -> MarriageRules:
+    """``rules_from`` of a view's rules, memoised (search bots sample thousands of deals)."""
+    key = repr(doc)
+    found = _RULES.get(key)
+    if found is None:
+        found = rules_from(doc)
+        if len(_RULES) > 256:
+            _RULES.clear()
+        _RULES[key] = found
+    return found
 
 
 def _card(text: str) -> Card:
@@ -42,7 +58,7 @@ def unseen_cards(view: Mapping[str, Any]) -> list[int]:
 
     They are the other hands, the stock and, when picked but not seen, the tiplu.
     """
-    rules = rules_from(view["rules"])
+    rules = _rules(view["rules"])
     pool = [rules.decks] * 52
     visible: list[Card] = _cards(view.get("hand") or [])
     for s in view["seats"]:
@@ -85,15 +101,23 @@ def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
     return known
 
 
-def sample_state(view: Mapping[str, Any], rng: random.Random) -> MarriageState:
-    """A full deal consistent with ``view`` (hidden cards dealt at random by ``rng``)."""
+def sample_state(
+    view: Mapping[str, Any],
+    rng: random.Random,
+    weights: Sequence[Sequence[float]] | None = None,
+) -> MarriageState:
+    """A full deal consistent with ``view`` (hidden cards dealt at random by ``rng``).
+
+    ``weights[s][c]`` (optional, from ``rami.bots.opponent_model``) makes card kind ``c``
+    that much more likely in seat ``s``'s hand than in the stock.
+    """
     if view.get("game") != "marriage":
         raise InputError("sample_state needs a Marriage view")
     seat = view.get("seat")
     to_move = view.get("to_move")
     if seat is None or to_move is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
-    rules = rules_from(view["rules"])
+    rules = _rules(view["rules"])
     seats = view["seats"]
     n = len(seats)
     pool = unseen_cards(view)
@@ -113,13 +137,29 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> MarriageState:
         need[s] = int(seats[s]["hand_size"]) - sum(hands[s])
     rest = [CARDS[c] for c in range(52) for _ in range(pool[c])]
     rng.shuffle(rest)
-    pos = 0
-    for s in range(n):
-        if s != seat and need[s] > 0:
-            for c in rest[pos : pos + need[s]]:
+    if weights is None:
+        pos = 0
+        for s in range(n):
+            if s != seat and need[s] > 0:
+                for c in rest[pos : pos + need[s]]:
+                    hands[s][c] += 1
+                pos += need[s]
+        rest = rest[pos:]
+    else:
+        others = [s for s in range(n) if s != seat and need[s] > 0]
+        dealt = sum(need[s] for s in others)
+        if dealt > len(rest):
+            raise InputError("the view's card counts do not add up to the decks")
+        buckets = deal_weighted(
+            rest,
+            [need[s] for s in others] + [len(rest) - dealt],
+            [weights[s] for s in others] + [None],
+            rng,
+        )
+        for s, got in zip(others, buckets, strict=False):
+            for c in got:
                 hands[s][c] += 1
-            pos += need[s]
-    rest = rest[pos:]
+        rest = [CARDS[c] for c in buckets[-1]]
     tiplu: Card | None = _card(view["tiplu"]) if view.get("tiplu") else None
     picked = bool(view.get("tiplu_picked"))
     if picked and tiplu is None:

@@ -45,7 +45,7 @@ from rami.play.saves import SavedGame, save_path
 
 __all__ = ["LEVELS", "Session", "Settings", "default_delay", "make_console"]
 
-LEVELS = ("easy", "medium", "hard")  # the bot levels a person chooses from
+LEVELS = ("easy", "medium", "hard", "expert")  # the bot levels a person chooses from
 LEDGER_ROWS = 8  # deals listed in the ledger panel (an 80 × 24 screen)
 
 

@@ -16,7 +16,7 @@ from rami.engine import Action
 
 __all__ = ["BOT_LEVELS", "DEFAULT_LEVEL", "SeatBot", "bot_levels", "make_seat_bot"]
 
-BOT_LEVELS = ("random", "greedy", "search", "easy", "medium", "hard")
+BOT_LEVELS = ("random", "greedy", "search", "ismcts", "easy", "medium", "hard", "expert")
 DEFAULT_LEVEL = "medium"
 
 

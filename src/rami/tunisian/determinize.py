@@ -29,10 +29,26 @@ from rami.cards import (
     take_out,
 )
 from rami.errors import InputError
+from rami.sampling import deal_weighted
 from rami.tunisian.game import PLAY, TunisianState
-from rami.tunisian.rules import rules_from
+from rami.tunisian.rules import TunisianRules, rules_from
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
+
+
+_RULES: dict[str, TunisianRules] = {}
+
+
+def _rules(doc: Any) -> TunisianRules:
+    """``rules_from`` of a view's rules, memoised (search bots sample thousands of deals)."""
+    key = repr(doc)
+    found = _RULES.get(key)
+    if found is None:
+        found = rules_from(doc)
+        if len(_RULES) > 256:
+            _RULES.clear()
+        _RULES[key] = found
+    return found
 
 
 def _card(text: str) -> Card:
@@ -44,7 +60,7 @@ _cards = cards_from_texts
 
 def unseen_cards(view: Mapping[str, Any]) -> list[int]:
     """Count vector of the cards ``view``'s seat cannot see: other hands plus the stock."""
-    rules = rules_from(view["rules"])
+    rules = _rules(view["rules"])
     pool = counts(shoe(rules.decks, rules.jokers))
     visible: list[Card] = _cards(view["hand"] or [])
     for meld in view["table"]:
@@ -85,14 +101,22 @@ def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
     return known
 
 
-def sample_state(view: Mapping[str, Any], rng: random.Random) -> TunisianState:
-    """A full deal consistent with ``view`` (hidden cards dealt at random by ``rng``)."""
+def sample_state(
+    view: Mapping[str, Any],
+    rng: random.Random,
+    weights: Sequence[Sequence[float]] | None = None,
+) -> TunisianState:
+    """A full deal consistent with ``view`` (hidden cards dealt at random by ``rng``).
+
+    ``weights[s][c]`` (optional, from ``rami.bots.opponent_model``) makes card kind ``c``
+    that much more likely in seat ``s``'s hand than in the stock.
+    """
     if view.get("game") != "tunisian":
         raise InputError("sample_state needs a Tunisian rami view")
     seat = view["seat"]
     if seat is None or view.get("to_move") is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
-    rules = rules_from(view["rules"])
+    rules = _rules(view["rules"])
     seats = view["seats"]
     n = len(seats)
     pool = unseen_cards(view)
@@ -111,12 +135,27 @@ def sample_state(view: Mapping[str, Any], rng: random.Random) -> TunisianState:
         need[s] = int(seats[s]["hand_size"]) - len(hands[s])
     rest = from_counts(pool)
     rng.shuffle(rest)
-    pos = 0
-    for s in range(n):
-        if s != seat and need[s] > 0:
-            hands[s].extend(rest[pos : pos + need[s]])
-            pos += need[s]
-    stock = rest[pos:]
+    if weights is None:
+        pos = 0
+        for s in range(n):
+            if s != seat and need[s] > 0:
+                hands[s].extend(rest[pos : pos + need[s]])
+                pos += need[s]
+        stock = rest[pos:]
+    else:
+        others = [s for s in range(n) if s != seat and need[s] > 0]
+        dealt = sum(need[s] for s in others)
+        if dealt > len(rest):
+            raise InputError("the view's card counts do not add up to the shoe")
+        buckets = deal_weighted(
+            rest,
+            [need[s] for s in others] + [len(rest) - dealt],
+            [weights[s] for s in others] + [None],
+            rng,
+        )
+        for s, got in zip(others, buckets, strict=False):
+            hands[s].extend(CARDS[c] for c in got)
+        stock = [CARDS[c] for c in buckets[-1]]
     if len(stock) != int(view["stock_size"]):
         raise InputError("the view's card counts do not add up to the shoe")
     table = [(_cards(m["cards"]), int(m["owner"])) for m in view["table"]]
