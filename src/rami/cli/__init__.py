@@ -9,7 +9,7 @@ import typer
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.exceptions import TyperException
 
-from rami.cli import calc, demo, play, serve, simulate
+from rami.cli import calc, demo, play, serve, simulate, train
 
 app = typer.Typer(
     name="rami",
@@ -24,6 +24,7 @@ app.add_typer(demo.demo_app, name="demo")
 app.add_typer(play.play_app, name="play")
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
+app.command("train")(train.train)
 
 
 def fail(message: str) -> None:
