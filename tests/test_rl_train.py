@@ -64,14 +64,14 @@ def test_ray_collection_gives_the_local_episodes() -> None:
 
     from rami.rl.ray_vec_env import RayVecEnv
 
-    config = TrainConfig(max_turns=20, opponents=("random", "greedy"))
+    config = TrainConfig(max_turns=8, opponents=("random", "greedy"))
     makers = [_make_env(config, level, i) for i, level in enumerate(config.opponents)]
 
     def run(env: object) -> list[tuple[float, ...]]:
         env.seed(7)  # type: ignore[attr-defined]
         obs = env.reset()  # type: ignore[attr-defined]
         trace = [tuple(np.round(obs.sum(axis=1), 5))]
-        for step in range(120):
+        for step in range(60):
             masks = env.env_method("action_masks")  # type: ignore[attr-defined]
             actions = np.asarray([np.flatnonzero(m)[step % int(m.sum())] for m in masks])
             obs, rewards, dones, _infos = env.step(actions)  # type: ignore[attr-defined]
@@ -83,3 +83,24 @@ def test_ray_collection_gives_the_local_episodes() -> None:
     remote = run(RayVecEnv(makers))
     assert remote == local
     assert any(t[-1] or t[-2] for t in local[1:])  # an episode ended and was reset
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["train", "tunisian", "--opponents", "nobody"],
+        ["train", "marriage", "--mode", "1v1"],
+        ["train", "tunisian", "--mode", "3v3"],
+        ["train", "tunisian", "--minutes", "0"],
+        ["train", "tunisian", "--backend", "mars", "--steps", "1"],
+    ],
+)
+def test_bad_train_options_are_one_line_errors(
+    args: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--out", str(tmp_path / "p.npz")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error:") and len(err.splitlines()) == 1
+    assert not (tmp_path / "p.npz").exists()

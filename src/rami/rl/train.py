@@ -111,13 +111,16 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
     episodes: list[float] = []
 
     class Stop(BaseCallback):
+        logged = 0
+
         def _on_step(self) -> bool:
             for done, reward in zip(
                 self.locals.get("dones", ()), self.locals.get("rewards", ()), strict=False
             ):
                 if done:
                     episodes.append(float(reward))
-            if len(episodes) and len(episodes) % 200 == 0:
+            if len(episodes) >= self.logged + 200:
+                self.logged = len(episodes)
                 recent = episodes[-200:]
                 log(
                     f"{self.num_timesteps} steps, {len(episodes)} deals, "
