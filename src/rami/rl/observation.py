@@ -88,8 +88,19 @@ class Encoder:
     def encode(self, view: Mapping[str, Any]) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _finish(self, flat: list[int], scalars: list[float]) -> Obs:
-        planes = np.bincount(flat, minlength=self.plane_size).astype(np.float32)
+    def _finish(
+        self,
+        flat: list[int],
+        scalars: list[float],
+        dense: Sequence[tuple[int, Any]] = (),
+    ) -> Obs:
+        """The vector from card indices (``row * kinds + card``, one per copy), whole
+        rows given as count vectors (``dense``), and the scalars."""
+        index = np.fromiter(flat, dtype=np.intp, count=len(flat))  # faster than from a list
+        planes = np.bincount(index, minlength=self.plane_size).astype(np.float32)
+        k = self.kinds
+        for row, counts in dense:
+            planes[row * k : (row + 1) * k] += counts
         planes *= self._scale
         np.minimum(planes, 1.0, out=planes)  # e.g. a card discarded again after a recycle
         return np.concatenate((planes, np.asarray(scalars, dtype=np.float32)))
@@ -193,6 +204,7 @@ class MarriageEncoder(Encoder):
         self.decks = decks
         self.hand_size = hand_size
         self.shoe = 52 * decks
+        self._copies = np.full(52, decks, dtype=np.int64)
 
     def encode(self, view: Mapping[str, Any]) -> Obs:
         me = view["seat"]
@@ -225,6 +237,7 @@ class MarriageEncoder(Encoder):
         ]
         seat_scalars = [0.0] * (5 * n)
         common = len(self._common)
+        dense: list[tuple[int, Any]] = []
         for s, entry in enumerate(view["seats"]):
             rel = (s - me) % n
             base = (common + rel * 5) * k
@@ -234,10 +247,8 @@ class MarriageEncoder(Encoder):
             flat += [base + c for c in shown]
             flat += [base + k + c for c in exposed]
             flat += [base + 2 * k + c for c in dublees]
-            known = h.known[rel]
-            for c in range(k) if rel else ():
-                if known[c]:
-                    flat += [base + 3 * k + c] * known[c]
+            if rel:
+                dense.append((common + rel * 5 + 3, h.known[rel]))
             flat += [base + 4 * k + c for c in h.discards[rel]]
             seen_cards += shown + exposed + dublees
             path = entry["path"]
@@ -248,13 +259,9 @@ class MarriageEncoder(Encoder):
                 1.0 if path == "dublees" else 0.0,
                 1.0 if to_move == s else 0.0,
             )
-        unseen = [self.decks] * k
-        for c in seen_cards:
-            unseen[c] -= 1
-        for c in range(k):
-            if unseen[c] > 0:
-                flat += [8 * k + c] * unseen[c]
-        return self._finish(flat, scalars + seat_scalars)
+        unseen = self._copies - np.bincount(seen_cards, minlength=k)[:k]
+        dense.append((8, np.maximum(unseen, 0)))
+        return self._finish(flat, scalars + seat_scalars, dense)
 
 
 class TunisianEncoder(Encoder):
@@ -308,7 +315,7 @@ class TunisianEncoder(Encoder):
         self.decks = decks
         self.jokers = jokers
         self.shoe = 52 * decks + jokers
-        self._copies = [decks] * 52 + [jokers]
+        self._copies = np.asarray([decks] * 52 + [jokers], dtype=np.int64)
 
     def encode(self, view: Mapping[str, Any]) -> Obs:
         me = view["seat"]
@@ -335,21 +342,12 @@ class TunisianEncoder(Encoder):
                 flat += [row + c for c in cards]
             if meld["joker_as"]:
                 flat.append(6 * k + index[meld["joker_as"]])
-        for rel in range(1, n):
-            base = (common + rel * 3) * k
-            known = h.known[rel]
-            for c in range(k):
-                if known[c]:
-                    flat += [base + c] * known[c]
+        dense: list[tuple[int, Any]] = [(common + rel * 3, h.known[rel]) for rel in range(1, n)]
         for rel in range(n):
             base = (common + rel * 3 + 1) * k
             flat += [base + c for c in h.discards[rel]]
-        unseen = self._copies[:]
-        for c in seen_cards:
-            unseen[c] -= 1
-        for c in range(k):
-            if unseen[c] > 0:
-                flat += [5 * k + c] * unseen[c]
+        unseen = self._copies - np.bincount(seen_cards, minlength=k)[:k]
+        dense.append((5, np.maximum(unseen, 0)))
         phase = view["phase"]
         threshold = max(1, view["threshold"])
         scalars = [1.0 if phase == p else 0.0 for p in self._phases]
@@ -376,7 +374,7 @@ class TunisianEncoder(Encoder):
                 1.0 if team is not None and team == my_team and s != me else 0.0,
                 1.0 if to_move == s else 0.0,
             )
-        return self._finish(flat, scalars + seat_scalars)
+        return self._finish(flat, scalars + seat_scalars, dense)
 
 
 def encoder_for(view: Mapping[str, Any]) -> Encoder:
