@@ -7,6 +7,7 @@ policy's best legal id is played. Needs numpy (extra ``rl``); torch is not neede
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,12 +19,25 @@ from rami.games import get_game
 __all__ = ["LearnedBot", "check_policy"]
 
 
+_LOADED: dict[tuple[str, float], Any] = {}
+
+
 def _policy(path: str) -> Any:
+    """The policy in ``path``, read once per file version (simulations make many bots)."""
     try:
         from rami.rl.policy import MlpPolicy
     except ImportError:  # pragma: no cover - numpy missing
         raise InputError("learned bots need numpy: pip install 'rami[rl]'") from None
-    return MlpPolicy.load(path)
+    try:
+        key = (os.path.abspath(path), os.path.getmtime(path))
+    except OSError:
+        return MlpPolicy.load(path)  # says what is wrong with the path
+    found = _LOADED.get(key)
+    if found is None:
+        if len(_LOADED) > 8:
+            _LOADED.clear()
+        found = _LOADED[key] = MlpPolicy.load(path)
+    return found
 
 
 def check_policy(game: str, path: str) -> Any:
