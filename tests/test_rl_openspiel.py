@@ -6,11 +6,10 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
+import pyspiel
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
-import rami.rl.openspiel  # noqa: E402, F401  (registers the games)
+import rami.rl.openspiel  # noqa: F401  (registers the games)
 
 GAMES = [
     ("python_rami_marriage", {"preset": "nepali", "players": 3, "max_turns": 24}),
