@@ -9,7 +9,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,web,postgres,ray]'
+	# The RL extra's torch is the CPU build (pinned, installed first: see pyproject.toml).
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[dev,web,postgres,ray,rl]'
 	touch $(STAMP)
 
 # The main job: the web app (lobby, tables with friends and bots) on http://127.0.0.1:8000
@@ -44,6 +46,7 @@ test: $(STAMP) chromium postgresql lint
 
 # Every bench runs; the target fails if any of them failed.
 bench: $(STAMP)
+	$(BIN)/pip install --quiet 'rlcard==1.2.*'  # the peer that bench/rl_env.py compares with
 	@failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed" >&2; exit 1; fi
 

@@ -12,10 +12,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import IllegalAction, InputError
 
-__all__ = ["GAMES", "GameSpec", "Match", "get_game"]
+__all__ = [
+    "GAMES",
+    "GameSpec",
+    "Match",
+    "action_from_id",
+    "action_space_of",
+    "get_game",
+    "id_of",
+    "legal_action_ids",
+]
 
 
 class Match(Protocol):
@@ -50,6 +60,10 @@ class GameSpec:
     players_for: Callable[[Any], tuple[int, ...]]  # allowed player counts for these rules
     _new_match: Callable[[Any, int, int], Match]
     match_from_json: Callable[[Mapping[str, Any]], Match]
+    # integer action ids (docs/rl.md): the numbering for some rules, and which states
+    # are this game's deals
+    action_space: Callable[[Any], ActionSpace] | None = None
+    owns: Callable[[GameState], bool] | None = None
 
     def new_match(self, rules: Any, players: int | None, seed: int) -> Match:
         """A new match; ``players`` None means the preset's usual count."""
@@ -183,6 +197,30 @@ def _tunisian_load(doc: Mapping[str, Any]) -> Match:
     return TunisianMatch.from_json(doc)
 
 
+def _marriage_action_space(rules: Any) -> ActionSpace:
+    from rami.marriage.action_ids import action_space
+
+    return action_space(rules)
+
+
+def _marriage_owns(state: GameState) -> bool:
+    from rami.marriage.action_ids import owns
+
+    return owns(state)
+
+
+def _tunisian_action_space(rules: Any) -> ActionSpace:
+    from rami.tunisian.action_ids import action_space
+
+    return action_space(rules)
+
+
+def _tunisian_owns(state: GameState) -> bool:
+    from rami.tunisian.action_ids import owns
+
+    return owns(state)
+
+
 GAMES: dict[str, GameSpec] = {
     "marriage": GameSpec(
         "marriage",
@@ -193,6 +231,8 @@ GAMES: dict[str, GameSpec] = {
         _marriage_players,
         _marriage_match,
         _marriage_load,
+        _marriage_action_space,
+        _marriage_owns,
     ),
     "tunisian": GameSpec(
         "tunisian",
@@ -203,6 +243,8 @@ GAMES: dict[str, GameSpec] = {
         _tunisian_players,
         _tunisian_match,
         _tunisian_load,
+        _tunisian_action_space,
+        _tunisian_owns,
     ),
 }
 
@@ -212,3 +254,28 @@ def get_game(name: Any) -> GameSpec:
     if isinstance(name, str) and name.lower() in GAMES:
         return GAMES[name.lower()]
     raise InputError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
+
+
+def action_space_of(state: GameState) -> ActionSpace:
+    """The action space of the game and rules ``state`` is played under (docs/rl.md)."""
+    for spec in GAMES.values():
+        if spec.owns is not None and spec.action_space is not None and spec.owns(state):
+            return spec.action_space(getattr(state, "rules", None))
+    raise InputError(f"no game in the registry has integer action ids for {type(state).__name__}")
+
+
+def legal_action_ids(state: GameState) -> list[int]:
+    """The ids of ``state.legal_actions()``, ascending."""
+    return action_space_of(state).legal_action_ids(state)
+
+
+def action_from_id(state: GameState, action_id: int) -> Action:
+    """The action numbered ``action_id`` in the action space of ``state``."""
+    return action_space_of(state).action_from_id(action_id)
+
+
+def id_of(state: GameState, action: Action | str) -> int:
+    """The id of ``action`` (an ``Action`` in canonical form, or its canonical text)."""
+    from rami.engine import as_action
+
+    return action_space_of(state).id_of(as_action(action))

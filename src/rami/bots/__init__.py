@@ -7,6 +7,8 @@ modelling, ``rami.bots.ismcts``). The names users see: ``easy`` = greedy with no
 ``medium`` = greedy, ``hard`` = ismcts with ``HARD_ITERATIONS`` iterations a decision,
 ``expert`` = ismcts with ``EXPERT_ITERATIONS``.
 
+``learned:PATH`` plays a policy file written by ``rami train`` (extra ``rl``).
+
 A level may carry a budget for the search bots: ``search:50ms`` (time per decision) or
 ``search:64it`` (simulations per decision: the same moves on any machine), likewise
 ``ismcts:…``, ``hard:…`` and ``expert:…``. Plain ``search`` thinks for 200 ms.
@@ -61,13 +63,33 @@ def _parse(game: str, spec: str) -> tuple[str, float | None, int | None]:
     raise InputError(f"bad budget in {spec!r}: write e.g. search:50ms or search:64it")
 
 
+def _learned_path(spec: object) -> str | None:
+    """The policy file of a ``learned:PATH`` spec (``rami train``), else None."""
+    if isinstance(spec, str) and spec.strip().lower().startswith("learned:"):
+        return spec.strip()[len("learned:") :]
+    return None
+
+
 def check_spec(game: str, spec: str) -> None:
     """Raise ``InputError`` unless ``spec`` names a bot of ``game``."""
+    path = _learned_path(spec)
+    if path is not None:
+        from rami.bots.learned import check_policy
+
+        _parse(game, "random")  # the game's name
+        check_policy(game, path)
+        return
     _parse(game, spec)
 
 
 def make_bot(game: str, level: str, seed: int = 0) -> Bot:
     """The bot of ``level`` (see the module docstring) for ``game``, seeded by ``seed``."""
+    path = _learned_path(level)
+    if path is not None:
+        from rami.bots.learned import LearnedBot
+
+        _parse(game, "random")  # the game's name
+        return LearnedBot(game, path, seed)
     name, ms, its = _parse(game, level)
     game = game.lower()
     bot: Bot

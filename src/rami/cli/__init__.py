@@ -12,7 +12,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperOption
 from typer.exceptions import TyperException
 
-from rami.cli import calc, demo, ledger, play, serve, simulate
+from rami.cli import calc, demo, ledger, play, serve, simulate, train
 
 app = typer.Typer(
     name="rami",
@@ -58,6 +58,7 @@ app.add_typer(play.play_app, name="play")
 app.add_typer(ledger.ledger_app, name="ledger")
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
+app.command("train")(train.train)
 
 
 def fail(message: str) -> None:

@@ -1,0 +1,207 @@
+"""Environment steps per second of rami's RL wrappers, side by side with RLCard's
+gin-rummy env and OpenSpiel's C++ ``gin_rummy``, and the observation encoder's time.
+
+Every env is driven the same way, from Python, with uniformly random *legal* actions:
+one step = read the acting player's observation and legal mask, pick, apply. rami's
+PettingZoo loop is ``env.last()`` + ``env.step(id)``; RLCard's is ``env.step(action)``
+(which returns the next state's observation and legal actions); OpenSpiel's is
+``observation_tensor()`` + ``legal_actions()`` + ``apply_action`` (chance outcomes
+sampled in the same loop). The encoder figure is the time of ``Encoder.encode(view)``
+alone, the view built beforehand. RLCard and OpenSpiel are skipped (with a note) when
+not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
+
+Run: ``.venv/bin/python bench/rl_env.py [seconds per env]``. The machine's load shows
+in the calibration line (a million Python additions): compare figures within one run.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rami.games import GAMES
+from rami.rl import marriage_v0, tunisian_v0
+from rami.rl.gym_env import RamiGymEnv
+from rami.rl.observation import encoder_for
+
+
+def calibrate() -> float:
+    start = time.perf_counter()
+    x = 0
+    for i in range(1_000_000):
+        x += i
+    return (time.perf_counter() - start) * 1e3
+
+
+def timed(seconds: float, step: Callable[[], None]) -> float:
+    """Steps per second of ``step`` over about ``seconds``."""
+    n = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while True:
+        for _ in range(50):
+            step()
+        n += 50
+        now = time.perf_counter()
+        if now >= end:
+            return n / (now - start)
+
+
+def pettingzoo_loop(env: Any, seed: int) -> Callable[[], None]:
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+
+    def step() -> None:
+        if not env.agents:
+            env.reset(seed=rng.randrange(2**31))
+        obs, _r, term, trunc, _i = env.last()
+        if term or trunc:
+            env.step(None)
+            return
+        ids = np.flatnonzero(obs["action_mask"])
+        env.step(int(ids[rng.randrange(len(ids))]))
+
+    return step
+
+
+def gym_loop(env: RamiGymEnv, seed: int) -> Callable[[], None]:
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+
+    def step() -> None:
+        ids = np.flatnonzero(env.action_masks())
+        _o, _r, term, trunc, _i = env.step(int(ids[rng.randrange(len(ids))]))
+        if term or trunc:
+            env.reset(seed=rng.randrange(2**31))
+
+    return step
+
+
+def rlcard_loop(seed: int) -> Callable[[], None] | str:
+    try:
+        import rlcard
+    except ImportError:
+        return "rlcard not installed (pip install 'rlcard==1.2.*')"
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    rng = random.Random(seed)
+    box: dict[str, Any] = {}
+
+    def restart() -> None:
+        box["state"], box["player"] = env.reset()
+
+    restart()
+
+    def step() -> None:
+        legal = list(box["state"]["legal_actions"])
+        box["state"], box["player"] = env.step(legal[rng.randrange(len(legal))])
+        if env.is_over():
+            restart()
+
+    return step
+
+
+def openspiel_loop(name: str, params: dict[str, Any], seed: int) -> Callable[[], None] | str:
+    try:
+        import pyspiel
+
+        import rami.rl.openspiel  # noqa: F401  (registers rami's games)
+    except ImportError:
+        return "open_spiel not installed (pip install open-spiel)"
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(seed)
+    box = {"state": game.new_initial_state()}
+
+    def step() -> None:
+        state = box["state"]
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        if state.is_terminal():
+            box["state"] = game.new_initial_state()
+            return
+        state.observation_tensor()
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+
+    return step
+
+
+def encoder_times(game: str, preset: str, players: int) -> tuple[float, float]:
+    """Microseconds per encode: reading the history afresh, and incrementally."""
+    rng = random.Random(1)
+    views = []
+    for seed in range(4):
+        rules = {"preset": preset, "max_turns": 150}
+        state = GAMES[game].new_match(rules, players, seed).current
+        while not state.is_over:
+            views.append(state.view(state.to_move))
+            state.apply(rng.choice(state.legal_actions()))
+    enc = encoder_for(views[0])
+    start = time.perf_counter()
+    for v in views:
+        enc.reset()
+        enc.encode(v)
+    fresh = (time.perf_counter() - start) / len(views) * 1e6
+    enc.reset()
+    start = time.perf_counter()
+    for v in views:
+        enc.encode(v)
+    incremental = (time.perf_counter() - start) / len(views) * 1e6
+    return fresh, incremental
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    print(f"calibration: 1M Python additions in {calibrate():.0f} ms (idle machine: ~30 ms)")
+    print("\nobservation encoder (µs per call; aim ≤ 20 µs):")
+    for game, preset, players in (
+        ("tunisian", "1v1", 2),
+        ("tunisian", "2v2", 4),
+        ("marriage", "nepali", 4),
+        ("marriage", "indian", 4),
+    ):
+        fresh, inc = encoder_times(game, preset, players)
+        print(f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch")
+    rows: list[tuple[str, Callable[[], None] | str]] = [
+        ("rami tunisian_v0 1v1 (PettingZoo)", pettingzoo_loop(tunisian_v0.env(max_turns=200), 1)),
+        ("rami tunisian_v0 ffa (PettingZoo)", pettingzoo_loop(tunisian_v0.env(mode="ffa"), 1)),
+        (
+            "rami marriage_v0 nepali 4p (PettingZoo)",
+            pettingzoo_loop(marriage_v0.env(players=4, max_turns=200), 1),
+        ),
+        (
+            "rami marriage_v0 indian 4p (PettingZoo)",
+            pettingzoo_loop(marriage_v0.env(preset="indian", players=4, max_turns=200), 1),
+        ),
+        ("rami Gymnasium tunisian 1v1 vs random", gym_loop(RamiGymEnv(opponents="random"), 1)),
+        (
+            "rami OpenSpiel python_rami_tunisian",
+            openspiel_loop("python_rami_tunisian", {"max_turns": 200}, 1),
+        ),
+        ("RLCard gin-rummy", rlcard_loop(1)),
+        ("OpenSpiel gin_rummy (C++)", openspiel_loop("gin_rummy", {}, 1)),
+    ]
+    print(f"\nenvironment steps per second (random legal actions, {seconds:.0f} s each):")
+    figures: dict[str, float] = {}
+    for name, loop in rows:
+        if isinstance(loop, str):
+            print(f"  {name:42s} skipped: {loop}")
+            continue
+        rate = timed(seconds, loop)
+        figures[name] = rate
+        print(f"  {name:42s} {rate:10,.0f}")
+    base = figures.get("RLCard gin-rummy")
+    if base:
+        print("\nratio to RLCard gin-rummy (aim ≥ 2×):")
+        for name, rate in figures.items():
+            if name.startswith("rami"):
+                print(f"  {name:42s} {rate / base:6.2f}×")
+
+
+if __name__ == "__main__":
+    main()

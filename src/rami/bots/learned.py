@@ -1,0 +1,84 @@
+"""A bot that plays a trained policy file (``learned:PATH``, see ``rami train``).
+
+It sees what every bot sees, the view: the view is encoded by ``rami.rl.observation``,
+the legal actions become ids of the game's fixed action space (``rami.games``), and the
+policy's best legal id is played. Needs numpy (extra ``rl``); torch is not needed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from rami.bots.base import Bot, legal_actions
+from rami.engine import Action
+from rami.errors import InputError
+from rami.games import get_game
+
+__all__ = ["LearnedBot", "check_policy"]
+
+
+_LOADED: dict[tuple[str, float], Any] = {}
+
+
+def _policy(path: str) -> Any:
+    """The policy in ``path``, read once per file version (simulations make many bots)."""
+    try:
+        from rami.rl.policy import MlpPolicy
+    except ImportError:  # pragma: no cover - numpy missing
+        raise InputError("learned bots need numpy: pip install 'rami[rl]'") from None
+    try:
+        key = (os.path.abspath(path), os.path.getmtime(path))
+    except OSError:
+        return MlpPolicy.load(path)  # says what is wrong with the path
+    found = _LOADED.get(key)
+    if found is None:
+        if len(_LOADED) > 8:
+            _LOADED.clear()
+        found = _LOADED[key] = MlpPolicy.load(path)
+    return found
+
+
+def check_policy(game: str, path: str) -> Any:
+    """The policy in ``path`` if it was trained for ``game``; ``InputError`` otherwise."""
+    if not path:
+        raise InputError("name the policy file: learned:PATH (written by 'rami train')")
+    policy = _policy(path)
+    trained = policy.meta.get("game")
+    if trained != get_game(game).name:
+        raise InputError(f"{path} was trained for {trained}, not {game}")
+    return policy
+
+
+class LearnedBot(Bot):
+    """Plays the highest-scoring legal action of a trained policy."""
+
+    def __init__(self, game: str, path: str, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.policy = check_policy(game, path)
+        self.game = get_game(game)
+        self.name = f"learned:{path}"
+        self._tables: dict[tuple[int, str], tuple[Any, Any]] = {}
+
+    def choose(self, view: Mapping[str, Any]) -> Action:
+        from rami.rl.observation import encoder_for
+
+        key = (int(view["players"]), str(view["rules"]))
+        found = self._tables.get(key)
+        if found is None:
+            assert self.game.action_space is not None
+            found = self._tables[key] = (encoder_for(view), self.game.action_space(view["rules"]))
+        encoder, space = found
+        expected = self.policy.meta.get("observation_size")
+        if expected is not None and encoder.size != expected:
+            raise InputError(
+                f"the policy reads {expected} numbers, this table gives {encoder.size} "
+                f"(trained for {self.policy.meta.get('preset')}, "
+                f"{self.policy.meta.get('players')} players)"
+            )
+        encoder.reset()  # views may come from any deal: read the history afresh
+        actions = legal_actions(view)
+        ids = space.ids_of(actions)
+        best = self.policy.best(encoder.encode(view), ids)
+        return space.action_from_id(best)

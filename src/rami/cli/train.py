@@ -1,0 +1,66 @@
+"""``rami train``: train a masked policy (MaskablePPO) against rami bots on this CPU.
+
+Example: ``rami train tunisian --mode 1v1 --minutes 3 --out tunisian-1v1.npz``, then
+``rami simulate tunisian --bots learned:tunisian-1v1.npz,greedy``. Needs the rl extra.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rami.errors import InputError
+
+
+def train(
+    game: Annotated[str, typer.Argument(help="marriage or tunisian")] = "tunisian",
+    rules: Annotated[str | None, typer.Option(help="Marriage rules: nepali or indian.")] = None,
+    mode: Annotated[str | None, typer.Option(help="Tunisian mode: 1v1, ffa or 2v2.")] = None,
+    players: Annotated[int | None, typer.Option(help="Players (Marriage).")] = None,
+    opponents: Annotated[
+        str,
+        typer.Option(help="Bot levels the learner plays against, one per environment, cycled."),
+    ] = "random,greedy",
+    minutes: Annotated[float, typer.Option(help="Wall-clock training budget.")] = 3.0,
+    steps: Annotated[int, typer.Option(help="Stop after this many steps (0: no limit).")] = 0,
+    envs: Annotated[int, typer.Option(help="Environments stepped together.")] = 2,
+    max_turns: Annotated[int, typer.Option(help="Cap on a deal's turns.")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the network.")] = 0,
+    out: Annotated[Path, typer.Option(help="Policy file to write (.npz).")] = Path("policy.npz"),
+    resume: Annotated[bool, typer.Option(help="Continue from OUT's .sb3.zip model.")] = False,
+    backend: Annotated[
+        str, typer.Option(help="local, or ray: the environments step in Ray actors.")
+    ] = "local",
+) -> None:
+    """Train a policy for one seat against bots and save it for learned:PATH."""
+    from rami.bots import check_spec
+    from rami.games import get_game
+    from rami.rl.train import TrainConfig
+    from rami.rl.train import train as run
+
+    spec = get_game(game)
+    preset = rules if spec.preset_label == "rules" else mode
+    if (rules if spec.preset_label != "rules" else mode) is not None:
+        raise InputError(
+            f"{spec.title} takes --{'rules' if spec.preset_label == 'rules' else 'mode'}"
+        )
+    levels = [o.strip() for o in opponents.split(",") if o.strip()]
+    for level in levels:
+        check_spec(spec.name, level)
+    config = TrainConfig(
+        game=spec.name,
+        preset=preset or spec.presets[0],
+        players=players,
+        opponents=levels,
+        minutes=minutes,
+        steps=steps or None,
+        seed=seed,
+        out=str(out),
+        envs=envs,
+        max_turns=max_turns,
+        resume=resume,
+        backend=backend,
+    )
+    run(config, log=lambda line: typer.echo(line, err=True))

@@ -1,0 +1,184 @@
+"""PettingZoo AEC environments over the game registry (``rami.rl.marriage_v0``,
+``rami.rl.tunisian_v0``).
+
+One agent per seat (``player_0`` …). ``observe(agent)`` returns ``{"observation":
+float32 vector from rami.rl.observation, "action_mask": int8 vector over the game's
+fixed action space}``; the mask is all zeros for an agent that is not to move. A turn
+is several steps (draw, melds, discard), so the same agent may act several times in a
+row: follow ``agent_selection``.
+
+Rewards come when a deal ends: the deal's scores from the engine, signed so that more
+is better (Marriage: the ledger nets, which sum to zero, M-16; Tunisian rami: minus the
+deal's points, T-10). With ``whole_match=True`` an episode is a whole match (deals follow
+each other and every deal's reward is paid when it ends); otherwise one deal.
+``max_cycles`` truncates an episode after that many steps; the engine's own turn cap is
+the rules option ``max_turns`` (M-11, T-11).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from rami.action_space import ActionSpace
+from rami.engine import GameState
+from rami.games import GameSpec, Match, get_game
+from rami.rl.observation import Encoder, Obs, encoder_for
+
+__all__ = ["REWARD_SIGN", "RamiAECEnv", "deal_rules"]
+
+#: Scores of ``DealResult`` per game, turned into "more is better" rewards.
+REWARD_SIGN: dict[str, float] = {"marriage": 1.0, "tunisian": -1.0}
+
+
+def deal_rules(preset: str, max_turns: int | None, rules: Mapping[str, Any] | None) -> Any:
+    """A rules spec from a preset, an optional turn cap and further options."""
+    spec: dict[str, Any] = {"preset": preset}
+    if rules:
+        spec.update(rules)
+    if max_turns is not None:
+        spec["max_turns"] = max_turns
+    return spec
+
+
+class RamiAECEnv(AECEnv):  # type: ignore[misc]
+    """A rami game as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "rami_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        game: str,
+        preset: str,
+        players: int | None = None,
+        *,
+        whole_match: bool = False,
+        max_cycles: int | None = None,
+        max_turns: int | None = None,
+        rules: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.spec: GameSpec = get_game(game)
+        self.rules = self.spec.rules_from(deal_rules(preset, max_turns, rules))
+        self.whole_match = whole_match
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        probe = self.spec.new_match(self.rules, players, 0)
+        self.num_players = probe.current.num_players
+        assert self.spec.action_space is not None
+        self.space: ActionSpace = self.spec.action_space(self.rules)
+        self.encoder: Encoder = encoder_for(probe.current.view(0))
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, self.encoder.shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        self._sign = REWARD_SIGN.get(self.spec.name, 1.0)
+        self._rng = random.Random()
+        self.match: Match | None = None
+        self.state: GameState | None = None
+        self.steps = 0
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng.seed(seed)
+        deal_seed = self._rng.randrange(2**31)
+        self.match = self.spec.new_match(self.rules, self.num_players, deal_seed)
+        self.state = self.match.current
+        self.encoder.reset()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.steps = 0
+        self._select()
+
+    def _select(self) -> None:
+        assert self.state is not None
+        seat = self.state.to_move
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+
+    def observe(self, agent: str) -> dict[str, Obs | np.ndarray[Any, np.dtype[np.int8]]]:
+        assert self.state is not None
+        seat = self._index[agent]
+        view = self.state.view(seat)
+        mask = np.zeros(self.space.size, dtype=np.int8)
+        if self.state.to_move == seat:
+            mask[self.space.legal_action_ids(self.state)] = 1
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
+
+    def legal_ids(self) -> list[int]:
+        """The legal action ids of the agent to move."""
+        assert self.state is not None
+        return self.space.legal_action_ids(self.state)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.state is not None and self.match is not None
+        if action is None:
+            raise ValueError(f"{agent} is to move: give an action id, not None")
+        # IllegalAction (and nothing changed) for an id the mask does not allow
+        self.state.apply(self.space.action_from_id(int(action)))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.steps += 1
+        if self.state.is_over:
+            result = self.state.result
+            assert result is not None
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = self._sign * float(result.scores[i])
+            if self.whole_match and not self.match.is_over:
+                self.state = self.match.next_deal()
+                self.encoder.reset()
+            else:
+                self.terminations = dict.fromkeys(self.agents, True)
+        if self.max_cycles is not None and self.steps >= self.max_cycles:
+            self.truncations = dict.fromkeys(self.agents, True)
+        if not self.state.is_over:
+            self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        view = self.state.view(None)
+        lines = [f"{self.spec.title}: to move {view.get('to_move')}, phase {view['phase']}"]
+        lines += [
+            f"  {e.get('seat')}: {e.get('move') or e.get('event')}" for e in view["history"][-5:]
+        ]
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        self.match = None
+        self.state = None

@@ -1,0 +1,92 @@
+"""A trained policy as plain arrays: an MLP over the observation vector with one logit
+per action id, saved as one ``.npz`` file that needs only numpy to play.
+
+The file holds ``meta`` (JSON: game, rules, players, observation size, action-space
+name, size and digest, activation, training notes) and the layers ``w0, b0, w1, b1, …``
+(the last pair gives the logits). ``rami train`` writes it from sb3-contrib's
+``MaskablePPO`` (``export_sb3``); ``rami.bots.learned`` plays it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rami.errors import InputError
+
+__all__ = ["MlpPolicy", "export_sb3"]
+
+Array = npt.NDArray[np.float32]
+
+
+class MlpPolicy:
+    """Masked greedy play from an exported MLP (``tanh`` hidden layers)."""
+
+    def __init__(self, meta: Mapping[str, Any], layers: Sequence[tuple[Array, Array]]) -> None:
+        self.meta = dict(meta)
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+
+    def logits(self, obs: Array) -> Array:
+        h = obs.astype(np.float32, copy=False)
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = w @ h + b
+            if i < last:
+                h = np.tanh(h)
+        return h
+
+    def best(self, obs: Array, legal_ids: Sequence[int]) -> int:
+        """The legal id with the highest logit."""
+        if not legal_ids:
+            raise InputError("the policy was asked to move with no legal action")
+        logits = self.logits(obs)
+        ids = np.asarray(legal_ids, dtype=np.int64)
+        return int(ids[int(np.argmax(logits[ids]))])
+
+    def save(self, path: str | Path) -> None:
+        arrays: dict[str, Any] = {"meta": np.asarray(json.dumps(self.meta))}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"] = w
+            arrays[f"b{i}"] = b
+        with open(path, "wb") as fh:
+            np.savez_compressed(fh, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> MlpPolicy:
+        """Read a policy file; ``InputError`` saying why if it is not one."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                layers = []
+                i = 0
+                while f"w{i}" in data:
+                    layers.append((data[f"w{i}"], data[f"b{i}"]))
+                    i += 1
+        except FileNotFoundError:
+            raise InputError(f"no policy file {path}") from None
+        except (OSError, ValueError, KeyError) as exc:
+            raise InputError(f"{path} is not a rami policy file ({exc})") from None
+        if not layers or not isinstance(meta, dict) or "game" not in meta:
+            raise InputError(f"{path} is not a rami policy file")
+        return cls(meta, layers)
+
+
+def export_sb3(model: Any, meta: Mapping[str, Any]) -> MlpPolicy:
+    """The actor of an sb3 (Maskable)PPO ``MlpPolicy`` with tanh layers, as arrays."""
+    import torch
+
+    policy = model.policy
+    layers: list[tuple[Array, Array]] = []
+    for module in [*policy.mlp_extractor.policy_net, policy.action_net]:
+        if isinstance(module, torch.nn.Linear):
+            layers.append(
+                (module.weight.detach().cpu().numpy(), module.bias.detach().cpu().numpy())
+            )
+        elif not isinstance(module, torch.nn.Tanh):
+            raise ValueError(f"cannot export layer {module!r}: only Linear and Tanh")
+    return MlpPolicy(meta, layers)

@@ -1,0 +1,92 @@
+"""OpenSpiel games python_rami_marriage / python_rami_tunisian: OpenSpiel's own random
+simulation test (with serialisation), explicit chance, resampling, and IS-MCTS."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pyspiel
+import pytest
+
+import rami.rl.openspiel  # noqa: F401  (registers the games)
+
+GAMES = [
+    ("python_rami_marriage", {"preset": "nepali", "players": 3, "max_turns": 24}),
+    ("python_rami_marriage", {"preset": "indian", "players": 2, "max_turns": 24}),
+    ("python_rami_tunisian", {"mode": "1v1", "max_turns": 24}),
+    ("python_rami_tunisian", {"mode": "2v2", "max_turns": 16}),
+]
+
+
+def _deal(game: object, rng: np.random.Generator) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        assert abs(sum(probs) - 1.0) < 1e-9
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    return state
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_random_sim_test_with_serialisation(name: str, params: dict[str, object]) -> None:
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES[::2])
+def test_resample_keeps_the_information_state(name: str, params: dict[str, object]) -> None:
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(1)
+    state = _deal(game, rng)
+    for _ in range(12):
+        state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
+    player = state.current_player()  # type: ignore[attr-defined]
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    key = state.information_state_string(player)  # type: ignore[attr-defined]
+    tensor = state.information_state_tensor(player)  # type: ignore[attr-defined]
+    differs = False
+    for _ in range(4):
+        world = state.resample_from_infostate(player, sampler)  # type: ignore[attr-defined]
+        assert world.information_state_string(player) == key
+        assert world.information_state_tensor(player) == tensor
+        assert world.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
+        differs |= str(world) != str(state)
+        twin = world.clone()
+        twin.apply_action(twin.legal_actions()[0])
+        assert world.information_state_string(player) == key  # the clone is separate
+    assert differs
+
+
+def test_serialisation_round_trip_and_pickle() -> None:
+    game = pyspiel.load_game("python_rami_tunisian", {"max_turns": 20})
+    rng = np.random.default_rng(2)
+    state = _deal(game, rng)
+    for _ in range(7):
+        state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
+    text = pyspiel.serialize_game_and_state(game, state)
+    game2, state2 = pyspiel.deserialize_game_and_state(text)
+    assert str(game2) == str(game)
+    assert str(state2) == str(state)
+    assert state2.history() == state.history()  # type: ignore[attr-defined]
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+
+
+def test_ismcts_bot_plays_a_deal() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("python_rami_tunisian", {"max_turns": 6})
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rng)
+    state = _deal(game, np.random.default_rng(3))
+    decisions = 0
+    while not state.is_terminal():  # type: ignore[attr-defined]
+        if state.current_player() == 0:  # type: ignore[attr-defined]
+            action = bot.step(state)
+            decisions += 1
+        else:
+            action = int(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
+        state.apply_action(action)  # type: ignore[attr-defined]
+    assert decisions >= 3
+    assert len(state.returns()) == 2  # type: ignore[attr-defined]

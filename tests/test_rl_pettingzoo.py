@@ -1,0 +1,107 @@
+"""PettingZoo AEC environments (rami.rl.marriage_v0 / tunisian_v0): the library's own
+conformance tests, per-deal rewards, whole matches and truncation."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from rami.rl import marriage_v0, tunisian_v0
+
+TABLES: list[tuple[Any, dict[str, Any]]] = [
+    (marriage_v0, {"preset": "nepali", "players": 2}),
+    (marriage_v0, {"preset": "nepali", "players": 5}),
+    (marriage_v0, {"preset": "indian", "players": 7}),
+    (tunisian_v0, {"mode": "1v1"}),
+    (tunisian_v0, {"mode": "ffa"}),
+    (tunisian_v0, {"mode": "2v2"}),
+]
+
+
+@pytest.mark.parametrize(("mod", "kwargs"), TABLES)
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test(mod: Any, kwargs: dict[str, Any]) -> None:
+    api_test(mod.env(max_turns=40, **kwargs), num_cycles=150)
+
+
+@pytest.mark.parametrize("mod", [marriage_v0, tunisian_v0])
+def test_pettingzoo_seed_test(mod: Any) -> None:
+    seed_test(lambda: mod.env(max_turns=30), num_cycles=60)
+
+
+def _play(env: Any, rng: random.Random, limit: int = 100_000) -> dict[str, float]:
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter(limit):
+        obs, reward, term, trunc, _info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        mask = obs["action_mask"]
+        assert mask.any()
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    return totals
+
+
+def test_marriage_deal_rewards_are_the_ledger_nets() -> None:
+    """M-16: the nets of a deal sum to zero; each agent is paid its own."""
+    env = marriage_v0.env(preset="nepali", players=3, max_turns=60)
+    env.reset(seed=4)
+    totals = _play(env, random.Random(1))
+    result = env.unwrapped.state.result
+    assert result is not None
+    assert [totals[f"player_{i}"] for i in range(3)] == [float(s) for s in result.scores]
+    assert abs(sum(totals.values())) < 1e-9
+
+
+def test_tunisian_rewards_are_minus_the_deal_points() -> None:
+    env = tunisian_v0.env(mode="1v1", max_turns=50)
+    env.reset(seed=2)
+    totals = _play(env, random.Random(2))
+    result = env.unwrapped.state.result
+    assert result is not None
+    assert [totals[f"player_{i}"] for i in range(2)] == [-float(s) for s in result.scores]
+
+
+def test_whole_match_pays_every_deal() -> None:
+    env = tunisian_v0.env(mode="1v1", max_turns=12, whole_match=True)
+    env.reset(seed=9)
+    totals = _play(env, random.Random(3))
+    inner = env.unwrapped
+    assert inner.match.is_over
+    standing = inner.match.standing()
+    assert len(standing["deals"]) >= 2
+    assert [totals[f"player_{i}"] for i in range(2)] == [-float(t) for t in standing["totals"]]
+
+
+def test_max_cycles_truncates() -> None:
+    env = marriage_v0.env(preset="nepali", players=2, max_cycles=7)
+    env.reset(seed=1)
+    steps = 0
+    rng = random.Random(0)
+    for agent in env.agent_iter(100):
+        obs, _r, term, trunc, _i = env.last()
+        if term or trunc:
+            assert trunc and not term
+            env.step(None)
+            continue
+        steps += 1
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        del agent
+    assert steps == 7
+    assert not env.agents
+
+
+def test_illegal_id_is_a_clear_error_and_changes_nothing() -> None:
+    from rami.errors import IllegalAction
+
+    env = tunisian_v0.raw_env()
+    env.reset(seed=3)
+    before = env.state.view(None)
+    with pytest.raises(IllegalAction):
+        env.step(env.space.size - 1)  # a swap on a table that is empty
+    assert env.state.view(None) == before
