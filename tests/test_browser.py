@@ -52,7 +52,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("browser") / "rami.db"
-    app = create_app(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0))
+    app = create_app(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0, require_invite=True))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -222,7 +222,7 @@ def test_a_friend_joins_from_a_second_browser(browser: Any, page: Any, base_url:
     page.wait_for_selector("body[data-status='waiting']")
     assert page.locator("#start").is_visible()
     invite = page.locator("#seat-list a").first.get_attribute("href")
-    assert invite is not None and invite.endswith("?seat=2")
+    assert invite is not None and "?seat=2#invite=" in invite  # the seat needs the invite
     friend_context = browser.new_context(viewport=PHONE, locale="fr-FR")
     try:
         friend = friend_context.new_page()

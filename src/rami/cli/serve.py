@@ -41,9 +41,10 @@ def serve(
         bool,
         typer.Option(
             "--invite-only/--open-seats",
-            help="Taking a free seat needs the table's invite link, not just its code.",
+            help="Taking a free seat needs the table's invite link (the default); with "
+            "--open-seats the public table code is enough.",
         ),
-    ] = False,
+    ] = True,
     limits: Annotated[
         bool,
         typer.Option(

@@ -28,6 +28,12 @@ let meldsSeen = new Map(); // table meld index -> its cards, to animate what cha
 let wantFocus = null; // where keyboard focus goes after the next render
 let lastClick = { index: -1, at: 0 };
 let timerEnd = 0;
+// The table's invite (from an invite link's #invite=…): a free seat needs it, the public
+// code alone only lets one watch. A seated player fetches the shareable link once.
+const INVITE_KEY = `rami.invite.${code}`;
+let invite = sessionStorage.getItem(INVITE_KEY);
+let inviteUrl = null;
+let inviteAsked = false;
 let timerTick = null;
 let wasMyTurn = false;
 let resultHidden = false;
@@ -396,7 +402,9 @@ async function joinSeat(seat) {
   const name = $("join-name").value.trim();
   savePlayerName(name);
   try {
-    const joined = await api(`/api/tables/${code}/join`, { method: "POST", body: { seat, name } });
+    const body = { seat, name };
+    if (invite) body.invite = invite;
+    const joined = await api(`/api/tables/${code}/join`, { method: "POST", body });
     rememberSeat(code, joined.seat, joined.token);
     mine = seatOf(code);
     reconnect();
@@ -952,14 +960,27 @@ function renderInvite() {
   const { table } = state;
   $("code").textContent = table.code;
   const link = `${location.origin}/t/${table.code}`;
-  $("invite-link").value = link;
+  if (!inviteUrl && !inviteAsked && mine?.token && mySeat() !== null) {
+    inviteAsked = true;
+    api(`/api/tables/${code}/invite`, { token: mine.token })
+      .then((got) => {
+        inviteUrl = got.invite_url;
+        renderInvite();
+      })
+      .catch(() => {
+        inviteAsked = false;
+      });
+  }
+  const [shared, secret] = (inviteUrl || link).split("#");
+  const tail = secret ? `#${secret}` : "";
+  $("invite-link").value = shared + tail;
   const items = table.seats.map((s) => {
     const li = el("li");
     const kind = s.kind === "bot" ? t("bot_level", { level: t(`level_${s.level}`) }) : s.claimed ? t("taken") : t("free");
     li.append(el("span", "", `${t("seat_n", { n: s.seat + 1 })}: ${s.claimed ? s.name : "—"} (${kind})`));
     if (s.kind === "human" && !s.claimed) {
       const a = el("a", "", t("seat_link"));
-      a.href = `${link}?seat=${s.seat + 1}`;
+      a.href = `${shared}?seat=${s.seat + 1}${tail}`;
       li.append(" ", a);
     }
     return li;
@@ -1215,9 +1236,15 @@ async function main() {
   });
   document.title = baseTitle();
   const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.get("invite")) {
+    invite = fragment.get("invite");
+    sessionStorage.setItem(INVITE_KEY, invite);
+  }
   if (fragment.get("token")) {
     rememberSeat(code, null, fragment.get("token"));
     mine = seatOf(code);
+  }
+  if (fragment.get("invite") || fragment.get("token")) {
     history.replaceState(null, "", location.pathname + location.search);
   }
   wireHand();
