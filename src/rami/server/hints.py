@@ -80,9 +80,11 @@ def _marriage_notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             shown_text = ", ".join(" ".join(m) for m in shown) or None
             result = analyze(" ".join(cards), tiplu, shown_text, view.get("rules"))
             count = result.get("missing")
-            note = {"key": "hint_missing", "count": count}
-            if not result.get("missing_exact", True):
-                note["at_least"] = True  # a bounded search: at least ``count`` missing
+            exact = result.get("missing_exact", True)
+            # A bounded search (issue 12) only knows that at least ``count`` are missing.
+            note = {"key": "hint_missing" if exact else "hint_missing_at_least", "count": count}
+            if not exact:
+                note["at_least"] = True
             notes.append(note)
             if result.get("maal") is not None:
                 notes.append({"key": "hint_maal", "points": result["maal"]})
