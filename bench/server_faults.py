@@ -46,8 +46,11 @@ def start(db: Path, port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-def choose(view: dict[str, Any]) -> str:
+def choose(view: dict[str, Any]) -> str | None:
+    """A move for the seat, or None when the seat is no longer to move (a bot moved first)."""
     legal = view["legal_actions"]
+    if not legal:
+        return None
     discards = [a for a in legal if a.startswith("discard")]
     return "draw" if "draw" in legal else (discards or legal)[0]
 
@@ -77,7 +80,10 @@ def play_round(client: httpx.Client, tables: list[Table], counts: dict[str, int]
                 seat_view = client.get(
                     f"/api/tables/{t.code}/view", headers={"Authorization": f"Bearer {token}"}
                 ).json()["view"]
-                path, body = f"/api/tables/{t.code}/actions", {"action": choose(seat_view)}
+                move = choose(seat_view)
+                if move is None:
+                    continue
+                path, body = f"/api/tables/{t.code}/actions", {"action": move}
             response = client.post(path, json=body, headers={"Authorization": f"Bearer {token}"})
         except httpx.HTTPError:
             counts["connection errors"] += 1
@@ -114,9 +120,9 @@ def main() -> int:
                 ).json()
                 tokens: list[str | None] = [made["token"], None]
                 if not i % 2:
-                    tokens[1] = client.post(f"/api/tables/{made['code']}/join", json={}).json()[
-                        "token"
-                    ]
+                    tokens[1] = client.post(
+                        f"/api/tables/{made['code']}/join", json={"invite": made["invite"]}
+                    ).json()["token"]
                 tables.append(Table(made["code"], tokens))
             for fault in range(max(1, min(args.faults, 40))):
                 for _ in range(3):

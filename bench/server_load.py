@@ -136,7 +136,8 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
             code = made["code"]
             players.append((code, made["token"], 0))
             for _ in range(1, args.humans):
-                joined = (await client.post(f"/api/tables/{code}/join", json={})).json()
+                invite = {"invite": made["invite"]}
+                joined = (await client.post(f"/api/tables/{code}/join", json=invite)).json()
                 players.append((code, joined["token"], joined["seat"]))
     ws_bases = [base.replace("http://", "ws://") for base in bases]
     until = time.perf_counter() + args.seconds
