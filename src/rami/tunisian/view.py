@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from rami.cards import CARDS
 from rami.errors import InputError
 from rami.tunisian.melds import Meld
+from rami.tunisian.rules import TunisianRules
+from rami.view_cache import ViewCache, action_texts
 
 if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
@@ -21,12 +24,24 @@ if TYPE_CHECKING:
 __all__ = ["build_view", "meld_json", "public_event"]
 
 
+_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
+_RULES_JSON: dict[TunisianRules, dict[str, Any]] = {}
+
+
+def _rules_json(rules: TunisianRules) -> dict[str, Any]:
+    """The rules' JSON, built once per rules object (rules are frozen; views are many)."""
+    doc = _RULES_JSON.get(rules)
+    if doc is None:
+        doc = _RULES_JSON[rules] = rules.to_json()
+    return dict(doc)
+
+
 def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> dict[str, Any]:
     """A table meld as JSON: its index, cards, owner seat, value and joker role."""
     return {
         "index": index,
         "kind": meld.kind,
-        "cards": [str(c) for c in meld.cards],
+        "cards": [_TEXT[c] for c in meld.cards],
         "owner": owner,
         "value": meld.value,
         "joker_as": None if meld.joker_as is None else str(meld.joker_as),
@@ -74,6 +89,23 @@ def public_event(event: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
     return out
 
 
+def _cache(state: TunisianState) -> ViewCache:
+    """The state's view cache, made afresh for a new events list (see ``rami.view_cache``)."""
+    events = state.events
+    try:
+        cache: ViewCache | None = state._view_cache
+    except AttributeError:  # a state built without one (a clone, an unpickled state)
+        cache = None
+    if cache is None or cache.events is not events:
+        cache = state._view_cache = ViewCache(events)
+    return cache
+
+
+def _legal_texts(state: TunisianState) -> list[str]:
+    actions = state.legal_actions()  # fills state._legal, the object the texts are kept for
+    return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
+
+
 def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
     rules = state.rules
@@ -103,7 +135,7 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "tunisian",
         "mode": rules.mode,
-        "rules": rules.to_json(),
+        "rules": _rules_json(rules),
         "players": n,
         "seat": seat,
         "team": state.team(seat) if seat is not None else None,
@@ -114,19 +146,17 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "first_round": state.first_round,
         "seats": seats,
-        "hand": None if seat is None else [str(c) for c in state.hand(seat)],
+        "hand": None if seat is None else [_TEXT[c] for c in state.hand(seat)],
         "table": [
             meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(state.table)
         ],
-        "discard_pile": [str(c) for c in state.discard_pile],
+        "discard_pile": [_TEXT[c] for c in state.discard_pile],
         "stock_size": state.stock_size,
         "threshold": state.threshold,
         "staged_value": state.staged_value if to_move is not None else 0,
         "must_open": state.must_open if to_move is not None else False,
-        "history": [public_event(e, seat) for e in state.events],
-        "legal_actions": (
-            [str(a) for a in state.legal_actions()] if seat is not None and seat == to_move else []
-        ),
+        "history": _cache(state).history(seat, public_event),
+        "legal_actions": _legal_texts(state) if seat is not None and seat == to_move else [],
         "result": None
         if result is None
         else {"scores": list(result.scores), "winner": result.winner, "details": result.details},
