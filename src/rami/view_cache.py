@@ -41,7 +41,7 @@ def action_texts(actions: Sequence[Any]) -> list[str]:
 class ViewCache:
     """Per-seat rendered histories and the legal actions' texts of one state."""
 
-    __slots__ = ("_histories", "_last", "_legal", "_legal_texts", "events")
+    __slots__ = ("_histories", "_last", "_legal", "_legal_texts", "events", "rules_json")
 
     def __init__(self, events: Sequence[Any]) -> None:
         self.events = events
@@ -49,6 +49,7 @@ class ViewCache:
         self._last: dict[int | None, object] = {}  # the last event rendered, per seat
         self._legal: object = None
         self._legal_texts: list[str] = []
+        self.rules_json: tuple[object, dict[str, Any]] | None = None  # (rules, their JSON)
 
     def history(self, seat: int | None, render: Callable[[Any, int | None], Entry]) -> list[Entry]:
         """``seat``'s history (a new list): the kept entries plus the new events rendered."""

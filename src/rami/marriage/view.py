@@ -26,11 +26,15 @@ __all__ = ["build_view", "history"]
 _RULES_JSON: dict[MarriageRules, dict[str, Any]] = {}
 
 
-def _rules_json(rules: MarriageRules) -> dict[str, Any]:
-    """The rules' JSON, built once per rules object (views are built often)."""
+def _rules_json(rules: MarriageRules, cache: ViewCache) -> dict[str, Any]:
+    """The rules' JSON, built once per rules object and kept by the state's views."""
+    kept = cache.rules_json
+    if kept is not None and kept[0] is rules:
+        return dict(kept[1])
     doc = _RULES_JSON.get(rules)
     if doc is None:
         doc = _RULES_JSON[rules] = rules.to_json()
+    cache.rules_json = (rules, doc)
     return dict(doc)
 
 
@@ -79,22 +83,25 @@ def build_view(state: MarriageState, seat: int | None) -> dict[str, Any]:
     ):
         raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
     over = state.is_over
+    text = _TEXT
     seats = []
     for s in range(n):
+        exposed = state.exposed[s]
+        dublees = state.dublees[s]
         seats.append(
             {
                 "seat": s,
                 "hand_size": state.sizes[s],
-                "melds": [_texts(m) for m in state.melds[s]],
-                "exposed_tunnelas": _texts(state.exposed[s]),
-                "dublees": _texts(state.dublees[s]),
+                "melds": [[text[c] for c in m] for m in state.melds[s]],
+                "exposed_tunnelas": [text[c] for c in exposed] if exposed else [],
+                "dublees": [text[c] for c in dublees] if dublees else [],
                 "seen": state.seen[s],
                 "path": state.path[s],
             }
         )
     view: dict[str, Any] = {
         "game": "marriage",
-        "rules": _rules_json(state.rules),
+        "rules": _rules_json(state.rules, _cache(state)),
         "players": n,
         "seat": seat,
         "dealer": state.dealer,

@@ -9,7 +9,7 @@ drawer; a card taken from the discard pile was face up, so it is public.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rami.cards import CARDS
@@ -28,23 +28,43 @@ _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last)
 _RULES_JSON: dict[TunisianRules, dict[str, Any]] = {}
 
 
-def _rules_json(rules: TunisianRules) -> dict[str, Any]:
-    """The rules' JSON, built once per rules object (rules are frozen; views are many)."""
+def _rules_json(rules: TunisianRules, cache: ViewCache) -> dict[str, Any]:
+    """The rules' JSON, built once per rules object and kept by the state's views."""
+    kept = cache.rules_json
+    if kept is not None and kept[0] is rules:
+        return dict(kept[1])
     doc = _RULES_JSON.get(rules)
     if doc is None:
         doc = _RULES_JSON[rules] = rules.to_json()
+    cache.rules_json = (rules, doc)
     return dict(doc)
+
+
+_MELD_PARTS: dict[Meld, tuple[str, tuple[str, ...], int, str | None]] = {}
+_MELD_PARTS_CAP = 100_000  # emptied when full: a memo, not a leak
 
 
 def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> dict[str, Any]:
     """A table meld as JSON: its index, cards, owner seat, value and joker role."""
+    parts = _MELD_PARTS.get(meld)
+    if parts is None:  # melds are frozen: their texts and value are computed once
+        if len(_MELD_PARTS) >= _MELD_PARTS_CAP:
+            _MELD_PARTS.clear()
+        joker_as = None if meld.joker_as is None else _TEXT[meld.joker_as]
+        parts = _MELD_PARTS[meld] = (
+            meld.kind,
+            tuple([_TEXT[c] for c in meld.cards]),
+            meld.value,
+            joker_as,
+        )
+    kind, cards, value, joker_as = parts
     return {
         "index": index,
-        "kind": meld.kind,
-        "cards": [_TEXT[c] for c in meld.cards],
+        "kind": kind,
+        "cards": list(cards),
         "owner": owner,
-        "value": meld.value,
-        "joker_as": None if meld.joker_as is None else str(meld.joker_as),
+        "value": value,
+        "joker_as": joker_as,
         "staged": staged,
     }
 
@@ -86,6 +106,15 @@ def public_event(event: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
     for key in ("value", "threshold", "size", "winner", "reason", "points"):
         if key in event:
             out[key] = event[key]
+    return out
+
+
+def _hand(counts: Sequence[int]) -> list[str]:
+    """A hand's texts in ``sort_key`` order, which is card index order (joker last)."""
+    out: list[str] = []
+    for c, count in enumerate(counts):
+        if count:
+            out += [_TEXT[c]] * count
     return out
 
 
@@ -135,7 +164,7 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "tunisian",
         "mode": rules.mode,
-        "rules": _rules_json(rules),
+        "rules": _rules_json(rules, _cache(state)),
         "players": n,
         "seat": seat,
         "team": state.team(seat) if seat is not None else None,
@@ -146,7 +175,7 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "first_round": state.first_round,
         "seats": seats,
-        "hand": None if seat is None else [_TEXT[c] for c in state.hand(seat)],
+        "hand": None if seat is None else _hand(state.hand_counts(seat)),
         "table": [
             meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(state.table)
         ],
