@@ -19,6 +19,7 @@ start).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,14 @@ Obs = npt.NDArray[np.float32]
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 _TURN_SCALE = 200.0
+
+
+@cache
+def _row_maps(kinds: int, rows: int) -> tuple[dict[str, int], ...]:
+    """Per row, each card text's position in the planes (shared, read-only: encoders are
+    also built per call, e.g. by the OpenSpiel wrapper)."""
+    cards = [(t, i) for t, i in _INDEX.items() if i < kinds]
+    return tuple({t: r * kinds + i for t, i in cards} for r in range(rows))
 
 
 class _History:
@@ -88,10 +97,7 @@ class Encoder:
         self._scale = scale.ravel()
         self._out = out_verbs
         self._hist: dict[int, _History] = {}
-        cards = [(t, i) for t, i in _INDEX.items() if i < k]
-        self._rows: list[dict[str, int]] = [
-            {t: r * k + i for t, i in cards} for r in range(len(rows))
-        ]
+        self._rows = _row_maps(k, len(rows))
         self._known = [r * k for r in known_rows]  # per relative seat
         self._discarded = [r * k for r in discard_rows]
         self._seen = np.zeros(len(rows), dtype=np.float32)  # 1 on the rows of seen cards
