@@ -240,6 +240,11 @@ class MarriageEncoder(Encoder):
         self.decks = decks
         self.hand_size = hand_size
         self.shoe = 52 * decks
+        maps = self._rows
+        self._seat_maps = [  # per relative seat: shown melds, exposed tunnelas, dublees
+            tuple(maps[common + rel * 5 + j].__getitem__ for j in range(3))
+            for rel in range(players)
+        ]
 
     def encode(self, view: Mapping[str, Any]) -> Obs:
         me = view["seat"]
@@ -271,19 +276,19 @@ class MarriageEncoder(Encoder):
             1.0 if view.get("tiplu_picked") else 0.0,
         ]
         seat_scalars = [0.0] * (5 * n)
-        common = len(self._common)
         size_scale = self.hand_size + 1
+        seat_maps = self._seat_maps
         for s, entry in enumerate(view["seats"]):
             rel = (s - me) % n
-            r = common + rel * 5
+            shown, exposing, dubleeing = seat_maps[rel]
             for meld in entry["melds"]:
-                flat += map(rows[r].__getitem__, meld)
+                flat += map(shown, meld)
             exposed = entry["exposed_tunnelas"]
             if exposed:
-                flat += list(map(rows[r + 1].__getitem__, exposed)) * 3
+                flat += list(map(exposing, exposed)) * 3
             dublees = entry["dublees"]
             if dublees:
-                flat += list(map(rows[r + 2].__getitem__, dublees)) * 2
+                flat += list(map(dubleeing, dublees)) * 2
             path = entry["path"]
             seat_scalars[rel * 5 : rel * 5 + 5] = (
                 entry["hand_size"] / size_scale,
@@ -350,6 +355,9 @@ class TunisianEncoder(Encoder):
         self.decks = decks
         self.jokers = jokers
         self.shoe = 52 * decks + jokers
+        maps = self._rows
+        self._laid = [maps[common + rel * 3 + 2].__getitem__ for rel in range(players)]
+        self._table_maps = [m.__getitem__ for m in maps[common + players * 3 :]]
 
     def encode(self, view: Mapping[str, Any]) -> Obs:
         me = view["seat"]
@@ -365,15 +373,15 @@ class TunisianEncoder(Encoder):
             for depth in range(min(3, len(pile))):
                 flat.append(rows[2 + depth][pile[-1 - depth]])
         h = self._history(view, me)
-        common = len(self._common)
-        table_row = common + n * 3
+        laid = self._laid
+        table_maps = self._table_maps
         cap = self.table_cap
         jokers_as = rows[6]
         for i, meld in enumerate(view["table"]):
             cards = meld["cards"]
-            flat += map(rows[common + ((meld["owner"] - me) % n) * 3 + 2].__getitem__, cards)
+            flat += map(laid[(meld["owner"] - me) % n], cards)
             if i < cap:
-                flat += map(rows[table_row + i].__getitem__, cards)
+                flat += map(table_maps[i], cards)
             if meld["joker_as"]:
                 flat.append(jokers_as[meld["joker_as"]])
         phase = view["phase"]
