@@ -47,6 +47,7 @@ from rami.marriage.solver import (
     max_show_melds,
     show_meld_options,
 )
+from rami.view_cache import ViewCache
 
 __all__ = ["InvariantError", "MarriageState", "new_deal"]
 
@@ -82,6 +83,7 @@ class MarriageState:
 
     __slots__ = (
         "_legal",
+        "_view_cache",
         "actions",
         "current",
         "dealer",
@@ -118,6 +120,7 @@ class MarriageState:
     )
 
     rules: MarriageRules
+    _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
     n: int
     seed: int
     dealer: int

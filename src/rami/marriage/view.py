@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rami.cards import CARDS
 from rami.errors import InputError
 from rami.marriage.rules import MarriageRules
+from rami.view_cache import ViewCache, action_texts
 
 if TYPE_CHECKING:
     from rami.marriage.game import MarriageState
@@ -25,30 +26,53 @@ __all__ = ["build_view", "history"]
 _RULES_JSON: dict[MarriageRules, dict[str, Any]] = {}
 
 
-def _rules_json(rules: MarriageRules) -> dict[str, Any]:
-    """The rules' JSON, built once per rules object (views are built often)."""
+def _rules_json(rules: MarriageRules, cache: ViewCache) -> dict[str, Any]:
+    """The rules' JSON, built once per rules object and kept by the state's views."""
+    kept = cache.rules_json
+    if kept is not None and kept[0] is rules:
+        return dict(kept[1])
     doc = _RULES_JSON.get(rules)
     if doc is None:
         doc = _RULES_JSON[rules] = rules.to_json()
+    cache.rules_json = (rules, doc)
     return dict(doc)
 
 
+_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS[:52])  # card index -> its text
+
+
 def _texts(cards: Any) -> list[str]:
-    return [str(CARDS[c]) for c in cards]
+    text = _TEXT
+    return [text[c] for c in cards]
+
+
+def _entry(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """One event as ``seat`` may read it (a stock draw's card only for the drawer)."""
+    if "move" in e:
+        text = e["move"] if seat is not None and e["seat"] == seat else e.get("public", e["move"])
+        return {"seat": e["seat"], "move": text}
+    return {"seat": e["seat"], "event": e["event"]}
+
+
+def _cache(state: MarriageState) -> ViewCache:
+    """The state's view cache, made afresh for a new events list (see ``rami.view_cache``)."""
+    try:
+        cache: ViewCache | None = state._view_cache
+    except AttributeError:  # a state built without one (a clone, an unpickled state)
+        cache = None
+    if cache is None or cache.events is not state.events:
+        cache = state._view_cache = ViewCache(state.events)
+    return cache
 
 
 def history(state: MarriageState, seat: int | None) -> list[dict[str, Any]]:
     """The event log as ``seat`` may read it (private cards hidden from others)."""
-    out: list[dict[str, Any]] = []
-    for e in state.events:
-        if "move" in e:
-            text = (
-                e["move"] if seat is not None and e["seat"] == seat else e.get("public", e["move"])
-            )
-            out.append({"seat": e["seat"], "move": text})
-        else:
-            out.append({"seat": e["seat"], "event": e["event"]})
-    return out
+    return _cache(state).history(seat, _entry)
+
+
+def _legal_texts(state: MarriageState) -> list[str]:
+    actions = state.legal_actions()  # fills state._legal, the list the texts are kept for
+    return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
 
 
 def build_view(state: MarriageState, seat: int | None) -> dict[str, Any]:
@@ -59,22 +83,25 @@ def build_view(state: MarriageState, seat: int | None) -> dict[str, Any]:
     ):
         raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
     over = state.is_over
+    text = _TEXT
     seats = []
     for s in range(n):
+        exposed = state.exposed[s]
+        dublees = state.dublees[s]
         seats.append(
             {
                 "seat": s,
                 "hand_size": state.sizes[s],
-                "melds": [_texts(m) for m in state.melds[s]],
-                "exposed_tunnelas": _texts(state.exposed[s]),
-                "dublees": _texts(state.dublees[s]),
+                "melds": [[text[c] for c in m] for m in state.melds[s]],
+                "exposed_tunnelas": [text[c] for c in exposed] if exposed else [],
+                "dublees": [text[c] for c in dublees] if dublees else [],
                 "seen": state.seen[s],
                 "path": state.path[s],
             }
         )
     view: dict[str, Any] = {
         "game": "marriage",
-        "rules": _rules_json(state.rules),
+        "rules": _rules_json(state.rules, _cache(state)),
         "players": n,
         "seat": seat,
         "dealer": state.dealer,
@@ -85,16 +112,19 @@ def build_view(state: MarriageState, seat: int | None) -> dict[str, Any]:
         "discard_pile": _texts(state.pile),
         "stock_size": len(state.stock),
         "tiplu_picked": state.tiplu_picked,
-        "taken": None if state.taken is None else str(CARDS[state.taken]),
+        "taken": None if state.taken is None else _TEXT[state.taken],
         "history": history(state, seat),
     }
     knows = over or (seat is not None and state.seen[seat])
     if seat is not None:
         hand = state.hands[seat]
-        view["hand"] = [str(CARDS[c]) for c in range(52) for _ in range(hand[c])]
+        cards: list[str] = []
+        for c, count in enumerate(hand):
+            if count:
+                cards += [_TEXT[c]] * count
+        view["hand"] = cards
         view["seen"] = state.seen[seat]
-        to_move = state.to_move == seat
-        view["legal_actions"] = [str(a) for a in state.legal_actions()] if to_move else []
+        view["legal_actions"] = _legal_texts(state) if state.to_move == seat else []
     if knows and state.tiplu_picked and state.tiplu is not None:
         view["tiplu"] = str(state.tiplu)
         view["wild_cards"] = _texts(sorted(state.wilds))

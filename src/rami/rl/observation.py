@@ -19,6 +19,7 @@ start).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -34,22 +35,37 @@ _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 _TURN_SCALE = 200.0
 
 
+@cache
+def _row_maps(kinds: int, rows: int) -> tuple[dict[str, int], ...]:
+    """Per row, each card text's position in the planes (shared, read-only: encoders are
+    also built per call, e.g. by the OpenSpiel wrapper)."""
+    cards = [(t, i) for t, i in _INDEX.items() if i < kinds]
+    return tuple({t: r * kinds + i for t, i in cards} for r in range(rows))
+
+
 class _History:
-    """What the public history says per relative seat: discards and known cards."""
+    """What the public history says per relative seat, as counts at their plane
+    positions: each seat's discards and the cards it is known to hold."""
 
-    __slots__ = ("discards", "first", "known", "last", "length", "seat")
+    __slots__ = ("counts", "first", "last", "length", "seat")
 
-    def __init__(self, players: int, kinds: int, seat: int) -> None:
+    def __init__(self, plane_size: int, seat: int) -> None:
         self.seat = seat
         self.length = 0
         self.first: Any = None
         self.last: Any = None
-        self.discards: list[list[int]] = [[] for _ in range(players)]
-        self.known = [[0] * kinds for _ in range(players)]
+        self.counts = np.zeros(plane_size, dtype=np.float32)  # small whole numbers: exact
 
 
 class Encoder:
-    """Turns one seat's view into a fixed-size vector (``shape``)."""
+    """Turns one seat's view into a fixed-size vector (``shape``).
+
+    Speed: a card's text maps straight to its position in the planes through one
+    dictionary per row (``_rows``), so a whole list of cards is placed with one
+    C-level ``map``; the planes are one ``bincount`` of those positions plus the
+    history's counts, kept up to date entry by entry; the unseen-cards row is
+    computed from the planes' rows rather than from another pass over the view.
+    """
 
     game = ""
     kinds = 52
@@ -63,19 +79,33 @@ class Encoder:
         copies: Sequence[float],
         count_rows: frozenset[int],
         out_verbs: frozenset[str],
+        known_rows: Sequence[int],
+        discard_rows: Sequence[int],
+        seen_rows: Sequence[int],
+        unseen_row: int,
     ) -> None:
         self.players = players
         self.rows = rows
         self.scalars = scalars
-        self.plane_size = len(rows) * self.kinds
+        k = self.kinds
+        self.plane_size = len(rows) * k
         self.size = self.plane_size + len(scalars)
-        scale = np.ones((len(rows), self.kinds), dtype=np.float32)
+        scale = np.ones((len(rows), k), dtype=np.float32)
         inv = np.asarray([1.0 / max(1.0, c) for c in copies], dtype=np.float32)
         for r in count_rows:
             scale[r] = inv
         self._scale = scale.ravel()
         self._out = out_verbs
         self._hist: dict[int, _History] = {}
+        self._rows = _row_maps(k, len(rows))
+        self._known = [r * k for r in known_rows]  # per relative seat
+        self._discarded = [r * k for r in discard_rows]
+        self._seen = np.zeros(len(rows), dtype=np.float32)  # 1 on the rows of seen cards
+        self._seen[list(seen_rows)] = 1.0
+        self._unseen_row = unseen_row
+        self._copies = np.asarray(copies, dtype=np.float32)
+        self._zeros = np.zeros(k, dtype=np.float32)
+        self._ones = np.ones(self.plane_size, dtype=np.float32)
 
     @property
     def shape(self) -> tuple[int]:
@@ -88,22 +118,24 @@ class Encoder:
     def encode(self, view: Mapping[str, Any]) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _finish(
-        self,
-        flat: list[int],
-        scalars: list[float],
-        dense: Sequence[tuple[int, Any]] = (),
-    ) -> Obs:
-        """The vector from card indices (``row * kinds + card``, one per copy), whole
-        rows given as count vectors (``dense``), and the scalars."""
-        index = np.fromiter(flat, dtype=np.intp, count=len(flat))  # faster than from a list
-        planes = np.bincount(index, minlength=self.plane_size).astype(np.float32)
-        k = self.kinds
-        for row, counts in dense:
-            planes[row * k : (row + 1) * k] += counts
-        planes *= self._scale
-        np.minimum(planes, 1.0, out=planes)  # e.g. a card discarded again after a recycle
-        return np.concatenate((planes, np.asarray(scalars, dtype=np.float32)))
+    def _finish(self, flat: list[int], h: _History, scalars: list[float]) -> Obs:
+        """The vector from plane positions (one per copy), the history's counts and the
+        scalars; the unseen-cards row is the shoe minus the cards the seen rows hold.
+        (Counts are small whole numbers, exact in ``float32``, so the order of these
+        vectorised steps does not change a bit of the result.)"""
+        size = self.plane_size
+        out = np.empty(self.size, dtype=np.float32)
+        planes = out[:size]
+        planes[:] = np.bincount(np.fromiter(flat, dtype=np.intp, count=len(flat)), minlength=size)
+        np.add(planes, h.counts, out=planes)
+        grid = planes.reshape(-1, self.kinds)
+        unseen = grid[self._unseen_row]
+        np.subtract(self._copies, np.dot(self._seen, grid), out=unseen)
+        np.maximum(unseen, self._zeros, out=unseen)
+        np.multiply(planes, self._scale, out=planes)
+        np.minimum(planes, self._ones, out=planes)  # e.g. a card discarded again (recycle)
+        out[size:] = scalars
+        return out
 
     def _history(self, view: Mapping[str, Any], me: int) -> _History:
         """Discards per relative seat and the cards each is known to hold.
@@ -118,12 +150,16 @@ class Encoder:
             or len(history) < h.length
             or (h.length and (history[0] != h.first or history[h.length - 1] != h.last))
         ):
-            h = self._hist[me] = _History(self.players, self.kinds, me)
+            h = self._hist[me] = _History(self.plane_size, me)
+        if h.length == len(history):
+            return h
         n = self.players
         index = _INDEX
         out_verbs = self._out
-        discards = h.discards
-        known = h.known
+        counts = h.counts
+        known = self._known
+        discarded = self._discarded
+        joker = self.kinds - 1
         for entry in history[h.length :]:
             move = entry.get("move")
             if move is None:
@@ -134,24 +170,21 @@ class Encoder:
             rel = (entry["seat"] - me) % n
             if verb == "discard" or verb == "finish":
                 c = index[rest]
-                discards[rel].append(c)
-                if known[rel][c]:
-                    known[rel][c] -= 1
+                counts[discarded[rel] + c] += 1
+                if rel and counts[known[rel] + c]:
+                    counts[known[rel] + c] -= 1
             elif verb == "take":
                 if rel:
-                    known[rel][index[rest]] += 1
+                    counts[known[rel] + index[rest]] += 1
             elif verb in out_verbs and rel:
-                mine = known[rel]
+                base = known[rel]
                 if verb == "swap":
-                    mine[-1] += 1  # the swapped joker (T-7) goes to that hand
+                    counts[base + joker] += 1  # the swapped joker (T-7) goes to that hand
                 for w in rest.split():
-                    if w[0] != "@":
-                        c = index[w]
-                        if mine[c]:
-                            mine[c] -= 1
-        if history:
-            h.first = history[0]
-            h.last = history[-1]
+                    if w[0] != "@" and counts[base + index[w]]:
+                        counts[base + index[w]] -= 1
+        h.first = history[0]
+        h.last = history[-1]
         h.length = len(history)
         return h
 
@@ -190,9 +223,8 @@ class MarriageEncoder(Encoder):
                 for name in ("hand size", "seen", "melds path", "dublees path", "to move")
             ),
         )
-        counted = {0, 1, 8} | {
-            len(self._common) + r * 5 + j for r in range(players) for j in range(5)
-        }
+        common = len(self._common)
+        counted = {0, 1, 8} | {common + r * 5 + j for r in range(players) for j in range(5)}
         super().__init__(
             players,
             rows,
@@ -200,32 +232,40 @@ class MarriageEncoder(Encoder):
             [float(decks)] * 52,
             frozenset(counted),
             frozenset(("show", "dublee", "expose", "meld", "add")),
+            known_rows=[common + r * 5 + 3 for r in range(players)],
+            discard_rows=[common + r * 5 + 4 for r in range(players)],
+            seen_rows=[0, 1, 5] + [common + r * 5 + j for r in range(players) for j in range(3)],
+            unseen_row=8,
         )
         self.decks = decks
         self.hand_size = hand_size
         self.shoe = 52 * decks
-        self._copies = np.full(52, decks, dtype=np.int64)
+        maps = self._rows
+        self._seat_maps = [  # per relative seat: shown melds, exposed tunnelas, dublees
+            tuple(maps[common + rel * 5 + j].__getitem__ for j in range(3))
+            for rel in range(players)
+        ]
 
     def encode(self, view: Mapping[str, Any]) -> Obs:
         me = view["seat"]
         n = self.players
-        k = 52
-        index = _INDEX
-        hand = [index[t] for t in view.get("hand") or ()]
-        pile = [index[t] for t in view["discard_pile"]]
-        flat = hand + [k + c for c in pile]
-        for depth in range(min(3, len(pile))):
-            flat.append((2 + depth) * k + pile[-1 - depth])
-        seen_cards = hand + pile
+        rows = self._rows
+        flat: list[int] = []
+        hand = view.get("hand")
+        if hand:
+            flat += map(rows[0].__getitem__, hand)
+        pile = view["discard_pile"]
+        if pile:
+            flat += map(rows[1].__getitem__, pile)
+            for depth in range(min(3, len(pile))):
+                flat.append(rows[2 + depth][pile[-1 - depth]])
         tiplu = view.get("tiplu")
         if tiplu:
-            t = index[tiplu]
-            flat.append(5 * k + t)
-            seen_cards.append(t)
-            flat += [6 * k + index[w] for w in view.get("wild_cards") or ()]
+            flat.append(rows[5][tiplu])
+            flat += map(rows[6].__getitem__, view.get("wild_cards") or ())
         taken = view.get("taken")
         if taken:
-            flat.append(7 * k + index[taken])
+            flat.append(rows[7][taken])
         h = self._history(view, me)
         to_move = view.get("to_move")
         phase = view["phase"]
@@ -236,32 +276,28 @@ class MarriageEncoder(Encoder):
             1.0 if view.get("tiplu_picked") else 0.0,
         ]
         seat_scalars = [0.0] * (5 * n)
-        common = len(self._common)
-        dense: list[tuple[int, Any]] = []
+        size_scale = self.hand_size + 1
+        seat_maps = self._seat_maps
         for s, entry in enumerate(view["seats"]):
             rel = (s - me) % n
-            base = (common + rel * 5) * k
-            shown = [index[t] for m in entry["melds"] for t in m]
-            exposed = [index[t] for t in entry["exposed_tunnelas"]] * 3
-            dublees = [index[t] for t in entry["dublees"]] * 2
-            flat += [base + c for c in shown]
-            flat += [base + k + c for c in exposed]
-            flat += [base + 2 * k + c for c in dublees]
-            if rel:
-                dense.append((common + rel * 5 + 3, h.known[rel]))
-            flat += [base + 4 * k + c for c in h.discards[rel]]
-            seen_cards += shown + exposed + dublees
+            shown, exposing, dubleeing = seat_maps[rel]
+            for meld in entry["melds"]:
+                flat += map(shown, meld)
+            exposed = entry["exposed_tunnelas"]
+            if exposed:
+                flat += list(map(exposing, exposed)) * 3
+            dublees = entry["dublees"]
+            if dublees:
+                flat += list(map(dubleeing, dublees)) * 2
             path = entry["path"]
             seat_scalars[rel * 5 : rel * 5 + 5] = (
-                entry["hand_size"] / (self.hand_size + 1),
+                entry["hand_size"] / size_scale,
                 1.0 if entry["seen"] else 0.0,
                 1.0 if path == "melds" else 0.0,
                 1.0 if path == "dublees" else 0.0,
                 1.0 if to_move == s else 0.0,
             )
-        unseen = self._copies - np.bincount(seen_cards, minlength=k)[:k]
-        dense.append((8, np.maximum(unseen, 0)))
-        return self._finish(flat, scalars + seat_scalars, dense)
+        return self._finish(flat, h, scalars + seat_scalars)
 
 
 class TunisianEncoder(Encoder):
@@ -311,43 +347,43 @@ class TunisianEncoder(Encoder):
             [float(decks)] * 52 + [float(jokers)],
             frozenset(counted),
             frozenset(("meld", "add", "swap")),
+            known_rows=[common + r * 3 for r in range(players)],
+            discard_rows=[common + r * 3 + 1 for r in range(players)],
+            seen_rows=[0, 1] + [common + r * 3 + 2 for r in range(players)],
+            unseen_row=5,
         )
         self.decks = decks
         self.jokers = jokers
         self.shoe = 52 * decks + jokers
-        self._copies = np.asarray([decks] * 52 + [jokers], dtype=np.int64)
+        maps = self._rows
+        self._laid = [maps[common + rel * 3 + 2].__getitem__ for rel in range(players)]
+        self._table_maps = [m.__getitem__ for m in maps[common + players * 3 :]]
 
     def encode(self, view: Mapping[str, Any]) -> Obs:
         me = view["seat"]
         n = self.players
-        k = 53
-        index = _INDEX
-        hand = [index[t] for t in view.get("hand") or ()]
-        pile = [index[t] for t in view["discard_pile"]]
-        flat = hand + [k + c for c in pile]
-        for depth in range(min(3, len(pile))):
-            flat.append((2 + depth) * k + pile[-1 - depth])
-        seen_cards = hand + pile
+        rows = self._rows
+        flat: list[int] = []
+        hand = view.get("hand")
+        if hand:
+            flat += map(rows[0].__getitem__, hand)
+        pile = view["discard_pile"]
+        if pile:
+            flat += map(rows[1].__getitem__, pile)
+            for depth in range(min(3, len(pile))):
+                flat.append(rows[2 + depth][pile[-1 - depth]])
         h = self._history(view, me)
-        common = len(self._common)
-        table_row = common + n * 3
+        laid = self._laid
+        table_maps = self._table_maps
         cap = self.table_cap
+        jokers_as = rows[6]
         for i, meld in enumerate(view["table"]):
-            cards = [index[t] for t in meld["cards"]]
-            seen_cards += cards
-            laid = (common + ((meld["owner"] - me) % n) * 3 + 2) * k
-            flat += [laid + c for c in cards]
+            cards = meld["cards"]
+            flat += map(laid[(meld["owner"] - me) % n], cards)
             if i < cap:
-                row = (table_row + i) * k
-                flat += [row + c for c in cards]
+                flat += map(table_maps[i], cards)
             if meld["joker_as"]:
-                flat.append(6 * k + index[meld["joker_as"]])
-        dense: list[tuple[int, Any]] = [(common + rel * 3, h.known[rel]) for rel in range(1, n)]
-        for rel in range(n):
-            base = (common + rel * 3 + 1) * k
-            flat += [base + c for c in h.discards[rel]]
-        unseen = self._copies - np.bincount(seen_cards, minlength=k)[:k]
-        dense.append((5, np.maximum(unseen, 0)))
+                flat.append(jokers_as[meld["joker_as"]])
         phase = view["phase"]
         threshold = max(1, view["threshold"])
         scalars = [1.0 if phase == p else 0.0 for p in self._phases]
@@ -374,7 +410,7 @@ class TunisianEncoder(Encoder):
                 1.0 if team is not None and team == my_team and s != me else 0.0,
                 1.0 if to_move == s else 0.0,
             )
-        return self._finish(flat, scalars + seat_scalars, dense)
+        return self._finish(flat, h, scalars + seat_scalars)
 
 
 def encoder_for(view: Mapping[str, Any]) -> Encoder:

@@ -284,7 +284,9 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             return np.minimum(out, 1.0)
         view = self.engine.view(player)
         view["history"] = self.prefix[player] + view["history"][self.base :]
-        return encoder_for(view).encode(view)
+        encoder = self._game.encoder  # the game's; read afresh (states branch and clone)
+        encoder.reset()
+        return encoder.encode(view)
 
     # -- resampling
 

@@ -55,6 +55,7 @@ from rami.tunisian.melds import (
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import best_opening, opening_at_least, opening_reaches
+from rami.view_cache import ViewCache
 
 __all__ = [
     "PHASES",
@@ -270,6 +271,7 @@ class TunisianState:
         "_to_move",
         "_took",
         "_turn",
+        "_view_cache",
         "dealer",
         "rules",
         "seed",
@@ -298,6 +300,7 @@ class TunisianState:
     _restocks: int
     _actions: list[str]
     _events: list[dict[str, Any]]
+    _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
     _result: DealResult | None
     _end_reason: str | None
     _start: dict[str, Any] | None

@@ -9,11 +9,14 @@ drawer; a card taken from the discard pile was face up, so it is public.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rami.cards import CARDS
 from rami.errors import InputError
 from rami.tunisian.melds import Meld
+from rami.tunisian.rules import TunisianRules
+from rami.view_cache import ViewCache, action_texts
 
 if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
@@ -21,15 +24,47 @@ if TYPE_CHECKING:
 __all__ = ["build_view", "meld_json", "public_event"]
 
 
+_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
+_RULES_JSON: dict[TunisianRules, dict[str, Any]] = {}
+
+
+def _rules_json(rules: TunisianRules, cache: ViewCache) -> dict[str, Any]:
+    """The rules' JSON, built once per rules object and kept by the state's views."""
+    kept = cache.rules_json
+    if kept is not None and kept[0] is rules:
+        return dict(kept[1])
+    doc = _RULES_JSON.get(rules)
+    if doc is None:
+        doc = _RULES_JSON[rules] = rules.to_json()
+    cache.rules_json = (rules, doc)
+    return dict(doc)
+
+
+_MELD_PARTS: dict[Meld, tuple[str, tuple[str, ...], int, str | None]] = {}
+_MELD_PARTS_CAP = 100_000  # emptied when full: a memo, not a leak
+
+
 def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> dict[str, Any]:
     """A table meld as JSON: its index, cards, owner seat, value and joker role."""
+    parts = _MELD_PARTS.get(meld)
+    if parts is None:  # melds are frozen: their texts and value are computed once
+        if len(_MELD_PARTS) >= _MELD_PARTS_CAP:
+            _MELD_PARTS.clear()
+        joker_as = None if meld.joker_as is None else _TEXT[meld.joker_as]
+        parts = _MELD_PARTS[meld] = (
+            meld.kind,
+            tuple([_TEXT[c] for c in meld.cards]),
+            meld.value,
+            joker_as,
+        )
+    kind, cards, value, joker_as = parts
     return {
         "index": index,
-        "kind": meld.kind,
-        "cards": [str(c) for c in meld.cards],
+        "kind": kind,
+        "cards": list(cards),
         "owner": owner,
-        "value": meld.value,
-        "joker_as": None if meld.joker_as is None else str(meld.joker_as),
+        "value": value,
+        "joker_as": joker_as,
         "staged": staged,
     }
 
@@ -74,6 +109,32 @@ def public_event(event: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
     return out
 
 
+def _hand(counts: Sequence[int]) -> list[str]:
+    """A hand's texts in ``sort_key`` order, which is card index order (joker last)."""
+    out: list[str] = []
+    for c, count in enumerate(counts):
+        if count:
+            out += [_TEXT[c]] * count
+    return out
+
+
+def _cache(state: TunisianState) -> ViewCache:
+    """The state's view cache, made afresh for a new events list (see ``rami.view_cache``)."""
+    events = state.events
+    try:
+        cache: ViewCache | None = state._view_cache
+    except AttributeError:  # a state built without one (a clone, an unpickled state)
+        cache = None
+    if cache is None or cache.events is not events:
+        cache = state._view_cache = ViewCache(events)
+    return cache
+
+
+def _legal_texts(state: TunisianState) -> list[str]:
+    actions = state.legal_actions()  # fills state._legal, the object the texts are kept for
+    return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
+
+
 def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
     rules = state.rules
@@ -103,7 +164,7 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
     view: dict[str, Any] = {
         "game": "tunisian",
         "mode": rules.mode,
-        "rules": rules.to_json(),
+        "rules": _rules_json(rules, _cache(state)),
         "players": n,
         "seat": seat,
         "team": state.team(seat) if seat is not None else None,
@@ -114,19 +175,17 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "first_round": state.first_round,
         "seats": seats,
-        "hand": None if seat is None else [str(c) for c in state.hand(seat)],
+        "hand": None if seat is None else _hand(state.hand_counts(seat)),
         "table": [
             meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(state.table)
         ],
-        "discard_pile": [str(c) for c in state.discard_pile],
+        "discard_pile": [_TEXT[c] for c in state.discard_pile],
         "stock_size": state.stock_size,
         "threshold": state.threshold,
         "staged_value": state.staged_value if to_move is not None else 0,
         "must_open": state.must_open if to_move is not None else False,
-        "history": [public_event(e, seat) for e in state.events],
-        "legal_actions": (
-            [str(a) for a in state.legal_actions()] if seat is not None and seat == to_move else []
-        ),
+        "history": _cache(state).history(seat, public_event),
+        "legal_actions": _legal_texts(state) if seat is not None and seat == to_move else [],
         "result": None
         if result is None
         else {"scores": list(result.scores), "winner": result.winner, "details": result.details},

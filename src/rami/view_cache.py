@@ -1,0 +1,75 @@
+"""What the views of one game state reuse from call to call (both games).
+
+A view's history is the event log as one seat may read it; the log only grows during a
+deal, so each seat's rendering is kept and extended by the new events instead of being
+rebuilt on every call (the rebuild was most of an RL environment step). The legal
+actions' texts are kept while the state's cached legal list is the same object. The
+cache belongs to one events list: a state whose log was replaced (a clone, a
+determinized world) or shortened starts afresh, so a view never shows stale entries.
+
+Views hand out fresh lists, but the history *entries* are shared between successive
+views of one state: readers must treat them as read-only (every consumer does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["ViewCache", "action_texts"]
+
+Entry = dict[str, Any]
+
+_ACTION_TEXT: dict[Any, str] = {}  # action -> its text; actions are frozen, texts are pure
+_ACTION_TEXT_CAP = 200_000  # emptied when full: a memo, not a leak
+
+
+def action_texts(actions: Sequence[Any]) -> list[str]:
+    """``[str(a) for a in actions]``, each text built once per distinct action."""
+    memo = _ACTION_TEXT
+    out = []
+    for a in actions:
+        text = memo.get(a)
+        if text is None:
+            if len(memo) >= _ACTION_TEXT_CAP:
+                memo.clear()
+            text = memo[a] = str(a)
+        out.append(text)
+    return out
+
+
+class ViewCache:
+    """Per-seat rendered histories and the legal actions' texts of one state."""
+
+    __slots__ = ("_histories", "_last", "_legal", "_legal_texts", "events", "rules_json")
+
+    def __init__(self, events: Sequence[Any]) -> None:
+        self.events = events
+        self._histories: dict[int | None, list[Entry]] = {}
+        self._last: dict[int | None, object] = {}  # the last event rendered, per seat
+        self._legal: object = None
+        self._legal_texts: list[str] = []
+        self.rules_json: tuple[object, dict[str, Any]] | None = None  # (rules, their JSON)
+
+    def history(self, seat: int | None, render: Callable[[Any, int | None], Entry]) -> list[Entry]:
+        """``seat``'s history (a new list): the kept entries plus the new events rendered."""
+        events = self.events
+        out = self._histories.get(seat)
+        if out is not None:
+            done = len(out)
+            if done > len(events) or (done and events[done - 1] is not self._last[seat]):
+                out = None  # the log was shortened or rewritten: read it again
+        if out is None:
+            out = self._histories[seat] = []
+            done = 0
+        if done < len(events):
+            out.extend([render(e, seat) for e in events[done:]])
+            self._last[seat] = events[-1]
+        return out[:]
+
+    def legal_texts(self, legal: object, texts: Callable[[], list[str]]) -> list[str]:
+        """The texts of the legal actions, computed again when ``legal`` is a new object."""
+        if legal is None or legal is not self._legal:
+            self._legal_texts = texts()
+            self._legal = legal
+        return self._legal_texts[:]
