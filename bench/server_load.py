@@ -136,7 +136,9 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
             code = made["code"]
             players.append((code, made["token"], 0))
             for _ in range(1, args.humans):
-                joined = (await client.post(f"/api/tables/{code}/join", json={})).json()
+                joined = (
+                    await client.post(f"/api/tables/{code}/join", json={"invite": made["invite"]})
+                ).json()
                 players.append((code, joined["token"], joined["seat"]))
     ws_bases = [base.replace("http://", "ws://") for base in bases]
     until = time.perf_counter() + args.seconds

@@ -413,7 +413,8 @@ def test_killed_server_loses_no_acknowledged_move(db_url: str) -> None:
     try:
         made = httpx.post(f"{base}/api/tables", json=TUNISIAN_1V1).json()
         code = made["code"]
-        joined = httpx.post(f"{base}/api/tables/{code}/join", json={}).json()
+        invite = {"invite": made["invite"]}
+        joined = httpx.post(f"{base}/api/tables/{code}/join", json=invite).json()
         tokens = [made["token"], joined["token"]]
         acked = None
         for _ in range(3):

@@ -58,7 +58,8 @@ def test_two_processes_share_a_table_and_survive_one_killed(pg_cluster: Any) -> 
             },
         ).json()
         code = made["code"]
-        joined = httpx.post(f"{b}/api/tables/{code}/join", json={}).json()  # the other process
+        invite = {"invite": made["invite"]}
+        joined = httpx.post(f"{b}/api/tables/{code}/join", json=invite).json()  # other process
         tokens = [made["token"], joined["token"]]
         ws0, s0 = hello(ports[0], code, tokens[0])
         ws1, s1 = hello(ports[1], code, tokens[1])

@@ -89,6 +89,10 @@ events_t = Table(
     Column("created_at", Float, nullable=False),
 )
 
+# Built once: a fresh ``insert().values(...)`` per move cost more CPU than SQLite's own
+# work (statement building and cache keys; bench/server_load, py-spy).
+_INSERT_EVENT = insert(events_t)
+
 CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: the payload is a table id
 TABLE_LOCKS = 7_346_002  # first key of the advisory locks (the second is the table id)
 BOT_LEASES = 7_346_003  # first key of the locks saying which process drives a table's bots
@@ -384,16 +388,8 @@ class Store:
     def _insert_event(
         conn: Any, table_id: int, seq: int, kind: str, seat: int | None, data: str
     ) -> None:
-        conn.execute(
-            insert(events_t).values(
-                table_id=table_id,
-                seq=seq,
-                kind=kind,
-                seat=seat,
-                data=data,
-                created_at=time.time(),
-            )
-        )
+        row = {"table_id": table_id, "seq": seq, "kind": kind, "seat": seat, "data": data}
+        conn.execute(_INSERT_EVENT, {**row, "created_at": time.time()})
 
     def set_invite(self, table_id: int, invite: str) -> None:
         with self._writing() as conn:
