@@ -290,7 +290,9 @@ def test_a_player_leaves_a_bot_plays_and_the_seat_code_brings_them_back(
         base_url, "tunisian", "1v1", [{"kind": "human"}, {"kind": "human"}], turn_seconds=5
     )
     code = made["code"]
-    joined = httpx.post(f"{base_url}/api/tables/{code}/join", json={"name": "Bo"}).json()
+    joined = httpx.post(
+        f"{base_url}/api/tables/{code}/join", json={"name": "Bo", "invite": made["invite"]}
+    ).json()
     ann_ctx, ann, ann_errors = open_table(browser, base_url, code, made["token"], DESKTOP)
     bo_ctx, bo, _ = open_table(browser, base_url, code, joined["token"], PHONE)
     waiting = bo if ann.get_attribute("body", "data-my-turn") == "1" else ann
@@ -397,7 +399,9 @@ def test_a_hostile_name_is_shown_as_text(browser: Any, base_url: str) -> None:
         base_url, "marriage", "nepali", [{"kind": "human"}, {"kind": "human"}, *bots(1)], name=XSS
     )
     code = made["code"]
-    httpx.post(f"{base_url}/api/tables/{code}/join", json={"name": XSS + "2"})
+    httpx.post(
+        f"{base_url}/api/tables/{code}/join", json={"name": XSS + "2", "invite": made["invite"]}
+    )
     httpx.post(
         f"{base_url}/api/tables/{code}/start", headers={"Authorization": f"Bearer {made['token']}"}
     )
