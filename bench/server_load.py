@@ -32,6 +32,11 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+try:  # the clients parse every state message: orjson keeps their share of the cores small
+    from orjson import loads as parse
+except ImportError:
+    parse = json.loads
+
 MAX_TABLES = 400
 
 
@@ -94,7 +99,7 @@ async def human(
                 raw = await asyncio.wait_for(ws.recv(), timeout=left)
             except TimeoutError:
                 return
-            message = json.loads(raw)
+            message = parse(raw)
             kind = message["type"]
             if kind == "ack" and sent_at is not None:
                 stats.latencies.append(time.perf_counter() - sent_at)

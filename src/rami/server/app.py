@@ -119,7 +119,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if store.shared:  # other processes may serve the same tables: hear their moves
             from rami.server.pubsub import Listener
 
-            listener = Listener(cfg.db_url, asyncio.get_running_loop(), manager.notified)
+            listener = Listener(
+                cfg.db_url, asyncio.get_running_loop(), manager.notified, store.origin
+            )
             listener.start()
         gc.collect()
         # Views and messages are freed by reference counting; the cycle collector's

@@ -18,6 +18,11 @@ import math
 import re
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # optional: the web extra installs it
+    orjson = None  # type: ignore[assignment]
+
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -109,7 +114,16 @@ def _finite(value: Any) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON that is always valid and encodable as UTF-8 (for sockets and bodies)."""
+    """Compact JSON that is always valid and encodable as UTF-8 (for sockets and bodies).
+
+    orjson (when installed) encodes a state message several times faster than ``json``;
+    it refuses lone surrogates and non-string keys, which take the ``json`` path below.
+    """
+    if orjson is not None:
+        try:
+            return orjson.dumps(value).decode("utf-8")
+        except TypeError:  # orjson.JSONEncodeError: surrogates, odd keys or types
+            pass
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except ValueError:  # a non-finite float somewhere: send null instead

@@ -3,7 +3,7 @@
 When several ``rami serve`` processes share one PostgreSQL database, any of them may
 store a table's next event; each one that holds the table in memory must then catch up
 and push the new views to its own sockets. Every change is announced with
-``NOTIFY rami_events, '<table id>'`` in the transaction that makes it (so it is sent on
+``NOTIFY rami_events, '<table id> <origin>'`` in the transaction that makes it (so it is sent on
 commit only); a thread per process listens and hands the table ids to the event loop.
 """
 
@@ -27,12 +27,20 @@ class Listener:
     """Calls ``on_change(table_id)`` on ``loop`` for every notification of the channel."""
 
     def __init__(
-        self, url: str, loop: asyncio.AbstractEventLoop, on_change: Callable[[int], None]
+        self,
+        url: str,
+        loop: asyncio.AbstractEventLoop,
+        on_change: Callable[[int], None],
+        origin: str = "",
     ) -> None:
+        """``origin``: this process's ``Store.origin``; its own notifications are skipped
+        (it has applied its own changes already; catching up on each cost three queries
+        per move in every process: bench/server_load --processes 2)."""
         parts = make_url(url)
         self._dsn = parts.set(drivername="postgresql").render_as_string(hide_password=False)
         self._loop = loop
         self._on_change = on_change
+        self._origin = origin
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="rami-listen", daemon=True)
 
@@ -53,8 +61,9 @@ class Listener:
                     self._loop.call_soon_threadsafe(self._on_change, -1)  # catch up on all
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            if note.payload.isdigit():
-                                self._loop.call_soon_threadsafe(self._on_change, int(note.payload))
+                            table, _, origin = note.payload.partition(" ")
+                            if table.isdigit() and origin != self._origin:
+                                self._loop.call_soon_threadsafe(self._on_change, int(table))
             except Exception as exc:  # the database went away: listen again shortly
                 if self._stop.is_set():
                     return

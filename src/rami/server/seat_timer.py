@@ -17,6 +17,7 @@ are the server's, not the game's, and are taken out before the rules reach the e
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 from typing import Any
@@ -62,6 +63,7 @@ def game_rules(stored: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in stored.items() if k not in TABLE_KEYS}
 
 
+@functools.lru_cache(maxsize=8192)  # sent with every state message: hash once per seat
 def seat_code(token_hash: str) -> str:
     """The short code of the seat whose token hashes to ``token_hash`` (A–Z, 2–7)."""
     digest = hashlib.sha256(f"rami-seat-code:{token_hash}".encode()).digest()

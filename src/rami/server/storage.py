@@ -89,7 +89,11 @@ events_t = Table(
     Column("created_at", Float, nullable=False),
 )
 
-CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: the payload is a table id
+# Built once: a fresh ``insert().values(...)`` per move cost more CPU than SQLite's own
+# work (statement building and cache keys; bench/server_load, py-spy).
+_INSERT_EVENT = insert(events_t)
+
+CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: payload "<table id> <origin>"
 TABLE_LOCKS = 7_346_002  # first key of the advisory locks (the second is the table id)
 BOT_LEASES = 7_346_003  # first key of the locks saying which process drives a table's bots
 
@@ -184,6 +188,8 @@ class Store:
         upgrade(self.engine)
         #: PostgreSQL: several processes may share this database (locks, NOTIFY)
         self.shared = self.engine.dialect.name == "postgresql"
+        #: names this process in its notifications, so that it skips its own (pubsub)
+        self.origin = secrets.token_hex(6)
         self._write_lock = threading.Lock()
         self._lease_guard = threading.Lock()
         self._lease_conn: Any = None
@@ -350,7 +356,7 @@ class Store:
 
     def _notify(self, conn: Any, table_id: int) -> None:
         if self.shared:
-            conn.execute(select(func.pg_notify(CHANNEL, str(table_id))))
+            conn.execute(select(func.pg_notify(CHANNEL, f"{table_id} {self.origin}")))
 
     def events_since(self, table_id: int, seq: int) -> tuple[list[EventRecord], TableRecord]:
         """The events after ``seq``, and the table's current seats and status."""
@@ -384,16 +390,8 @@ class Store:
     def _insert_event(
         conn: Any, table_id: int, seq: int, kind: str, seat: int | None, data: str
     ) -> None:
-        conn.execute(
-            insert(events_t).values(
-                table_id=table_id,
-                seq=seq,
-                kind=kind,
-                seat=seat,
-                data=data,
-                created_at=time.time(),
-            )
-        )
+        row = {"table_id": table_id, "seq": seq, "kind": kind, "seat": seat, "data": data}
+        conn.execute(_INSERT_EVENT, {**row, "created_at": time.time()})
 
     def set_invite(self, table_id: int, invite: str) -> None:
         with self._writing() as conn:

@@ -14,6 +14,7 @@ event loop stays free for other tables.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import random
@@ -278,6 +279,11 @@ class TableManager:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pushed: dict[str, int] = {}  # code -> version last pushed to the sockets
         self._catching: set[asyncio.Task[None]] = set()
+        self._writer = (
+            None
+            if store.shared
+            else concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="rami-writer")
+        )
 
     def attach(self) -> None:
         """Call on the running loop: lets worker threads schedule catch-ups."""
@@ -376,6 +382,8 @@ class TableManager:
         for live in self.tables.values():
             for conn in list(live.conns):
                 conn.close()
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
 
     # ------------------------------------------------------------------ lobby
 
@@ -517,7 +525,7 @@ class TableManager:
                 canonical = str(Action.parse(text))
             except ValueError as exc:
                 raise TableError("illegal", str(exc)) from None
-            await asyncio.to_thread(self._commit, live, ACTION, seat, canonical)
+            await self._in_writer(self._commit, live, ACTION, seat, canonical)
             if conn is not None:
                 conn.send({"type": "ack", "id": ref, "version": live.version})
             await self._broadcast(live)
@@ -533,7 +541,7 @@ class TableManager:
             self._check_playing(live)
             if not live.match.current.is_over:
                 raise TableError("deal_not_over", "the current deal is not over yet")
-            await asyncio.to_thread(self._commit, live, NEXT_DEAL, seat, "")
+            await self._in_writer(self._commit, live, NEXT_DEAL, seat, "")
             if conn is not None:
                 conn.send({"type": "ack", "id": ref, "version": live.version})
             await self._broadcast(live)
@@ -546,6 +554,19 @@ class TableManager:
             raise TableError("not_started", "the table is waiting for players: start it first")
         if status == "over":
             raise TableError("match_over", "the match is over")
+
+    async def _in_writer(self, func: Callable[..., None], *args: Any) -> None:
+        """Run a commit in the store's writer thread (SQLite: one writer at a time).
+
+        SQLite takes one write transaction at a time: commits queued on a lock inside the
+        shared worker pool kept its threads waiting while views and bot moves queued
+        behind them; one thread of their own keeps the pool free (bench/server_load).
+        PostgreSQL commits in parallel: there the shared pool is used.
+        """
+        if self._writer is None:
+            await asyncio.to_thread(func, *args)
+            return
+        await asyncio.get_running_loop().run_in_executor(self._writer, func, *args)
 
     def _commit(self, live: LiveTable, kind: str, seat: int | None, data: str) -> None:
         """Apply, then append to the log and commit; undo by replay if storage fails.
@@ -635,10 +656,9 @@ class TableManager:
                 async with live.lock:
                     if live.version != version or live.bot_to_move() != seat:
                         continue
-                    view = await asyncio.to_thread(live.match.view, seat)
-                    text = await asyncio.to_thread(self._bot_move, live, seat, view)
+                    text = await asyncio.to_thread(self._bot_turn, live, seat)
                     try:
-                        await asyncio.to_thread(self._commit, live, ACTION, seat, text)
+                        await self._in_writer(self._commit, live, ACTION, seat, text)
                     except TableError as exc:
                         if exc.code == "conflict":  # another process moved for this bot
                             continue
@@ -660,6 +680,10 @@ class TableManager:
         except Exception:
             log.exception("bot driver of table %s stopped", live.code)
             live.task = None
+
+    def _bot_turn(self, live: LiveTable, seat: int) -> str:
+        """The bot's view and its move in one worker-thread hop (lock held by the caller)."""
+        return self._bot_move(live, seat, live.match.view(seat))
 
     def _bot_move(self, live: LiveTable, seat: int, view: dict[str, Any]) -> str:
         bot = live.bots.get(seat)
@@ -845,13 +869,17 @@ class TableManager:
         seat: int | None,
         view: dict[str, Any],
         timer: dict[str, Any] | None,
+        summary: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """A seat's state message; ``timer`` is read on the event loop (its clock)."""
+        """A seat's state message; ``timer`` is read on the event loop (its clock).
+
+        ``summary``: the table's summary when the caller builds messages for several seats.
+        """
         message = {
             "type": "state",
             "version": live.version,
             "seat": seat,
-            "table": live.summary(),
+            "table": summary if summary is not None else live.summary(),
             "view": view,
             "timer": timer,
         }
@@ -879,11 +907,15 @@ class TableManager:
             return
         wanted = {conn.seat for conn in live.conns}
         timer = self._timer_info(live)
-        texts = await asyncio.to_thread(
-            lambda: {
-                s: dumps(self._state_message(live, s, live.match.view(s), timer)) for s in wanted
+
+        def texts_for_seats() -> dict[int | None, str]:
+            summary = live.summary()  # the same for every seat: built once
+            return {
+                s: dumps(self._state_message(live, s, live.match.view(s), timer, summary))
+                for s in wanted
             }
-        )
+
+        texts = await asyncio.to_thread(texts_for_seats)
         for conn in list(live.conns):
             conn.send(texts[conn.seat])
 
