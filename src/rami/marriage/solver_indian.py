@@ -742,8 +742,17 @@ def _too_many_loners(
     never say no wrongly.
     """
     wild_count = sum(hand[k] for k in range(len(hand)) if k >= 52 or k in wilds)
+    held = [0, 0, 0, 0]  # per suit, bit p (1..14, ace 1 and 14): a natural card there
+    rank_cards = [0] * 13  # natural cards of each rank, copies counted
+    rank_suits = [0] * 13  # suits holding a natural card of each rank
+    for c in range(52):
+        if hand[c] and c not in wilds:
+            s, r = divmod(c, 13)
+            held[s] |= _BITS[r]
+            rank_cards[r] += hand[c]
+            rank_suits[r] += 1
     ranks = 0  # bit r: a trial of rank r on the table
-    reach = [0, 0, 0, 0]  # per suit, bit p (1..14, ace 1 and 14): a sequence may take it
+    reach = [0, 0, 0, 0]  # per suit, bit p: a sequence of the table may take it
     for g in table:
         naturals = [c for c in g if c < 52 and c not in wilds]
         if not naturals:
@@ -753,11 +762,7 @@ def _too_many_loners(
         if all(c % 13 == rank for c in naturals):
             ranks |= 1 << rank
         if all(c // 13 == suit for c in naturals):
-            held = 0  # bit p: a natural card of this suit in the hand
-            for q in range(13):
-                k = suit * 13 + q
-                if hand[k] and k not in wilds:
-                    held |= (1 << 1 | 1 << 14) if q == 0 else 1 << (q + 1)
+            mask = held[suit]
             slack = len(g) - len(naturals) + wild_count + 1
             for high in (False, True):
                 pos = [14 if high and c % 13 == 0 else c % 13 + 1 for c in naturals]
@@ -766,33 +771,32 @@ def _too_many_loners(
                 while grown:  # chain through the hand's cards of the suit
                     grown = False
                     for p in range(max(1, lo - slack), lo):
-                        if (held >> p) & 1:
+                        if (mask >> p) & 1:
                             lo, grown = p, True
                             break
                     for p in range(min(14, hi + slack), hi, -1):
-                        if (held >> p) & 1:
+                        if (mask >> p) & 1:
                             hi, grown = p, True
                             break
-                for p in range(max(1, lo - slack), min(14, hi + slack) + 1):
-                    reach[suit] |= 1 << p
+                a, b = max(1, lo - slack), min(14, hi + slack)
+                reach[suit] |= ((1 << (b - a + 1)) - 1) << a
     loners = needy = 0
     lonely = [0, 0, 0, 0]  # per suit, bit r: a card needing a wild card (or a drop)
     for c in range(52):
         if not hand[c] or c in wilds:
             continue
         s, r = divmod(c, 13)
-        if (ranks >> r) & 1 or reach[s] & ((1 << 1 | 1 << 14) if r == 0 else 1 << (r + 1)):
+        own = _BITS[r]
+        if (ranks >> r) & 1 or reach[s] & own:
             continue
-        near = any(hand[t * 13 + r] and t * 13 + r not in wilds for t in range(4) if t != s)
-        for p in () if near else (1, 14) if r == 0 else (r + 1,):
-            for q in range(max(1, p - 2), min(14, p + 2) + 1):
-                k = s * 13 + (q - 1) % 13
-                if k != c and hand[k] and k not in wilds:
-                    near = True
+        others = held[s] & ~own
+        near = rank_suits[r] > 1 or any(others & _NEAR[p] for p in _POSITIONS[r])
         if not near:
             loners += hand[c]
             lonely[s] |= 1 << r
-        elif not _in_natural_meld(hand, wilds, c):
+        elif rank_cards[r] < 3 and not any(
+            (held[s] >> lo) & 7 == 7 for p in _POSITIONS[r] for lo in _RUN_STARTS[p]
+        ):
             needy += hand[c]  # its meld holds a wild card: no natural meld holds it
             lonely[s] |= 1 << r
     if not wild_count:
@@ -804,6 +808,17 @@ def _too_many_loners(
     # suit (a sequence) or a rank (a trial): the melds cover the cards as vertices of
     # a suit-rank graph cover its edges, so they are at least a maximum matching.
     return _matching(lonely) - drops > wild_count
+
+
+#: Per rank (0 = ace): its positions in a sequence, and their bits.
+_POSITIONS = tuple((1, 14) if r == 0 else (r + 1,) for r in range(13))
+_BITS = tuple(sum(1 << p for p in ps) for ps in _POSITIONS)
+#: Per position p: the bits of positions within two of p (1..14).
+_NEAR = tuple(sum(1 << q for q in range(max(1, p - 2), min(14, p + 2) + 1)) for p in range(15))
+#: Per position p: the starts of the three-card runs through p.
+_RUN_STARTS = tuple(
+    tuple(lo for lo in range(p - 2, p + 1) if lo >= 1 and lo + 2 <= 14) for p in range(15)
+)
 
 
 def _matching(edges: list[int]) -> int:
@@ -820,24 +835,6 @@ def _matching(edges: list[int]) -> int:
         return False
 
     return sum(augment(s, [False] * 13) for s in range(4) if edges[s])
-
-
-def _in_natural_meld(hand: Sequence[int], wilds: frozenset[int], c: int) -> bool:
-    """Whether natural card ``c`` lies in a run of three of its suit or a set of three
-    of its rank among the natural cards of ``hand`` (suits not checked: a safe yes)."""
-    s, r = divmod(c, 13)
-    if sum(hand[t * 13 + r] for t in range(4) if t * 13 + r not in wilds) >= 3:
-        return True
-    have = 0  # bit p (1..14, ace 1 and 14): a natural card of suit s at that rank
-    for q in range(13):
-        k = s * 13 + q
-        if hand[k] and k not in wilds:
-            have |= (1 << 1 | 1 << 14) if q == 0 else 1 << (q + 1)
-    for p in (1, 14) if r == 0 else (r + 1,):
-        for lo in range(p - 2, p + 1):
-            if lo >= 1 and lo + 2 <= 14 and (have >> lo) & 7 == 7:
-                return True
-    return False
 
 
 def _finishing_discards(
