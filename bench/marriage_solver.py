@@ -22,7 +22,7 @@ hand or a search-bot sample) and *warm* (memos shared, as in play). Calls over
 runs on older trees too (it falls back to what they have), for before/after tables.
 Exits 1 if a call fails or a listed discard has no arrangement.
 Run: ``python bench/marriage_solver.py [holdings] [missing] [indian] [tail]
-[--cap S] [--tail-only]``.
+[--cap S] [--tail-only] [--classes random,near,dense]``.
 """
 
 from __future__ import annotations
@@ -230,15 +230,18 @@ def _tail_ops(preset: str) -> list[tuple[str, Callable[[list[int], Any, Card], o
     ]
 
 
-def tail_table(n: int, cap: float) -> bool:
-    """Print the tail table; False if a call raised."""
+def tail_table(n: int, cap: float, only: Sequence[str] = ()) -> bool:
+    """Print the tail table (the classes in ``only``, or all); False if a call raised."""
     global _TABLES
     _TABLES = _snapshot()
-    classes = {
-        "random": [(t, v) for t, v in indian_holdings(n, 3)],
-        "near": [(t, counts(h + [c for m in sh for c in m])) for t, h, sh in holdings(n, 4)],
-        "dense": dense_holdings(n, 5),
+    makers: dict[str, Callable[[], list[tuple[Card, list[int]]]]] = {
+        "random": lambda: [(t, v) for t, v in indian_holdings(n, 3)],
+        "near": lambda: [
+            (t, counts(h + [c for m in sh for c in m])) for t, h, sh in holdings(n, 4)
+        ],
+        "dense": lambda: dense_holdings(n, 5),
     }
+    classes = {name: make() for name, make in makers.items() if not only or name in only}
     ok = True
     print(f"\ntail table ({n} holdings per class, cap {cap:g} s; CPU ms per call)")
     print(
@@ -293,13 +296,18 @@ def main() -> int:
     if "--cap" in sys.argv:
         cap = float(sys.argv[sys.argv.index("--cap") + 1])
         args = [a for a in args if a != sys.argv[sys.argv.index("--cap") + 1]]
+    only: list[str] = []
+    if "--classes" in sys.argv:
+        value = sys.argv[sys.argv.index("--classes") + 1]
+        only = value.split(",")
+        args = [a for a in args if a != value]
     n = int(args[0]) if args else 10_000
     n_missing = int(args[1]) if len(args) > 1 else 1_000
     n_indian = int(args[2]) if len(args) > 2 else 100
     n_tail = int(args[3]) if len(args) > 3 else 100
     if "--tail-only" not in sys.argv:
         medians(n, n_missing, n_indian)
-    ok = tail_table(n_tail, cap)
+    ok = tail_table(n_tail, cap, only)
     ok = check_arrangements(10) and ok
     return 0 if ok else 1
 

@@ -17,6 +17,7 @@ the only tiplu-dependent checks (wild cards, finishing) apply to seen players.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -523,10 +524,12 @@ class MarriageState:
                     ok = False
             if not ok or self._spare(s, rest, len(meld)) < 1:
                 continue
-            if is_meld(meld, rules, wilds):
+            # with melds of three or more every candidate is a meld: pure melds, two
+            # neighbours or a trial pair with a wild card, three wild cards
+            if rules.melds_at_least3 or is_meld(meld, rules, wilds):
                 out.append(act.normalise(Action(act.MELD, meld)))
         table = self.melds[s]
-        pure = [is_pure_meld(m, rules) for m in table]
+        pure = [_pure_meld(tuple(m), rules) for m in table]
         pure_total = sum(pure)
         taken = self.taken
         held = [c for c in range(52) if hand[c]]
@@ -550,9 +553,9 @@ class MarriageState:
                 if spare < 1:
                     continue
                 new = tuple(sorted((*m, CARDS[k])))
-                if not is_meld(new, rules, wilds):
+                if not _meld(new, rules, wilds):
                     continue
-                if pure[i] and pure_total - 1 < SHOW_MELDS and not is_pure_meld(new, rules):
+                if pure[i] and pure_total - 1 < SHOW_MELDS and not _pure_meld(new, rules):
                     continue
                 out.append(Action(act.ADD, (CARDS[k],), i))
         return out
@@ -1212,6 +1215,18 @@ def _packs(rest: list[int], melds: Sequence[tuple[Card, ...]], k: int, start: in
         if found:
             return True
     return False
+
+
+@lru_cache(maxsize=1 << 14)
+def _meld(cards: tuple[Card, ...], rules: MarriageRules, wilds: frozenset[int]) -> bool:
+    """``is_meld`` remembered: table melds and the cards offered to them recur for turns."""
+    return is_meld(cards, rules, wilds)
+
+
+@lru_cache(maxsize=1 << 14)
+def _pure_meld(cards: tuple[Card, ...], rules: MarriageRules) -> bool:
+    """``is_pure_meld`` remembered (see ``_meld``)."""
+    return is_pure_meld(cards, rules)
 
 
 def _joins_show_meld(hand: Sequence[int], c: int, rules: MarriageRules) -> bool:

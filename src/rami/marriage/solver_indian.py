@@ -723,32 +723,118 @@ def _collect(
         skip[d] = True
 
 
-def _too_many_loners(hand: Sequence[int], wilds: frozenset[int], drops: int) -> bool:
+def _too_many_loners(
+    hand: Sequence[int],
+    wilds: frozenset[int],
+    drops: int,
+    table: Sequence[Sequence[int]] = (),
+) -> bool:
     """A quick no: more *loners* than the wild cards can carry.
 
     A loner is a natural card with no natural partner: no other suit of its rank, and
     no card of its suit within two ranks. Its meld needs two wild cards, and loners
     sharing one sequence sit three or more ranks apart, so ``m`` of them need at least
     ``max(2, 2m - 2) >= m`` wild cards. ``drops`` loners may be left out.
+    With table melds (M-10), a card that one of them might take is no loner: the rank
+    of a trial, or a rank of a sequence's suit that the sequence, stretched by its own
+    wild cards and every wild card of the hand, could reach (ace low or high). A table
+    meld without a natural card could take anything, so the test gives up: it must
+    never say no wrongly.
     """
-    wild_count = sum(hand[k] for k in wilds if k < 52)
-    loners = 0
+    wild_count = sum(hand[k] for k in range(len(hand)) if k >= 52 or k in wilds)
+    held = [0, 0, 0, 0]  # per suit, bit p (1..14, ace 1 and 14): a natural card there
+    rank_cards = [0] * 13  # natural cards of each rank, copies counted
+    rank_suits = [0] * 13  # suits holding a natural card of each rank
+    for c in range(52):
+        if hand[c] and c not in wilds:
+            s, r = divmod(c, 13)
+            held[s] |= _BITS[r]
+            rank_cards[r] += hand[c]
+            rank_suits[r] += 1
+    ranks = 0  # bit r: a trial of rank r on the table
+    reach = [0, 0, 0, 0]  # per suit, bit p: a sequence of the table may take it
+    for g in table:
+        naturals = [c for c in g if c < 52 and c not in wilds]
+        if not naturals:
+            return False
+        suit = naturals[0] // 13
+        rank = naturals[0] % 13
+        if all(c % 13 == rank for c in naturals):
+            ranks |= 1 << rank
+        if all(c // 13 == suit for c in naturals):
+            mask = held[suit]
+            slack = len(g) - len(naturals) + wild_count + 1
+            for high in (False, True):
+                pos = [14 if high and c % 13 == 0 else c % 13 + 1 for c in naturals]
+                lo, hi = min(pos), max(pos)
+                grown = True
+                while grown:  # chain through the hand's cards of the suit
+                    grown = False
+                    for p in range(max(1, lo - slack), lo):
+                        if (mask >> p) & 1:
+                            lo, grown = p, True
+                            break
+                    for p in range(min(14, hi + slack), hi, -1):
+                        if (mask >> p) & 1:
+                            hi, grown = p, True
+                            break
+                a, b = max(1, lo - slack), min(14, hi + slack)
+                reach[suit] |= ((1 << (b - a + 1)) - 1) << a
+    loners = needy = 0
+    lonely = [0, 0, 0, 0]  # per suit, bit r: a card needing a wild card (or a drop)
     for c in range(52):
         if not hand[c] or c in wilds:
             continue
         s, r = divmod(c, 13)
-        if any(hand[t * 13 + r] and t * 13 + r not in wilds for t in range(4) if t != s):
+        own = _BITS[r]
+        if (ranks >> r) & 1 or reach[s] & own:
             continue
-        near = False
-        for p in (1, 14) if r == 0 else (r + 1,):
-            for q in range(max(1, p - 2), min(14, p + 2) + 1):
-                k = s * 13 + (q - 1) % 13
-                if k != c and hand[k] and k not in wilds:
-                    near = True
+        others = held[s] & ~own
+        near = rank_suits[r] > 1 or any(others & _NEAR[p] for p in _POSITIONS[r])
         if not near:
             loners += hand[c]
+            lonely[s] |= 1 << r
+        elif rank_cards[r] < 3 and not any(
+            (held[s] >> lo) & 7 == 7 for p in _POSITIONS[r] for lo in _RUN_STARTS[p]
+        ):
+            needy += hand[c]  # its meld holds a wild card: no natural meld holds it
+            lonely[s] |= 1 << r
+    if not wild_count:
+        return loners + needy > drops  # every meld is natural
     left = max(0, loners - drops)
-    return (2 if left == 1 else left) > wild_count
+    if (2 if left == 1 else left) > wild_count:
+        return True
+    # Each meld holding such a card holds a wild card, and its natural cards share a
+    # suit (a sequence) or a rank (a trial): the melds cover the cards as vertices of
+    # a suit-rank graph cover its edges, so they are at least a maximum matching.
+    return _matching(lonely) - drops > wild_count
+
+
+#: Per rank (0 = ace): its positions in a sequence, and their bits.
+_POSITIONS = tuple((1, 14) if r == 0 else (r + 1,) for r in range(13))
+_BITS = tuple(sum(1 << p for p in ps) for ps in _POSITIONS)
+#: Per position p: the bits of positions within two of p (1..14).
+_NEAR = tuple(sum(1 << q for q in range(max(1, p - 2), min(14, p + 2) + 1)) for p in range(15))
+#: Per position p: the starts of the three-card runs through p.
+_RUN_STARTS = tuple(
+    tuple(lo for lo in range(p - 2, p + 1) if lo >= 1 and lo + 2 <= 14) for p in range(15)
+)
+
+
+def _matching(edges: list[int]) -> int:
+    """Size of a maximum matching between suits and ranks (bit r of ``edges[s]``)."""
+    owner = [-1] * 13
+
+    def augment(s: int, seen: list[bool]) -> bool:
+        for r in range(13):
+            if (edges[s] >> r) & 1 and not seen[r]:
+                seen[r] = True
+                if owner[r] < 0 or augment(owner[r], seen):
+                    owner[r] = s
+                    return True
+        return False
+
+    return sum(augment(s, [False] * 13) for s in range(4) if edges[s])
 
 
 def _finishing_discards(
@@ -768,7 +854,7 @@ def _finishing_discards(
                 if groups is not None:
                     out[k] = tuple(tuple(int(c) for c in g) for g in groups)
         return out
-    if not table and _too_many_loners(hand, wilds, 1):
+    if _too_many_loners(hand, wilds, 1, table):
         return {}
     skip = [not hand[k] for k in range(KINDS)]
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
