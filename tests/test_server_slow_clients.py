@@ -87,9 +87,13 @@ def test_huge_frames_and_headers_are_refused_by_the_real_server(tmp_path: Path) 
             ws.send(json.dumps({"type": "hello", "token": None}))
             ws.recv(timeout=10)
             started = time.perf_counter()
-            with pytest.raises(Exception, match="1009"):  # message too big
+            closed_type = pytest.importorskip("websockets.exceptions").ConnectionClosed
+            with pytest.raises(closed_type) as closed:  # message too big: the server hangs up
                 ws.send("x" * 12_500_000)
                 ws.recv(timeout=10)
+            # The server's close frame (1009) can be lost while the client is still sending.
+            received = closed.value.rcvd
+            assert received is None or received.code == 1009, received
             assert time.perf_counter() - started < 5
         with pytest.raises(httpx.HTTPError):  # h11 refuses a 1 MB head and hangs up
             response = httpx.get(f"{base}/api/games", headers={"X-Big": "a" * 1_000_000})
