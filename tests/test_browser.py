@@ -10,11 +10,8 @@ The human's moves are whatever legal buttons the page offers. Screenshots go to
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,47 +20,20 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-import uvicorn  # noqa: E402
+from browser_support import CHROMIUM, CHROMIUM_ARGS, PHONE, SHOTS, served  # noqa: E402
 
-from rami.server import ServerConfig, create_app  # noqa: E402
+from rami.server import ServerConfig  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
-PHONE = {"width": 375, "height": 812}
 DEAL_SECONDS = 50
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("browser") / "rami.db"
-    app = create_app(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0, require_invite=True))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 15
-    while not server.started:
-        assert time.time() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0, require_invite=True)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
