@@ -12,7 +12,42 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-__all__ = ["deal_weighted"]
+from rami.errors import InputError
+
+__all__ = ["deal_others", "deal_weighted"]
+
+
+def deal_others(
+    rest: Sequence[int],
+    need: Sequence[int],
+    seat: int,
+    weights: Sequence[Sequence[float] | None] | None,
+    rng: random.Random,
+    what: str,
+) -> tuple[dict[int, list[int]], list[int]]:
+    """Deal the shuffled unseen cards ``rest``: ``need[s]`` to every other seat that lacks
+    cards (in seat order, or by ``deal_weighted`` with ``weights[s]``); the rest is left.
+
+    ``what`` names the card set ("decks", "shoe") in the error for counts that cannot be.
+    """
+    others = [s for s in range(len(need)) if s != seat and need[s] > 0]
+    if weights is None:
+        dealt: dict[int, list[int]] = {}
+        pos = 0
+        for s in others:
+            dealt[s] = list(rest[pos : pos + need[s]])
+            pos += need[s]
+        return dealt, list(rest[pos:])
+    total = sum(need[s] for s in others)
+    if total > len(rest):
+        raise InputError(f"the view's card counts do not add up to the {what}")
+    buckets = deal_weighted(
+        rest,
+        [need[s] for s in others] + [len(rest) - total],
+        [weights[s] for s in others] + [None],
+        rng,
+    )
+    return dict(zip(others, buckets, strict=False)), buckets[-1]
 
 
 def deal_weighted(

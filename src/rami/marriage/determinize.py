@@ -24,7 +24,7 @@ from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState
 from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
-from rami.sampling import deal_weighted
+from rami.sampling import deal_others
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
@@ -137,29 +137,11 @@ def sample_state(
         need[s] = int(seats[s]["hand_size"]) - sum(hands[s])
     rest = [CARDS[c] for c in range(52) for _ in range(pool[c])]
     rng.shuffle(rest)
-    if weights is None:
-        pos = 0
-        for s in range(n):
-            if s != seat and need[s] > 0:
-                for c in rest[pos : pos + need[s]]:
-                    hands[s][c] += 1
-                pos += need[s]
-        rest = rest[pos:]
-    else:
-        others = [s for s in range(n) if s != seat and need[s] > 0]
-        dealt = sum(need[s] for s in others)
-        if dealt > len(rest):
-            raise InputError("the view's card counts do not add up to the decks")
-        buckets = deal_weighted(
-            rest,
-            [need[s] for s in others] + [len(rest) - dealt],
-            [weights[s] for s in others] + [None],
-            rng,
-        )
-        for s, got in zip(others, buckets, strict=False):
-            for c in got:
-                hands[s][c] += 1
-        rest = [CARDS[c] for c in buckets[-1]]
+    dealt, left = deal_others(rest, need, seat, weights, rng, "decks")
+    for s, got in dealt.items():
+        for c in got:
+            hands[s][c] += 1
+    rest = [CARDS[c] for c in left]
     tiplu: Card | None = _card(view["tiplu"]) if view.get("tiplu") else None
     picked = bool(view.get("tiplu_picked"))
     if picked and tiplu is None:

@@ -29,7 +29,7 @@ from rami.cards import (
     take_out,
 )
 from rami.errors import InputError
-from rami.sampling import deal_weighted
+from rami.sampling import deal_others
 from rami.tunisian.game import PLAY, TunisianState
 from rami.tunisian.rules import TunisianRules, rules_from
 
@@ -135,27 +135,10 @@ def sample_state(
         need[s] = int(seats[s]["hand_size"]) - len(hands[s])
     rest = from_counts(pool)
     rng.shuffle(rest)
-    if weights is None:
-        pos = 0
-        for s in range(n):
-            if s != seat and need[s] > 0:
-                hands[s].extend(rest[pos : pos + need[s]])
-                pos += need[s]
-        stock = rest[pos:]
-    else:
-        others = [s for s in range(n) if s != seat and need[s] > 0]
-        dealt = sum(need[s] for s in others)
-        if dealt > len(rest):
-            raise InputError("the view's card counts do not add up to the shoe")
-        buckets = deal_weighted(
-            rest,
-            [need[s] for s in others] + [len(rest) - dealt],
-            [weights[s] for s in others] + [None],
-            rng,
-        )
-        for s, got in zip(others, buckets, strict=False):
-            hands[s].extend(CARDS[c] for c in got)
-        stock = [CARDS[c] for c in buckets[-1]]
+    dealt, left = deal_others(rest, need, seat, weights, rng, "shoe")
+    for s, got in dealt.items():
+        hands[s].extend(CARDS[c] for c in got)
+    stock = [CARDS[c] for c in left]
     if len(stock) != int(view["stock_size"]):
         raise InputError("the view's card counts do not add up to the shoe")
     table = [(_cards(m["cards"]), int(m["owner"])) for m in view["table"]]
