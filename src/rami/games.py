@@ -8,23 +8,31 @@ protocol of ``rami.engine``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+import os
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any, Protocol
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
-from rami.errors import IllegalAction, InputError
+from rami.errors import InputError
 
 __all__ = [
     "GAMES",
+    "Game",
     "GameSpec",
     "Match",
     "action_from_id",
     "action_space_of",
+    "all_games",
+    "game_names",
     "get_game",
     "id_of",
     "legal_action_ids",
+    "register",
+    "unregister",
 ]
 
 
@@ -49,8 +57,13 @@ class Match(Protocol):
 
 
 @dataclass(frozen=True)
-class GameSpec:
-    """How to make rules and matches of one game."""
+class Game:
+    """One game as the registry knows it: everything a consumer may ask of it.
+
+    Each game package builds one ``Game`` (``rami.<package>.registration.GAME``); the
+    consumers (cli, sim, play, server, bots, rl) only use these fields and never name a
+    game. Hooks that a game may lack default to ``None``.
+    """
 
     name: str
     title: str
@@ -78,187 +91,94 @@ class GameSpec:
         return self._new_match(rules, count, seed)
 
 
-def _marriage_rules(spec: Any) -> Any:
-    from rami.marriage.rules import rules_from
-
-    return rules_from(spec)
+GameSpec = Game  # the former name
 
 
-def _marriage_players(rules: Any) -> tuple[int, ...]:
-    return tuple(range(rules.min_players, rules.max_players + 1))
+# The games that ship with rami; more come from the ``rami.games`` entry-point group, from
+# ``RAMI_GAMES`` (``module:attribute`` items, comma-separated) and from ``register``.
+_BUILT_IN = ("rami.marriage.registration:GAME", "rami.tunisian.registration:GAME")
+_REGISTRY: dict[str, Game] = {}
+_loaded = False
 
 
-class _MarriageMatchAdapter:
-    """Gives a Marriage match the whole ``Match`` protocol (``apply``, ``standing``,
-    ``view``) where ``rami.marriage.match.Match`` does not offer it itself.
-
-    The standing uses the Tunisian shape so front ends read one format: ``totals`` are
-    the ledger balances, ``deals[i].points`` each deal's nets (M-16).
-    """
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    @property
-    def current(self) -> GameState:
-        current: GameState = self.inner.current
-        return current
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self.inner.is_over)
-
-    def apply(self, action: Action | str) -> None:
-        own = getattr(self.inner, "apply", None)
-        if own is not None:
-            own(action)
-            return
-        if self.inner.is_over and self.inner.current.is_over:
-            raise IllegalAction("the match is over")
-        self.inner.current.apply(action)
-
-    def next_deal(self) -> GameState:
-        state: GameState = self.inner.next_deal()
-        return state
-
-    def standing(self) -> dict[str, Any]:
-        own = getattr(self.inner, "standing", None)
-        if own is not None:
-            result: dict[str, Any] = own()
-            return result
-        inner = self.inner
-        deals = []
-        for rec, row in zip(inner.finished_deals(), inner.ledger(), strict=True):
-            deals.append(
-                {
-                    "deal": rec.number,
-                    "dealer": rec.dealer,
-                    "winner": rec.finisher,
-                    "points": list(rec.nets),
-                    "totals": list(row["balances"]),
-                }
-            )
-        over = bool(inner.is_over)
-        return {
-            "deal_number": inner.deal_number,
-            "deals_total": inner.deals,
-            "dealer": inner.current.dealer,
-            "totals": list(inner.balances),
-            "game_over": over,
-            "winners": list(inner.winners) if over else None,
-            "deals": deals,
-        }
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        own = getattr(self.inner, "view", None)
-        if own is not None:
-            result: dict[str, Any] = own(seat)
-            return result
-        out: dict[str, Any] = self.inner.current.view(seat)
-        out["match"] = self.standing()
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = self.inner.to_json()
-        return doc
+def _load_ref(ref: str) -> Game:
+    module, _, attr = ref.partition(":")
+    try:
+        found = getattr(importlib.import_module(module), attr or "GAME")
+    except (ImportError, AttributeError) as exc:
+        raise InputError(f"cannot load the game {ref!r}: {exc}") from None
+    if not isinstance(found, Game):
+        raise InputError(f"{ref!r} is not a rami game")
+    return found
 
 
-def _marriage_match(rules: Any, players: int, seed: int) -> Match:
-    from rami.marriage.match import Match as MarriageMatch
-
-    return _MarriageMatchAdapter(MarriageMatch(rules, players, seed))
-
-
-def _marriage_load(doc: Mapping[str, Any]) -> Match:
-    from rami.marriage.match import Match as MarriageMatch
-
-    return _MarriageMatchAdapter(MarriageMatch.from_json(doc))
-
-
-def _tunisian_rules(spec: Any) -> Any:
-    from rami.tunisian.rules import rules_from
-
-    return rules_from(spec)
+def _ensure_loaded() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    refs = list(_BUILT_IN)
+    refs += [ep.value for ep in entry_points(group="rami.games")]
+    refs += [r.strip() for r in os.environ.get("RAMI_GAMES", "").split(",") if r.strip()]
+    for ref in refs:
+        game = _load_ref(ref)
+        _REGISTRY.setdefault(game.name, game)
 
 
-def _tunisian_players(rules: Any) -> tuple[int, ...]:
-    return (rules.players,)
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry (a plug-in or a test's game); returns it."""
+    _ensure_loaded()
+    _REGISTRY[game.name] = game
+    return game
 
 
-def _tunisian_match(rules: Any, players: int, seed: int) -> Match:
-    from rami.tunisian.match import TunisianMatch
-
-    return TunisianMatch(rules, seed)
-
-
-def _tunisian_load(doc: Mapping[str, Any]) -> Match:
-    from rami.tunisian.match import TunisianMatch
-
-    return TunisianMatch.from_json(doc)
+def unregister(name: str) -> None:
+    """Remove the game called ``name`` (tests that registered one)."""
+    _ensure_loaded()
+    _REGISTRY.pop(name, None)
 
 
-def _marriage_action_space(rules: Any) -> ActionSpace:
-    from rami.marriage.action_ids import action_space
-
-    return action_space(rules)
-
-
-def _marriage_owns(state: GameState) -> bool:
-    from rami.marriage.action_ids import owns
-
-    return owns(state)
+def all_games() -> tuple[Game, ...]:
+    """Every registered game, built-ins first."""
+    _ensure_loaded()
+    return tuple(_REGISTRY.values())
 
 
-def _tunisian_action_space(rules: Any) -> ActionSpace:
-    from rami.tunisian.action_ids import action_space
-
-    return action_space(rules)
-
-
-def _tunisian_owns(state: GameState) -> bool:
-    from rami.tunisian.action_ids import owns
-
-    return owns(state)
+def game_names() -> tuple[str, ...]:
+    """The names of every registered game."""
+    return tuple(game.name for game in all_games())
 
 
-GAMES: dict[str, GameSpec] = {
-    "marriage": GameSpec(
-        "marriage",
-        "Marriage",
-        ("nepali", "indian"),
-        "rules",
-        _marriage_rules,
-        _marriage_players,
-        _marriage_match,
-        _marriage_load,
-        _marriage_action_space,
-        _marriage_owns,
-    ),
-    "tunisian": GameSpec(
-        "tunisian",
-        "Tunisian rami",
-        ("1v1", "ffa", "2v2"),
-        "mode",
-        _tunisian_rules,
-        _tunisian_players,
-        _tunisian_match,
-        _tunisian_load,
-        _tunisian_action_space,
-        _tunisian_owns,
-    ),
-}
+class _Registered(Mapping[str, Game]):
+    """The registry as a read-only name -> ``Game`` mapping, loaded on first use."""
+
+    def __getitem__(self, name: str) -> Game:
+        _ensure_loaded()
+        return _REGISTRY[name]
+
+    def __iter__(self) -> Iterator[str]:
+        _ensure_loaded()
+        return iter(tuple(_REGISTRY))
+
+    def __len__(self) -> int:
+        _ensure_loaded()
+        return len(_REGISTRY)
 
 
-def get_game(name: Any) -> GameSpec:
+GAMES: Mapping[str, Game] = _Registered()
+
+
+def get_game(name: Any) -> Game:
     """The game called ``name``; ``InputError`` naming the choices otherwise."""
-    if isinstance(name, str) and name.lower() in GAMES:
-        return GAMES[name.lower()]
-    raise InputError(f"unknown game {name!r}: choose one of {', '.join(GAMES)}")
+    _ensure_loaded()
+    if isinstance(name, str) and name.lower() in _REGISTRY:
+        return _REGISTRY[name.lower()]
+    raise InputError(f"unknown game {name!r}: choose one of {', '.join(_REGISTRY)}")
 
 
 def action_space_of(state: GameState) -> ActionSpace:
     """The action space of the game and rules ``state`` is played under (docs/rl.md)."""
-    for spec in GAMES.values():
+    for spec in all_games():
         if spec.owns is not None and spec.action_space is not None and spec.owns(state):
             return spec.action_space(getattr(state, "rules", None))
     raise InputError(f"no game in the registry has integer action ids for {type(state).__name__}")
