@@ -28,6 +28,10 @@ from rami.marriage.solver import (
     show_finish_discards,
     show_meld_options,
 )
+from rami.tunisian.game import new_deal as new_tunisian_deal
+from rami.tunisian.melds import meld_options
+from rami.tunisian.rules import rules_from as tunisian_rules
+from rami.tunisian.solver import best_opening, can_go_out, clear_cache, opening_reaches
 
 Holding = tuple[Card, list[int]]
 
@@ -160,6 +164,41 @@ def probe_play(out: list[str], deals: int) -> None:
             out.append(f"play {preset} {seed} {trace} {state.is_over}")
 
 
+def probe_tunisian(rng: random.Random, out: list[str], n: int) -> None:
+    """Openings (T-6) and going out (T-9) on seeded 15-card hands, 0-3 jokers; then play."""
+    for i in range(n):
+        jokers = i % 4
+        if i % 2:  # dense: two suits
+            suits = rng.sample(range(4), 2)
+            naturals = [rng.choice(suits) * 13 + rng.randrange(13) for _ in range(15 - jokers)]
+        else:
+            naturals = [rng.randrange(52) for _ in range(15 - jokers)]
+        vec = counts([*naturals, *[52] * jokers])
+        if max(vec[:52]) > 2:
+            continue
+        table = meld_options(counts([rng.randrange(52) for _ in range(12)]))[:2]
+        calls: list[tuple[Callable[..., object], tuple[object, ...]]] = [
+            (best_opening, (vec,)),
+            (opening_reaches, (vec, 71)),
+            (meld_options, (vec,)),
+            (can_go_out, (vec, table, True, 71)),
+            (can_go_out, (vec, table, False, 71)),
+        ]
+        out.append("tunisian " + " | ".join(_safe(f, *args) for f, args in calls))
+        if i % 7 == 0:
+            clear_cache()
+    for mode in ("1v1", "ffa"):
+        play = random.Random(f"accel-play:{mode}")
+        for seed in range(4):
+            state = new_tunisian_deal(tunisian_rules(mode), seed, dealer=0)
+            trace = 0
+            while not state.is_over:
+                legal = state.legal_actions()
+                trace = zlib.crc32(repr(legal).encode(), trace)
+                state.apply(play.choice(legal))
+            out.append(f"play {mode} {seed} {trace}")
+
+
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 30
     out = [f"compiled {compiled_modules()}"]
@@ -171,6 +210,7 @@ def main() -> int:
     probe_nepali(near + rand + dense, out, NEPALI)
     probe_indian(near + rand + dense, out)
     probe_play(out, max(2, n // 10))
+    probe_tunisian(rng, out, 4 * n)
     sys.stdout.write("\n".join(out) + "\n")
     return 0
 
