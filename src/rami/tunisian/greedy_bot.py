@@ -24,7 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rami.bots.base import Bot, card_of, cards_of, hand_counts, legal_actions
+from rami.bots.base import card_of, cards_of, hand_counts, legal_actions
+from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard, rules_of
+from rami.bots.opponent_model import OpponentModel
 from rami.cards import CARDS, JOKER, Card
 from rami.engine import Action
 from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
@@ -35,13 +37,23 @@ from rami.tunisian.solver import best_opening, can_go_out
 if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
 
-__all__ = ["Observation", "TunisianGreedy", "card_use", "decide", "observe", "observe_state"]
+__all__ = [
+    "Observation",
+    "TunisianGreedy",
+    "candidates",
+    "card_use",
+    "decide",
+    "leaf_value",
+    "observe",
+    "observe_state",
+    "policy",
+    "tree_moves",
+]
 
 _JOKER = int(JOKER)
 _DRAW = Action("draw")
 _TAKE = Action("take")
 _MELD_CACHE: dict[tuple[str, ...], Meld] = {}
-_RULES_CACHE: dict[tuple[tuple[str, Any], ...], TunisianRules] = {}
 
 
 @dataclass
@@ -78,15 +90,6 @@ class Observation:
         return out
 
 
-def _rules(doc: Mapping[str, Any]) -> TunisianRules:
-    key = tuple(sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
-    found = _RULES_CACHE.get(key)
-    if found is None:
-        found = rules_from(dict(doc))
-        _RULES_CACHE[key] = found
-    return found
-
-
 def table_meld(texts: Sequence[str]) -> Meld:
     """The meld a view lists (cards in their laid order), memoised."""
     key = tuple(texts)
@@ -103,7 +106,7 @@ def observe(view: Mapping[str, Any]) -> Observation:
     """The observation of a Tunisian view (the only input a bot gets)."""
     seats = view["seats"]
     return Observation(
-        rules=_rules(view["rules"]),
+        rules=rules_of(view["rules"], rules_from),
         seat=int(view["seat"]),
         phase=str(view["phase"]),
         first_round=bool(view["first_round"]),
@@ -260,12 +263,12 @@ def discard_scores(obs: Observation) -> dict[int, float]:
     return out
 
 
+def _higher(c: int) -> int:
+    return -c  # of two equal discards, shed the higher card
+
+
 def _choose_discard(obs: Observation, rng: random.Random | None, noise: float) -> Action:
-    scores = discard_scores(obs)
-    if noise and rng is not None:
-        scores = {c: v + rng.gauss(0.0, noise) for c, v in scores.items()}
-    best = min(scores, key=lambda c: (scores[c], -c))
-    return Action("discard", (CARDS[best],))
+    return pick_discard(discard_scores(obs), rng, noise, _higher)
 
 
 # --------------------------------------------------------------------------- steps
@@ -431,9 +434,8 @@ def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.
     if len(legal) == 1:
         return legal[0]
     if obs.phase == "draw":
-        if noise and rng is not None and rng.random() < min(0.3, noise / 40):
-            return rng.choice(legal)
-        return _draw_or_take(obs)
+        blurred = noisy_choice(legal, rng, noise, min(0.3, noise / 40))
+        return blurred if blurred is not None else _draw_or_take(obs)
     if obs.phase == "first_discard":
         return _choose_discard(obs, rng, noise)
     step = _going_out_step(obs)
@@ -452,18 +454,14 @@ def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.
     return legal[0]  # a staged opening must be completed: any offered meld does it
 
 
-class TunisianGreedy(Bot):
+class TunisianGreedy(GreedyBot[Observation]):
     """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
 
-    def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
-        super().__init__(seed)
-        self.noise = noise
-        self.name = "easy" if noise else "greedy"
+    def observe(self, view: Mapping[str, Any]) -> Observation:
+        return observe(view)
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
-        obs = observe(view)
-        rng = self.rng(view) if self.noise else None
-        return decide(obs, rng, self.noise)
+    def decide(self, obs: Observation, rng: random.Random | None, noise: float) -> Action:
+        return decide(obs, rng, noise)
 
 
 def _card(c: int) -> Card:
@@ -487,16 +485,44 @@ def candidates(obs: Observation, k: int) -> list[Action]:
         return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
     if first.kind != "discard":
         return [first]
+    return discard_candidates(first, discard_scores(obs), k, _higher, lambda c: c != _JOKER)
+
+
+DANGER = 5.0  # discard-score units per danger (IS-MCTS)
+
+
+def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Action]:
+    """The bot's moves at one IS-MCTS node (``rami.bots.ismcts``): draw or take (T-8),
+    going out when the exact solver says the hand empties, open now or wait (T-6), lay
+    off or swap, then discards ranked by greedy's scores plus the danger of feeding the
+    next player."""
+    legal = obs.legal
+    if len(legal) <= 1:
+        return list(legal)
+    if obs.phase == "draw":
+        first = decide(obs)
+        return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
+    out: list[Action] = []
+    if obs.phase != "first_discard":
+        step = _going_out_step(obs)
+        if step is not None:
+            return [step]  # the exact solver: the hand can be emptied this turn
+        first = decide(obs)
+        if first.kind != "discard":
+            out.append(first)
     scores = discard_scores(obs)
-    ranked = sorted(scores, key=lambda c: (scores[c], -c))
-    out = [first]
+    ranked = sorted(scores, key=lambda c: (scores[c] + DANGER * model.danger(c), -c))
     for c in ranked:
-        a = Action("discard", (CARDS[c],))
-        if a not in out and c != _JOKER:
-            out.append(a)
-        if len(out) >= k:
+        if len(out) >= width:
             break
-    return out
+        if c != _JOKER or len(scores) == 1:
+            out.append(Action("discard", (CARDS[c],)))
+    return out or list(legal[:1])
+
+
+def play_step(view: Mapping[str, Any]) -> int:
+    """T-2: play passes to (seat - 1) mod n."""
+    return -1
 
 
 def policy(state: TunisianState) -> Action:
