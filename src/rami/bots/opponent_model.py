@@ -27,6 +27,7 @@ from typing import Any
 
 from rami.bots.base import card_of
 from rami.cards import KINDS
+from rami.runs import positions
 
 __all__ = ["OpponentModel", "affinity", "model_of"]
 
@@ -46,9 +47,8 @@ def affinity(a: int, b: int) -> float:
         return 1.0
     sa, ra = divmod(a, 13)
     sb, rb = divmod(b, 13)
-    if sa == sb:
-        gap = abs(ra - rb)
-        gap = min(gap, 13 - gap) if {ra, rb} & {0} else gap  # the ace is high and low
+    if sa == sb:  # the ace is high and low: the nearer of its positions
+        gap = min(abs(p - q) for p in positions(ra) for q in positions(rb))
         return 0.8 if gap == 1 else 0.45 if gap == 2 else 0.0
     return 0.5 if ra == rb else 0.0
 

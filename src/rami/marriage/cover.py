@@ -37,11 +37,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from rami.cards import CARDS, KINDS, Card
+from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
 
 __all__ = ["arrange3", "discards3", "show_discards3"]
 
 _UNIT = tuple(1 << (8 * r) for r in range(13))
-_QKA = _UNIT[0] + _UNIT[11] + _UNIT[12]
+_QKA = sum(_UNIT[r] for r in ACE_HIGH_THREE)  # Q-K-A, the ace high
 _MEMO_LIMIT = 100_000  # entries per table; a full table starts a new generation
 _WILD_SHIFT = 8 * 13  # a suit *code*: the key, and the wild-rank mask above it
 _CARD_BITS = (1 << _WILD_SHIFT) - 1
@@ -151,14 +152,9 @@ def _solve(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
     if best and low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
         c = _solve(key - _QKA, tun)[0]
         if c < best:
-            best, piece = c, (0, 11, 12)
+            best, piece = c, ACE_HIGH_THREE
     if best > 1:
-        partners: tuple[int, ...] = ()
-        if low <= 11:
-            partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
-        if low == 0:
-            partners = (*partners, 11, 12)
-        for p in partners:
+        for p in NEAR_ABOVE[low]:
             if (key >> (8 * p)) & 255:
                 c = _solve(key - unit - _UNIT[p], tun)[0] + 1
                 if c < best:
@@ -582,12 +578,7 @@ def _cluster_vec(code: int) -> Vec:
         b2 = min(b2, c1)
         b3 = min(b3, c2)
     if not wild:  # a natural pair and a wild card
-        partners: tuple[int, ...] = ()
-        if low <= 11:
-            partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
-        if low == 0:
-            partners = (*partners, 11, 12)
-        for p in partners:
+        for p in NEAR_ABOVE[low]:
             if (key >> (8 * p)) & 255 and not (wmask >> p) & 1:
                 c0, c1, c2, c3 = _cluster_vec(code - unit - _UNIT[p])
                 b0 = min(b0, c0 + 1)
@@ -786,12 +777,7 @@ def _lex(key: int) -> int:
         c = _lex(key - _QKA) - 1
         if c < best:
             best = c
-    partners: tuple[int, ...] = ()
-    if low <= 11:
-        partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
-    if low == 0:
-        partners = (*partners, 11, 12)
-    for p in partners:
+    for p in NEAR_ABOVE[low]:
         if (key >> (8 * p)) & 255:
             c = _lex(key - unit - _UNIT[p]) + _SHOWS
             if c < best:

@@ -38,6 +38,7 @@ from rami.marriage.maal import maal
 from rami.marriage.melds import is_pure_meld, wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
+from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
 
 if TYPE_CHECKING:
     from rami.marriage.game import MarriageState
@@ -179,12 +180,9 @@ def _pure_score(suit: tuple[int, ...], tun: bool) -> int:
         best = max(best, 1 + without(low, low))
     if low <= 10 and suit[low + 1] and suit[low + 2]:
         best = max(best, 10 + without(low, low + 1, low + 2))
-    if low == 0 and suit[11] and suit[12]:
-        best = max(best, 10 + without(0, 11, 12))
-    partners = [p for p in (low + 1, low + 2) if p <= 12]
-    if low == 0:
-        partners += [11, 12]
-    for p in partners:
+    if low == 0 and all(suit[p] for p in ACE_HIGH_THREE):
+        best = max(best, 10 + without(*ACE_HIGH_THREE))
+    for p in NEAR_ABOVE[low]:
         if suit[p]:
             best = max(best, 1 + without(low, p))
     if len(_PURE_MEMO) > _MEMO_LIMIT:
@@ -219,12 +217,9 @@ def _suit_cover(suit: tuple[int, ...], tun: bool) -> int:
         best = min(best, without(low, low, low))
     if low <= 10 and suit[low + 1] and suit[low + 2]:
         best = min(best, without(low, low + 1, low + 2))
-    if low == 0 and suit[11] and suit[12]:
-        best = min(best, without(0, 11, 12))
-    partners = [p for p in (low + 1, low + 2) if p <= 12]
-    if low == 0:
-        partners += [11, 12]
-    for p in partners:
+    if low == 0 and all(suit[p] for p in ACE_HIGH_THREE):
+        best = min(best, without(*ACE_HIGH_THREE))
+    for p in NEAR_ABOVE[low]:
         if suit[p] and best > 1:
             best = min(best, 1 + without(low, p))
     if len(_COVER_MEMO) > _MEMO_LIMIT:

@@ -29,6 +29,7 @@ from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_d
 from rami.bots.opponent_model import OpponentModel
 from rami.cards import CARDS, JOKER, Card
 from rami.engine import Action
+from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
 from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import card_points
@@ -148,10 +149,9 @@ def observe_state(state: TunisianState, seat: int) -> Observation:
 
 
 def _held(hand: Sequence[int], suit: int, position: int) -> bool:
-    if position < 1 or position > 14:
+    if position < ACE_LOW or position > ACE_HIGH:
         return False
-    rank = 1 if position == 14 else position
-    return hand[suit * 13 + rank - 1] > 0
+    return hand[kind_at(suit, position)] > 0
 
 
 def card_use(hand: Sequence[int], c: int, copies: bool = True) -> float:
@@ -165,9 +165,8 @@ def card_use(hand: Sequence[int], c: int, copies: bool = True) -> float:
     if c == _JOKER:
         return 6.0
     suit, r = divmod(c, 13)
-    rank = r + 1
     best = 0.0
-    for p in (1, 14) if rank == 1 else (rank,):
+    for p in positions(r):
         l1, r1 = _held(hand, suit, p - 1), _held(hand, suit, p + 1)
         l2, r2 = _held(hand, suit, p - 2), _held(hand, suit, p + 2)
         if (l1 and r1) or (l1 and l2) or (r1 and r2):
@@ -203,9 +202,9 @@ def table_fits(table: Sequence[tuple[Meld, int]]) -> set[int]:
         low, high = meld.span
         suit = meld.suit
         for p in (low - 1, high + 1):
-            if 1 <= p <= 14:
-                fits.add(suit * 13 + (0 if p == 14 else p - 1))
-        if not meld.has_joker and (low > 1 or high < 14):
+            if ACE_LOW <= p <= ACE_HIGH:
+                fits.add(kind_at(suit, p))
+        if not meld.has_joker and (low > ACE_LOW or high < ACE_HIGH):
             fits.add(_JOKER)
     return fits
 

@@ -34,6 +34,7 @@ from itertools import pairwise
 from threading import Lock
 
 from rami.cards import JOKER, KINDS
+from rami.runs import ACE_HIGH, ACE_LOW, POSITIONS, RUN_KINDS, positions
 from rami.tunisian.melds import (
     POSITION_VALUE,
     Meld,
@@ -70,8 +71,7 @@ _OPTIONS_LIMIT = 50_000  # the option tables together
 
 # _BIT[s][p]: the count unit of the card at run position p (1 … 14) of suit s.
 _BIT: tuple[tuple[int, ...], ...] = tuple(
-    tuple(0 if p == 0 else 1 << (2 * (s * 13 + (0 if p == 14 else p - 1))) for p in range(16))
-    for s in range(4)
+    tuple(0 if p in (0, 15) else 1 << (2 * RUN_KINDS[s][p]) for p in range(16)) for s in range(4)
 )
 # _PVS[low][high]: the value of a run on positions low … high (T-5).
 _PVS: tuple[tuple[int, ...], ...] = tuple(
@@ -139,7 +139,7 @@ def _walk(
     only if the hand has that ace twice.
     """
     bits = _BIT[suit]
-    far = 15 - anchor if anchor in (1, 14) else 0
+    far = ACE_LOW + ACE_HIGH - anchor if anchor in POSITIONS[0] else 0
     far_held = far and _count(key, suit * 13) >= 2
     # the naturals in a row from the anchor: row[0] = anchor, row[1] …
     row = [anchor]
@@ -850,7 +850,7 @@ def can_go_out(
         ]
         for idx in runs_of_suit[suit]:
             low, high, at = tab[idx]
-            if at and (at == rank or (rank == 1 and at in (1, 14))):
+            if at and at in positions(rank - 1):
                 out.append((unit, won, _replace(tab, idx, (low, high, 0))))  # a swap
                 continue
             # a joker for the stretch: the run holds none, or its real card comes too
@@ -862,7 +862,7 @@ def can_go_out(
                 else:
                     extra = bits[at]
                     changes = [c + won for c in (from1, from2) if c != from1 or key & _JMASK]
-            for pos in (1, 14) if rank == 1 else (rank,):
+            for pos in positions(rank - 1):
                 if pos < low:
                     between = range(pos + 1, low)
                     new = (pos, high)
