@@ -38,6 +38,7 @@ from rami.marriage.maal import maal
 from rami.marriage.melds import is_pure_meld, wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
+from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
 
 if TYPE_CHECKING:
@@ -63,9 +64,10 @@ _DRAW = Action("draw")
 _TAKE = Action("take")
 _PASS = Action("pass")
 _SEE = Action("see")
-_PURE_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
-_COVER_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
-_MEMO_LIMIT = 200_000
+_PURE: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(200_000)
+_COVER: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(200_000)
+_PURE_MEMO = _PURE.table  # read directly: every discard score looks suits up
+_COVER_MEMO = _COVER.table
 
 
 @dataclass
@@ -185,10 +187,7 @@ def _pure_score(suit: tuple[int, ...], tun: bool) -> int:
     for p in NEAR_ABOVE[low]:
         if suit[p]:
             best = max(best, 1 + without(low, p))
-    if len(_PURE_MEMO) > _MEMO_LIMIT:
-        _PURE_MEMO.clear()
-    _PURE_MEMO[key] = best
-    return best
+    return _PURE.remember(key, best)
 
 
 def _suit_cover(suit: tuple[int, ...], tun: bool) -> int:
@@ -222,10 +221,7 @@ def _suit_cover(suit: tuple[int, ...], tun: bool) -> int:
     for p in NEAR_ABOVE[low]:
         if suit[p] and best > 1:
             best = min(best, 1 + without(low, p))
-    if len(_COVER_MEMO) > _MEMO_LIMIT:
-        _COVER_MEMO.clear()
-    _COVER_MEMO[key] = best
-    return best
+    return _COVER.remember(key, best)
 
 
 Suits = list[tuple[int, ...]]

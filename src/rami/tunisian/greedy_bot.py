@@ -29,6 +29,7 @@ from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_d
 from rami.bots.opponent_model import OpponentModel
 from rami.cards import CARDS, JOKER, Card
 from rami.engine import Action
+from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
 from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
 from rami.tunisian.rules import TunisianRules, rules_from
@@ -54,7 +55,7 @@ __all__ = [
 _JOKER = int(JOKER)
 _DRAW = Action("draw")
 _TAKE = Action("take")
-_MELD_CACHE: dict[tuple[str, ...], Meld] = {}
+_MELDS: GenerationMemo[tuple[str, ...], Meld] = GenerationMemo(50_000)
 
 
 @dataclass
@@ -94,12 +95,9 @@ class Observation:
 def table_meld(texts: Sequence[str]) -> Meld:
     """The meld a view lists (cards in their laid order), memoised."""
     key = tuple(texts)
-    found = _MELD_CACHE.get(key)
+    found = _MELDS.table.get(key)
     if found is None:
-        found = make_meld(cards_of(texts))
-        if len(_MELD_CACHE) > 50_000:
-            _MELD_CACHE.clear()
-        _MELD_CACHE[key] = found
+        found = _MELDS.remember(key, make_meld(cards_of(texts)))
     return found
 
 
