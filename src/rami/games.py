@@ -13,11 +13,14 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import InputError
+
+if TYPE_CHECKING:
+    from rami.bots.kit import BotKit
 
 __all__ = [
     "GAMES",
@@ -77,6 +80,9 @@ class Game:
     # are this game's deals
     action_space: Callable[[Any], ActionSpace] | None = None
     owns: Callable[[GameState], bool] | None = None
+    # --- bot hooks (part D): builds the kit the bots play this game with
+    # (``rami.bots.kit.BotKit``); None means the game has only the ``random`` bot
+    bots: Callable[[], BotKit[Any, Any]] | None = None
 
     def new_match(self, rules: Any, players: int | None, seed: int) -> Match:
         """A new match; ``players`` None means the preset's usual count."""

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import IllegalAction
 from rami.games import Game, Match
+
+if TYPE_CHECKING:
+    from rami.bots.kit import BotKit
 
 __all__ = ["GAME"]
 
@@ -122,6 +126,36 @@ def _owns(state: GameState) -> bool:
     return owns(state)
 
 
+# --- bot hooks (part D)
+@cache
+def _bots() -> BotKit[Any, Any]:
+    """The bots' kit (``rami.bots.kit``): the greedy player, its search hooks and the
+    determinizer, imported on first use (they pull in the solvers)."""
+    from rami.bots.kit import BotKit
+    from rami.marriage import greedy_bot as g
+    from rami.marriage.determinize import sample_state
+
+    return BotKit(
+        greedy=g.MarriageGreedy,
+        easy_noise=6.0,
+        observe=g.observe,
+        observe_state=g.observe_state,
+        decide=g.decide,
+        candidates=g.candidates,
+        tree_moves=g.tree_moves,
+        sample=sample_state,
+        policy=g.policy,
+        leaf_value=g.leaf_value,
+        turns_ahead=g.turns_ahead,
+        search_margin=1.0,
+        tree_scale=6.0,
+        wilds=g.wilds_of_view,
+        play_step=g.play_step,
+        hard_iterations=48,
+        expert_iterations=160,
+    )
+
+
 GAME = Game(
     "marriage",
     "Marriage",
@@ -133,4 +167,5 @@ GAME = Game(
     _load_match,
     _action_space,
     _owns,
+    bots=_bots,
 )

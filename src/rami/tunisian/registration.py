@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from rami.action_space import ActionSpace
 from rami.engine import GameState
 from rami.games import Game, Match
+
+if TYPE_CHECKING:
+    from rami.bots.kit import BotKit
 
 __all__ = ["GAME"]
 
@@ -46,6 +50,34 @@ def _owns(state: GameState) -> bool:
     return owns(state)
 
 
+# --- bot hooks (part D)
+@cache
+def _bots() -> BotKit[Any, Any]:
+    """The bots' kit (``rami.bots.kit``): the greedy player, its search hooks and the
+    determinizer, imported on first use (they pull in the solvers)."""
+    from rami.bots.kit import BotKit
+    from rami.tunisian import greedy_bot as g
+    from rami.tunisian.determinize import sample_state
+
+    return BotKit(
+        greedy=g.TunisianGreedy,
+        easy_noise=16.0,
+        observe=g.observe,
+        observe_state=g.observe_state,
+        decide=g.decide,
+        candidates=g.candidates,
+        tree_moves=g.tree_moves,
+        sample=sample_state,
+        policy=g.policy,
+        leaf_value=g.leaf_value,
+        search_margin=0.0,
+        tree_scale=10.0,
+        play_step=g.play_step,
+        hard_iterations=48,
+        expert_iterations=160,
+    )
+
+
 GAME = Game(
     "tunisian",
     "Tunisian rami",
@@ -57,4 +89,5 @@ GAME = Game(
     _load_match,
     _action_space,
     _owns,
+    bots=_bots,
 )
