@@ -1296,6 +1296,9 @@ _HANDLERS = {
 }
 
 
-def new_deal(rules: object, players: int, seed: int, dealer: int = 0) -> MarriageState:
-    """A new shuffled deal: ``rules`` is a preset name, an options object or ``MarriageRules``."""
-    return MarriageState.new(rules, players, seed, dealer)
+def new_deal(rules: object, seats: int, seed: int, dealer: int = 0) -> MarriageState:
+    """A new shuffled deal for ``seats`` players, the same call as every game's ``new_deal``.
+
+    ``rules`` is a preset name, an options object or ``MarriageRules`` (M-1, M-2).
+    """
+    return MarriageState.new(rules, seats, seed, dealer)

@@ -1378,9 +1378,18 @@ def _check_seats(
 
 def new_deal(
     rules: TunisianRules | str | Mapping[str, Any] | None,
+    seats: int,
     seed: int,
     dealer: int = 0,
+    *,
     active: Sequence[bool] | None = None,
 ) -> TunisianState:
-    """Deal a new Tunisian rami deal (T-2). ``active`` marks the seats still in the game."""
-    return TunisianState.new(rules, seed, dealer, active)
+    """Deal a new Tunisian rami deal (T-2), the same call as every game's ``new_deal``.
+
+    ``seats`` is the table's size, which the mode fixes (T-1: 2 in 1v1, 4 in ffa and
+    2v2); ``active`` marks the seats still in the game (T-13).
+    """
+    r = rules_from(rules)
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats != r.players:
+        raise InputError(f"Tunisian rami {r.mode} is for {r.players} seats, not {seats!r} (T-1)")
+    return TunisianState.new(r, seed, dealer, active)

@@ -51,7 +51,8 @@ class TunisianMatch:
     def _deal(self) -> TunisianState:
         active = [not e for e in self.eliminated]
         self._recorded = False
-        return new_deal(self.rules, self.deal_seed(self.deal_number), self.dealer, active)
+        seed = self.deal_seed(self.deal_number)
+        return new_deal(self.rules, self.rules.players, seed, self.dealer, active=active)
 
     @property
     def active(self) -> list[bool]:
