@@ -581,11 +581,13 @@ class MarriageState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
         """Play one step for the seat to move; all-or-nothing (``IllegalAction``, no change).
 
         ``seat``, when given, is checked against the seat to move, so a front end can
-        pass who is acting and get "it is seat 2's turn" instead of a wrong move.
+        pass who is acting and get "it is seat 2's turn" instead of a wrong move. The
+        action is normalised once; the canonical action applied (the text the log keeps,
+        e.g. ``show 3♠ 4♠ 5♠``) is returned.
         """
         a = act.normalise(as_action(action))
         if self.phase == OVER:
@@ -595,6 +597,7 @@ class MarriageState:
         handler = _HANDLERS[a.kind]
         handler(self, a)
         self._legal = None
+        return a
 
     def _record(self, a: Action, public: str | None = None) -> None:
         text = act.DISCARD_TEXTS[a.cards[0]] if a.kind == act.DISCARD else str(a)

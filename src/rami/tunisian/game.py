@@ -884,11 +884,12 @@ class TunisianState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
         """Play one step; all-or-nothing (``IllegalAction`` with the reason, no change).
 
         ``seat``, when given, must be the seat to move: a front end passes who is
         acting and gets "it is seat 2's turn" rather than a move made for someone else.
+        Returns the canonical action applied (the text the log keeps).
         """
         act = as_action(action)
         if self._phase == OVER:
@@ -913,6 +914,7 @@ class TunisianState:
         else:
             self._do_discard(act)
         self._legal = None
+        return act
 
     def check(self, action: Action | str, seat: int | None = None) -> str | None:
         """Why ``action`` is illegal now, or None if it is legal (changes nothing)."""
