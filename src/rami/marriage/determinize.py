@@ -21,7 +21,7 @@ from typing import Any
 
 from rami.cards import CARDS, Card, cards_from_texts, take_out
 from rami.errors import InputError
-from rami.marriage.game import DUBLEES_PATH, MarriageState
+from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
 from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.memo import BoundedMemo
@@ -160,7 +160,7 @@ def sample_state(
     state.tiplu = tiplu if picked else None
     state.tiplu_picked = picked
     state.wilds = wild_kinds(tiplu) if picked else frozenset()
-    state.phase = str(view["phase"])
+    state.phase = Phase(str(view["phase"]))
     state.current = int(to_move)
     history = view["history"]
     moves = [e["move"] for e in history if "move" in e]

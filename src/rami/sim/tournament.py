@@ -247,7 +247,7 @@ def play_job(config: TableConfig, job: Job) -> dict[str, Any]:
     elif config.unit == "deal":
         from rami.tunisian.game import new_deal as tunisian_deal
 
-        state = tunisian_deal(rules, job.seed, job.dealer)
+        state = tunisian_deal(rules, n, job.seed, job.dealer)
         play_deal(state, state.view)
         deals.append(_deal_record("tunisian", state))
     else:
