@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import IllegalAction
 from rami.games import Game, Match
+
+if TYPE_CHECKING:
+    from rami.cli.hooks import CliCommands
+    from rami.play.hooks import TerminalHooks
+    from rami.server.hooks import WebHooks
 
 __all__ = ["GAME"]
 
@@ -122,6 +127,61 @@ def _owns(state: GameState) -> bool:
     return owns(state)
 
 
+def _new_deal(rules: Any, seats: int, seed: int, dealer: int) -> GameState:
+    from rami.marriage.game import new_deal
+
+    return new_deal(rules, seats, seed, dealer)
+
+
+def _progress(state: GameState) -> list[bool]:
+    """Who showed (saw the tiplu) in a finished deal (M-6, M-7)."""
+    assert state.result is not None
+    players = state.result.details.get("players", [])
+    return [bool(p.get("seen")) for p in players] or [False] * len(state.result.scores)
+
+
+def _cli() -> CliCommands:
+    from rami.marriage.cli import COMMANDS
+
+    return COMMANDS
+
+
+def _terminal() -> TerminalHooks:
+    from rami.marriage.terminal import HOOKS
+
+    return HOOKS
+
+
+def _web() -> WebHooks:
+    from rami.marriage.web import HOOKS
+
+    return HOOKS
+
+
+def _ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+    from rami.marriage.ledger import ledger
+
+    return ledger(doc)
+
+
+def _score_deal(doc: object) -> dict[str, Any]:
+    from rami.marriage.ledger import score_deal
+
+    return score_deal(doc)
+
+
+def _option_help() -> Mapping[str, str]:
+    from rami.marriage.rules_help import OPTION_HELP
+
+    return OPTION_HELP
+
+
+def _option_choices() -> Mapping[str, tuple[Any, ...]]:
+    from rami.marriage.rules import CHOICES
+
+    return CHOICES
+
+
 GAME = Game(
     "marriage",
     "Marriage",
@@ -133,4 +193,18 @@ GAME = Game(
     _load_match,
     _action_space,
     _owns,
+    new_deal=_new_deal,
+    cli=_cli,
+    terminal=_terminal,
+    web=_web,
+    ledger=_ledger,
+    score_deal=_score_deal,
+    option_help=_option_help,
+    option_choices=_option_choices,
+    turn_cap=1000,  # M-11 max_turns for simulations
+    progress_of=_progress,
+    progress_label="shows",
+    points_label="ledger",
+    signed_points=True,
+    match_word="the match",
 )
