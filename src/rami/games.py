@@ -22,6 +22,7 @@ from rami.errors import InputError
 if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
+    from rami.rl.hooks import OpenSpielHooks
     from rami.server.hooks import WebHooks
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "id_of",
     "legal_action_ids",
     "register",
+    "rl_default_game",
     "unregister",
 ]
 
@@ -112,6 +114,8 @@ class Game:
     # that turns a deal's scores into "more is better" rewards.
     observation: Callable[[int, Mapping[str, Any]], Any] | None = None
     reward_sign: float = 1.0
+    openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
+    rl_default: bool = False  # the game ``rami train`` and the RL environments default to
 
     def preset_for(self, seats: int) -> str:
         """The preset a table of ``seats`` plays when the user names none."""
@@ -181,6 +185,12 @@ def all_games() -> tuple[Game, ...]:
     """Every registered game, built-ins first."""
     _ensure_loaded()
     return tuple(_REGISTRY.values())
+
+
+def rl_default_game() -> Game:
+    """The game ``rami train`` and the RL environments use when none is named."""
+    games = all_games()
+    return next((g for g in games if g.rl_default), games[0])
 
 
 def game_names() -> tuple[str, ...]:

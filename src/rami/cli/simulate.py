@@ -96,7 +96,7 @@ def _default_seats(game: str, mode: str | None, rules: str | None) -> int:
     return 4 if 4 in allowed else int(allowed[0])
 
 
-def _preset_help(option: str) -> str:
+def preset_help(option: str) -> str:
     """``--rules``/``--mode`` help from the registry: "Marriage rules: nepali or indian."."""
     games = [g for g in all_games() if g.preset_label == option]
     return " ".join(f"{g.title.split()[0]} {option}: {_or(g.presets)}." for g in games)
@@ -138,8 +138,8 @@ def simulate(
             "(default: greedy in every seat of the mode or rules; four seats if neither is given)."
         ),
     ] = None,
-    rules: Annotated[str | None, typer.Option(help=_preset_help("rules"))] = None,
-    mode: Annotated[str | None, typer.Option(help=_preset_help("mode"))] = None,
+    rules: Annotated[str | None, typer.Option(help=preset_help("rules"))] = None,
+    mode: Annotated[str | None, typer.Option(help=preset_help("mode"))] = None,
     unit: Annotated[
         str, typer.Option(help="deal, or game: whole " + _whole_help() + " played to the end.")
     ] = "deal",

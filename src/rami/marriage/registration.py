@@ -13,6 +13,7 @@ from rami.games import Game, Match
 if TYPE_CHECKING:
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
+    from rami.rl.hooks import OpenSpielHooks
     from rami.server.hooks import WebHooks
 
 __all__ = ["GAME"]
@@ -152,6 +153,18 @@ def _terminal() -> TerminalHooks:
     return HOOKS
 
 
+def _observation(players: int, rules: Mapping[str, Any]) -> Any:
+    from rami.marriage.observation import encoder
+
+    return encoder(players, rules)
+
+
+def _openspiel() -> OpenSpielHooks:
+    from rami.marriage.explicit_chance import HOOKS
+
+    return HOOKS
+
+
 def _web() -> WebHooks:
     from rami.marriage.web import HOOKS
 
@@ -197,6 +210,8 @@ GAME = Game(
     cli=_cli,
     terminal=_terminal,
     web=_web,
+    observation=_observation,
+    openspiel=_openspiel,
     ledger=_ledger,
     score_deal=_score_deal,
     option_help=_option_help,

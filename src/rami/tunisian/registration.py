@@ -12,6 +12,7 @@ from rami.games import Game, Match
 if TYPE_CHECKING:
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
+    from rami.rl.hooks import OpenSpielHooks
     from rami.server.hooks import WebHooks
 
 __all__ = ["GAME"]
@@ -80,6 +81,18 @@ def _terminal() -> TerminalHooks:
     return HOOKS
 
 
+def _observation(players: int, rules: Mapping[str, Any]) -> Any:
+    from rami.tunisian.observation import encoder
+
+    return encoder(players, rules)
+
+
+def _openspiel() -> OpenSpielHooks:
+    from rami.tunisian.explicit_chance import HOOKS
+
+    return HOOKS
+
+
 def _web() -> WebHooks:
     from rami.tunisian.web import HOOKS
 
@@ -119,6 +132,10 @@ GAME = Game(
     cli=_cli,
     terminal=_terminal,
     web=_web,
+    observation=_observation,
+    openspiel=_openspiel,
+    rl_default=True,
+    reward_sign=-1.0,  # deal points are bad (T-10)
     ledger=_ledger,
     score_deal=_score_deal,
     option_help=_option_help,
