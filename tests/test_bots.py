@@ -381,7 +381,7 @@ def test_a_game_without_bot_hooks_gets_only_the_random_bot() -> None:
 
     register(dataclasses.replace(get_game("tunisian"), name="kitless", bots=None))
     try:
-        state = tunisian_deal("1v1", 3)
+        state = tunisian_deal("1v1", 2, 3)
         view = state.view(state.to_move)
         assert str(make_bot("kitless", "random", 1).act(view)) in view["legal_actions"]
         for level in ("greedy", "easy", "search", "hard:3it", "expert"):
