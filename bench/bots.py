@@ -35,7 +35,7 @@ def new_deal(game: str, seed: int) -> Any:
         return deal({"preset": "nepali", "max_turns": 400}, 4, seed, seed % 4)
     from rami.tunisian.game import new_deal as tdeal
 
-    return tdeal({"preset": "1v1", "max_turns": 300}, seed, seed % 2)
+    return tdeal({"preset": "1v1", "max_turns": 300}, 2, seed, seed % 2)
 
 
 def run(game: str, level: str, seconds: float) -> tuple[int, float, list[float]]:

@@ -50,7 +50,7 @@ def play_mode(mode: str, deals: int, first_seed: int = 0) -> ModeResult:
     longest = 0
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + deals):
-        state = new_deal(rules, seed, dealer=seed % n)
+        state = new_deal(rules, n, seed, dealer=seed % n)
         steps = 0
         while not state.is_over and steps < STEP_BOUND:
             seat = state.to_move

@@ -26,7 +26,7 @@ def run(seconds: float = 5.0) -> tuple[int, int, float, float]:
     cpu = time.process_time()
     seed = 0
     while time.perf_counter() - start < seconds:
-        state = new_deal(rules, seed, dealer=seed % 4)
+        state = new_deal(rules, 4, seed, dealer=seed % 4)
         seed += 1
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
