@@ -21,6 +21,8 @@ __all__ = ["ACCELERATED_MODULES", "accelerated", "compiled_modules", "describe",
 # standard library and rami modules that stay Python, and passes mypy --strict, which
 # mypyc needs. The engines (game.py) stay Python: they pay less and change more.
 ACCELERATED_MODULES: tuple[str, ...] = (
+    "rami.runs",
+    "rami.memo",
     "rami.marriage.melds",
     "rami.marriage.cover",
     "rami.marriage.solver",
