@@ -190,7 +190,8 @@ def probe_tunisian(rng: random.Random, out: list[str], n: int) -> None:
     for mode in ("1v1", "ffa"):
         play = random.Random(f"accel-play:{mode}")
         for seed in range(4):
-            state = new_tunisian_deal(tunisian_rules(mode), seed, dealer=0)
+            rules = tunisian_rules(mode)
+            state = new_tunisian_deal(rules, rules.players, seed, dealer=0)
             trace = 0
             while not state.is_over:
                 legal = state.legal_actions()
