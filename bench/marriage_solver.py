@@ -188,6 +188,8 @@ def _snapshot() -> list[tuple[dict[Any, Any], dict[Any, Any]]]:
                 tables.extend((v, dict(v)) for v in value)
             elif hasattr(value, "clear") and type(value).__name__ == "BoundedMemo":
                 tables.append((value, {}))
+            elif type(value).__name__ == "GenerationMemo":
+                tables.append((value.table, dict(value.base)))
     return tables
 
 
