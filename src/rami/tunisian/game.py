@@ -1339,6 +1339,23 @@ class TunisianState:
             f"to_move {self.to_move}>"
         )
 
+    # ------------------------------------------------------------------ positions (part D)
+
+    def resume_turn(self, staged: Sequence[int], took: Card | None = None) -> TunisianState:
+        """Put back the mover's turn so far as its view shows it, for determinizations
+        (``rami.sampling``): the melds it staged this turn (also those of an opening a
+        lay-off has just committed, T-6) and the discard it took to open (T-8). Returns
+        the state."""
+        if any(not 0 <= i < len(self._table) for i in staged):
+            raise InputError("a staged meld is not on the table")
+        self._staged_melds = list(staged)
+        self._staged = sum(self._table[i][0].value for i in staged)
+        self._took = took
+        if took is not None and self.rules.taken_card_in_opening:
+            used = any(took in self._table[i][0].cards for i in staged)
+            self._need = None if used else took
+        return self
+
 
 _shoe_counts: dict[tuple[int, int], list[int]] = {}
 
