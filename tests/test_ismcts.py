@@ -36,7 +36,7 @@ def _positions(game: str, seeds: range, players: int = 4) -> Any:
         if game == "marriage":
             state = marriage_deal({"preset": "nepali", "max_turns": 200}, players, seed)
         else:
-            state = tunisian_deal({"preset": "1v1", "max_turns": 200}, seed)
+            state = tunisian_deal({"preset": "1v1", "max_turns": 200}, 2, seed)
         bots = [make_bot(game, "greedy", s) for s in range(state.num_players)]
         while not state.is_over:
             view = json.loads(json.dumps(state.view(state.to_move)))

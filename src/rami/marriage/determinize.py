@@ -21,7 +21,7 @@ from typing import Any
 
 from rami.cards import CARDS, Card, cards_from_texts, counts, take_out
 from rami.errors import InputError
-from rami.marriage.game import DUBLEES_PATH, MarriageState
+from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.memo import BoundedMemo
 from rami.sampling import determinize
@@ -160,7 +160,7 @@ def sample_state(
             pile=[int(c) for c in _cards(view["discard_pile"])],
             tiplu=tiplu if picked else None,
             tiplu_picked=picked,
-            phase=str(view["phase"]),
+            phase=Phase(str(view["phase"])),
             to_move=int(to_move),
             passes=sum(1 for m in moves if m == "pass"),
             taken=taken_card,

@@ -53,24 +53,29 @@ from rami.tunisian.melds import (
     position_card,
     swap_joker,
 )
+from rami.tunisian.phases import Phase, Verb
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import best_opening, opening_at_least, opening_reaches
+from rami.tunisian.view import build_view
 from rami.view_cache import ViewCache
 
 __all__ = [
     "PHASES",
+    "Phase",
     "TableMeld",
     "TunisianState",
+    "Verb",
     "new_deal",
 ]
 
 #: Turn steps: the dealer's discard-only first turn (T-2), drawing, laying/discarding.
-FIRST_DISCARD = "first_discard"
-DRAW = "draw"
-PLAY = "play"
-OVER = "over"
-PHASES = (FIRST_DISCARD, DRAW, PLAY, OVER)
+FIRST_DISCARD = Phase.FIRST_DISCARD
+DRAW = Phase.DRAW
+PLAY = Phase.PLAY
+OVER = Phase.OVER
+PHASES = tuple(Phase)
+_VERBS = tuple(v.value for v in Verb)
 
 TableMeld = tuple[Meld, int]
 """A meld on the table and the seat that laid it."""
@@ -288,7 +293,7 @@ class TunisianState:
     _opening_values: list[int | None]
     _last_opening: int | None
     _to_move: int
-    _phase: str
+    _phase: Phase
     _turn: int
     _staged: int
     _staged_melds: list[int]
@@ -388,7 +393,7 @@ class TunisianState:
         last_opening: int | None = None,
         to_move: int = 0,
         dealer: int | None = None,
-        phase: str = DRAW,
+        phase: str | Phase = DRAW,
         turn: int | None = None,
         active: Sequence[bool] | None = None,
         seed: int = 0,
@@ -463,7 +468,7 @@ class TunisianState:
             self._opening_values = [None] * rules.players
         self._last_opening = last_opening
         self._to_move = to_move
-        self._phase = phase
+        self._phase = Phase(phase)
         self._turn = sum(act) if turn is None else turn
         if staged or took is not None:
             self._restore_turn(staged, took)
@@ -581,7 +586,7 @@ class TunisianState:
         return self._actions
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``first_discard``, ``draw``, ``play`` or ``over``."""
         return self._phase
 
@@ -676,8 +681,6 @@ class TunisianState:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator). See ``rami.tunisian.view``."""
-        from rami.tunisian.view import build_view
-
         return build_view(self, seat)
 
     # ---------------------------------------------------------- legal actions
@@ -882,11 +885,12 @@ class TunisianState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
         """Play one step; all-or-nothing (``IllegalAction`` with the reason, no change).
 
         ``seat``, when given, must be the seat to move: a front end passes who is
         acting and gets "it is seat 2's turn" rather than a move made for someone else.
+        Returns the canonical action applied (the text the log keeps).
         """
         act = as_action(action)
         if self._phase == OVER:
@@ -911,6 +915,7 @@ class TunisianState:
         else:
             self._do_discard(act)
         self._legal = None
+        return act
 
     def check(self, action: Action | str, seat: int | None = None) -> str | None:
         """Why ``action`` is illegal now, or None if it is legal (changes nothing)."""
@@ -929,7 +934,7 @@ class TunisianState:
         """Check ``act`` in full; return its canonical form and prepared data."""
         kind = act.kind
         seat = self._to_move
-        if kind not in ("draw", "take", "meld", "add", "swap", "discard"):
+        if kind not in _VERBS:
             raise IllegalAction(
                 f"unknown action '{kind}': use draw, take, meld, add, swap or discard"
             )
@@ -1211,10 +1216,16 @@ class TunisianState:
     # ----------------------------------------------------------- persistence
 
     def to_json(self) -> dict[str, Any]:
-        """Everything needed to replay this deal exactly (server side: holds the seed)."""
+        """Everything needed to replay this deal exactly (server side: holds the seed).
+
+        The layout every game's deal shares: ``game``, ``rules``, ``seats``, ``seed``,
+        ``dealer``, ``active`` (T-13), ``actions`` (the canonical texts) and, for a
+        chosen position, ``start``.
+        """
         doc: dict[str, Any] = {
             "game": "tunisian",
             "rules": self.rules.to_json(),
+            "seats": self.rules.players,
             "seed": self.seed,
             "dealer": self.dealer,
             "active": list(self._active),
@@ -1229,7 +1240,8 @@ class TunisianState:
         """Rebuild a deal from ``to_json`` output by replaying its actions."""
         if not isinstance(doc, Mapping):
             raise InputError("a saved deal must be a JSON object")
-        known = {"game", "rules", "seed", "dealer", "active", "actions", "start"}
+        # ``seats`` is new in the shared layout; older saves lack it (the mode fixes it)
+        known = {"game", "rules", "seats", "seed", "dealer", "active", "actions", "start"}
         for key in doc:
             if key not in known:
                 raise InputError(f"unknown key '{key}' in a saved deal")
@@ -1242,6 +1254,9 @@ class TunisianState:
         seed = doc["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InputError("'seed' must be a whole number")
+        seats = doc.get("seats", rules.players)
+        if seats != rules.players or isinstance(seats, bool):
+            raise InputError(f"'seats' must be {rules.players} in mode {rules.mode} (T-1)")
         try:
             start = doc.get("start")
             if start is not None:
@@ -1393,9 +1408,18 @@ def _check_seats(
 
 def new_deal(
     rules: TunisianRules | str | Mapping[str, Any] | None,
+    seats: int,
     seed: int,
     dealer: int = 0,
+    *,
     active: Sequence[bool] | None = None,
 ) -> TunisianState:
-    """Deal a new Tunisian rami deal (T-2). ``active`` marks the seats still in the game."""
-    return TunisianState.new(rules, seed, dealer, active)
+    """Deal a new Tunisian rami deal (T-2), the same call as every game's ``new_deal``.
+
+    ``seats`` is the table's size, which the mode fixes (T-1: 2 in 1v1, 4 in ffa and
+    2v2); ``active`` marks the seats still in the game (T-13).
+    """
+    r = rules_from(rules)
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats != r.players:
+        raise InputError(f"Tunisian rami {r.mode} is for {r.players} seats, not {seats!r} (T-1)")
+    return TunisianState.new(r, seed, dealer, active)
