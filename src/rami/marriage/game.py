@@ -50,7 +50,7 @@ from rami.marriage.solver import (
     show_meld_options,
 )
 from rami.marriage.view import build_view
-from rami.runs import kind_at, positions, three_windows
+from rami.runs import RUN_KINDS, positions, three_windows
 from rami.view_cache import ViewCache
 
 __all__ = ["InvariantError", "MarriageState", "Phase", "Verb", "new_deal"]
@@ -1319,9 +1319,10 @@ def _pure_meld(cards: tuple[Card, ...], rules: MarriageRules) -> bool:
 def _joins_show_meld(hand: Sequence[int], c: int, rules: MarriageRules) -> bool:
     """Whether card ``c`` (already in ``hand``) is part of some show meld there (M-6)."""
     suit, r = divmod(c, 13)
+    kinds = RUN_KINDS[suit]
     for p in positions(r):  # the ace at both ends
-        for window in three_windows(p):
-            if all(hand[kind_at(suit, q)] for q in window):
+        for lo, mid, hi in three_windows(p):
+            if hand[kinds[lo]] and hand[kinds[mid]] and hand[kinds[hi]]:
                 return True
     if rules.show_kinds == "sequence+tunnela":
         return hand[c] >= 3

@@ -44,7 +44,7 @@ from rami.cards import (
 )
 from rami.engine import Action, DealResult, as_action, chance_rng
 from rami.errors import IllegalAction, InputError
-from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
+from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
 from rami.tunisian.melds import (
     Meld,
     add_to_meld,
@@ -217,8 +217,10 @@ def _in_no_meld(hand: Sequence[int], c: int) -> bool:
     if others >= 2 or (others and joker):
         return False
 
+    kinds = RUN_KINDS[suit]
+
     def held(p: int) -> bool:
-        return ACE_LOW <= p <= ACE_HIGH and hand[kind_at(suit, p)] > 0
+        return ACE_LOW <= p <= ACE_HIGH and hand[kinds[p]] > 0
 
     for p in positions(r):
         a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
