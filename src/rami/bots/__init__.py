@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from rami.bots.base import Bot
 from rami.errors import InputError
+from rami.games import get_game
 
 __all__ = ["GAMES", "LEVELS", "Bot", "check_spec", "make_bot"]
 
@@ -34,8 +35,9 @@ EXPERT_ITERATIONS = {"marriage": 160, "tunisian": 160}
 
 def _parse(game: str, spec: str) -> tuple[str, float | None, int | None]:
     """``(level, time budget in ms, iterations)`` of a bot spec; ``InputError`` if bad."""
-    if not isinstance(game, str) or game.lower() not in GAMES:
-        raise InputError(f"unknown game {game!r}: choose marriage or tunisian")
+    spec_game = get_game(game)  # InputError naming the registered games
+    if spec_game.name not in GAMES and not (isinstance(spec, str) and spec.strip() == "random"):
+        raise InputError(f"{spec_game.title} has only the random bot")  # part D: Game.bots
     if not isinstance(spec, str) or not spec.strip():
         raise InputError(f"a bot is named by its level: {', '.join(LEVELS)}")
     level, _, budget = spec.strip().lower().partition(":")
