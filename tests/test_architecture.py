@@ -26,10 +26,9 @@ PACKAGES = {
     for g in GAMES
     if g.rules_from.__module__.startswith("rami.")
 }
-# Folders of src/rami left out of the check while another part of issue 10 moves them.
-# TODO(issue 10, part D): drop "bots" once the bots' registry-driven dispatch is merged
-# (rami.bots names no game there).
-PENDING: tuple[str, ...] = ("bots",)
+# Folders of src/rami left out of the check while another part of issue 10 moves them
+# (none since the bots' dispatch went through the registry: every consumer is checked).
+PENDING: tuple[str, ...] = ()
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _TEXT_TOKENS = {tokenize.NAME, tokenize.STRING}
 _TEXT_TOKENS |= {tokenize.FSTRING_MIDDLE} if hasattr(tokenize, "FSTRING_MIDDLE") else set()

@@ -20,6 +20,7 @@ from rami.engine import Action, GameState
 from rami.errors import InputError
 
 if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
+    from rami.bots.kit import BotKit
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
     from rami.rl.hooks import OpenSpielHooks
@@ -52,7 +53,7 @@ class Match(Protocol):
     @property
     def is_over(self) -> bool: ...
 
-    def apply(self, action: Action | str) -> None: ...
+    def apply(self, action: Action | str, seat: int | None = None) -> Action: ...
 
     def next_deal(self) -> GameState: ...
 
@@ -84,6 +85,9 @@ class Game:
     # are this game's deals
     action_space: Callable[[Any], ActionSpace] | None = None
     owns: Callable[[GameState], bool] | None = None
+    # --- bot hooks (part D): builds the kit the bots play this game with
+    # (``rami.bots.kit.BotKit``); None means the game has only the ``random`` bot
+    bots: Callable[[], BotKit[Any, Any]] | None = None
     # --- consumer hooks (part A)
     # A fresh deal: (rules, seats, seed, dealer); simulations and the conformance suite.
     new_deal: Callable[[Any, int, int, int], GameState] | None = None

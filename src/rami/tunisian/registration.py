@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from rami.action_space import ActionSpace
@@ -10,6 +11,7 @@ from rami.engine import GameState
 from rami.games import Game, Match
 
 if TYPE_CHECKING:
+    from rami.bots.kit import BotKit
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
     from rami.rl.hooks import OpenSpielHooks
@@ -52,10 +54,38 @@ def _owns(state: GameState) -> bool:
     return owns(state)
 
 
+# --- bot hooks (part D)
+@cache
+def _bots() -> BotKit[Any, Any]:
+    """The bots' kit (``rami.bots.kit``): the greedy player, its search hooks and the
+    determinizer, imported on first use (they pull in the solvers)."""
+    from rami.bots.kit import BotKit
+    from rami.tunisian import greedy_bot as g
+    from rami.tunisian.determinize import sample_state
+
+    return BotKit(
+        greedy=g.TunisianGreedy,
+        easy_noise=16.0,
+        observe=g.observe,
+        observe_state=g.observe_state,
+        decide=g.decide,
+        candidates=g.candidates,
+        tree_moves=g.tree_moves,
+        sample=sample_state,
+        policy=g.policy,
+        leaf_value=g.leaf_value,
+        search_margin=0.0,
+        tree_scale=10.0,
+        play_step=g.play_step,
+        hard_iterations=48,
+        expert_iterations=160,
+    )
+
+
 def _new_deal(rules: Any, seats: int, seed: int, dealer: int) -> GameState:
     from rami.tunisian.game import new_deal
 
-    return new_deal(rules, seed, dealer)
+    return new_deal(rules, seats, seed, dealer)
 
 
 def _default_preset(seats: int) -> str:
@@ -128,6 +158,7 @@ GAME = Game(
     _load_match,
     _action_space,
     _owns,
+    bots=_bots,
     new_deal=_new_deal,
     cli=_cli,
     terminal=_terminal,
