@@ -120,6 +120,43 @@ def test_a_terminal_session_plays_the_toy(
     assert "Your hand" in screen and "Discards" in screen
 
 
+def test_rami_play_runs_the_toy_in_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rami play toy`` (the generic play command) in a pseudo-terminal, the toy loaded
+    from ``RAMI_GAMES``: the screens show the table, moves go through, ``q`` saves."""
+    pytest.importorskip("pexpect")
+    from test_play_pty import Player
+
+    for key, value in subprocess_env().items():
+        monkeypatch.setenv(key, value)
+    p = Player(["toy", "--seed", "3", "--ascii"], tmp_path)
+    try:
+        moves = 0
+        while moves < 8:
+            index = p.read()
+            if index == 2:
+                break
+            if index == 1:
+                p.send("")
+                continue
+            verbs = p.verbs
+            assert "Discards" in p.screen and "Your hand" in p.screen
+            if "d draw" in verbs:
+                p.send("d")
+            else:
+                assert "knock CARD" in verbs or "x CARD discard" in verbs
+                p.send("x " + p.first_in_hand())
+            moves += 1
+        assert moves == 8
+        assert p.read() == 0
+        p.send("q")
+        p.child.expect("Saved to")
+    finally:
+        p.close()
+    assert list(tmp_path.rglob("play-toy.json"))
+
+
 def test_the_server_plays_a_toy_table(toy: Any, tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
