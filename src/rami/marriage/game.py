@@ -50,7 +50,7 @@ from rami.marriage.solver import (
     show_meld_options,
 )
 from rami.marriage.view import build_view
-from rami.runs import kind_at, positions, three_windows
+from rami.runs import RUN_KINDS, positions, three_windows
 from rami.view_cache import ViewCache
 
 __all__ = ["InvariantError", "MarriageState", "Phase", "Verb", "new_deal"]
@@ -1218,6 +1218,67 @@ class MarriageState:
             if owned != want:
                 raise InvariantError(f"seat {s} owns {owned} cards, not {want}")
 
+    # ------------------------------------------------------------------ positions (part D)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: MarriageRules,
+        seed: int,
+        dealer: int,
+        *,
+        hands: Sequence[Sequence[int]],
+        sizes: Sequence[int],
+        melds: Sequence[Sequence[tuple[Card, ...]]],
+        exposed: Sequence[Sequence[Card]],
+        dublees: Sequence[Sequence[Card]],
+        seen: Sequence[bool],
+        path: Sequence[str | None],
+        stock: Sequence[Card],
+        pile: Sequence[int],
+        tiplu: Card | None,
+        tiplu_picked: bool,
+        phase: Phase,
+        to_move: int,
+        passes: int,
+        taken: Card | None,
+        must_finish: bool,
+        turn: int,
+        recycles: int,
+        actions: Sequence[str],
+    ) -> MarriageState:
+        """A deal in the middle of play laid out as given: the search bots' determinizations
+        (a view's public cards, the hidden ones dealt at random: ``rami.sampling``).
+
+        ``hands`` are count vectors, ``stock`` is listed top last; the history before
+        the position is not kept (``actions`` are its texts). Nothing is checked here:
+        ``check()`` says whether the cards add up.
+        """
+        self = cls.new(rules, len(hands), seed, dealer)
+        self.hands = [list(h) for h in hands]
+        self.sizes = list(sizes)
+        self.melds = [list(m) for m in melds]
+        self.exposed = [list(e) for e in exposed]
+        self.dublees = [list(d) for d in dublees]
+        self.seen = list(seen)
+        self.path = list(path)
+        self.stock = list(stock)
+        self.pile = list(pile)
+        self.tiplu = tiplu
+        self.tiplu_picked = tiplu_picked
+        self.wilds = wild_kinds(tiplu) if tiplu_picked and tiplu is not None else _NO_WILDS
+        self.phase = phase
+        self.current = to_move
+        self.passes = passes
+        self.taken = taken
+        self.must_finish = must_finish
+        self.turn = turn
+        self.recycles = recycles
+        self.actions = list(actions)
+        self.events = []
+        self._legal = None
+        return self
+
 
 def _packs(rest: list[int], melds: Sequence[tuple[Card, ...]], k: int, start: int) -> bool:
     """Whether ``k`` disjoint melds of ``melds`` (from index ``start``) fit in ``rest``.
@@ -1258,9 +1319,10 @@ def _pure_meld(cards: tuple[Card, ...], rules: MarriageRules) -> bool:
 def _joins_show_meld(hand: Sequence[int], c: int, rules: MarriageRules) -> bool:
     """Whether card ``c`` (already in ``hand``) is part of some show meld there (M-6)."""
     suit, r = divmod(c, 13)
+    kinds = RUN_KINDS[suit]
     for p in positions(r):  # the ace at both ends
-        for window in three_windows(p):
-            if all(hand[kind_at(suit, q)] for q in window):
+        for lo, mid, hi in three_windows(p):
+            if hand[kinds[lo]] and hand[kinds[mid]] and hand[kinds[hi]]:
                 return True
     if rules.show_kinds == "sequence+tunnela":
         return hand[c] >= 3

@@ -44,7 +44,7 @@ from rami.cards import (
 )
 from rami.engine import Action, DealResult, as_action, chance_rng
 from rami.errors import IllegalAction, InputError
-from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
+from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
 from rami.tunisian.melds import (
     Meld,
     add_to_meld,
@@ -217,8 +217,10 @@ def _in_no_meld(hand: Sequence[int], c: int) -> bool:
     if others >= 2 or (others and joker):
         return False
 
+    kinds = RUN_KINDS[suit]
+
     def held(p: int) -> bool:
-        return ACE_LOW <= p <= ACE_HIGH and hand[kind_at(suit, p)] > 0
+        return ACE_LOW <= p <= ACE_HIGH and hand[kinds[p]] > 0
 
     for p in positions(r):
         a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
@@ -1353,6 +1355,23 @@ class TunisianState:
             f"<TunisianState {self.rules.mode} turn {self._turn} phase {self._phase} "
             f"to_move {self.to_move}>"
         )
+
+    # ------------------------------------------------------------------ positions (part D)
+
+    def resume_turn(self, staged: Sequence[int], took: Card | None = None) -> TunisianState:
+        """Put back the mover's turn so far as its view shows it, for determinizations
+        (``rami.sampling``): the melds it staged this turn (also those of an opening a
+        lay-off has just committed, T-6) and the discard it took to open (T-8). Returns
+        the state."""
+        if any(not 0 <= i < len(self._table) for i in staged):
+            raise InputError("a staged meld is not on the table")
+        self._staged_melds = list(staged)
+        self._staged = sum(self._table[i][0].value for i in staged)
+        self._took = took
+        if took is not None and self.rules.taken_card_in_opening:
+            used = any(took in self._table[i][0].cards for i in staged)
+            self._need = None if used else took
+        return self
 
 
 _shoe_counts: dict[tuple[int, int], list[int]] = {}
