@@ -32,8 +32,8 @@ from rami.cards import (
     parse_cards,
     shoe,
 )
-from rami.engine import Action, DealResult, as_action, chance_rng
-from rami.errors import IllegalAction, InputError
+from rami.engine import Action, Chance, DealResult, Event, as_action, chance_rng
+from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.marriage import actions as act
 from rami.marriage.maal import maal
 from rami.marriage.melds import is_meld, is_pure_meld, is_show_meld, wild_kinds
@@ -66,6 +66,7 @@ SHOW_MELDS = 3  # M-6
 _NO_WILDS: frozenset[int] = frozenset()
 _KINDS52 = range(52)
 _DISCARDS = tuple(act.discard_action(c) for c in range(52))
+_TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 # A saved deal (the layout both games share) and the former Marriage keys still read:
 # ``players`` for ``seats``, ``setup`` for ``start``.
 _JSON_KEYS = {"game", "rules", "seats", "seed", "dealer", "active", "actions", "start"}
@@ -154,7 +155,7 @@ class MarriageState:
     turn: int
     recycles: int
     actions: list[str]
-    events: list[dict[str, Any]]
+    events: list[Event]
     result: DealResult | None
     finish: Finish | None
     finisher: int | None
@@ -211,10 +212,15 @@ class MarriageState:
         self.finisher = None
         self.end_reason = None
         self._legal = None
+        # chance (M-2): the shoe as dealt, hands seat by seat, the pile, the stock top first
+        order = [c for h in hands for c in h] + list(pile) + list(stock)
         self.events.append(
             {
                 "seat": None,
-                "event": f"seat {dealer} deals; {CARDS[self.pile[-1]]} is turned up",
+                "action": None,
+                "news": "deal",
+                "text": f"seat {dealer} deals; {CARDS[self.pile[-1]]} is turned up",
+                "chance": {"kind": "deal", "cards": [_TEXT[c] for c in order]},
             }
         )
         if rules.tiplu_chosen == "after_deal":
@@ -232,11 +238,46 @@ class MarriageState:
         _check_table(r, players, dealer)
         cards = shoe(r.decks)
         chance_rng(seed, 0, "deal").shuffle(cards)
+        return cls._dealt(r, players, seed, dealer, cards)
+
+    @classmethod
+    def _dealt(
+        cls, r: MarriageRules, players: int, seed: int, dealer: int, cards: Sequence[int]
+    ) -> MarriageState:
         size = r.hand_size
         hands = [cards[i * size : (i + 1) * size] for i in range(players)]
         upcard = cards[players * size]
         stock = cards[players * size + 1 :]
         return cls._start(r, players, seed, dealer, hands, [upcard], stock, None, None)
+
+    @staticmethod
+    def dealt_seats(rules: object, seats: int, dealer: int = 0) -> list[int | None]:
+        """Who gets each position of the shoe as dealt (the ``deal`` chance outcome).
+
+        M-2: ``hand_size`` cards to each seat in turn from seat 0, then the upcard and
+        the stock (``None``), whoever deals.
+        """
+        r = rules_from(rules)
+        size = r.hand_size
+        out: list[int | None] = [s for s in range(seats) for _ in range(size)]
+        return out + [None] * (52 * r.decks - len(out))
+
+    @classmethod
+    def from_deal(
+        cls, rules: object, seats: int, order: Sequence[int], seed: int, dealer: int = 0
+    ) -> MarriageState:
+        """The deal of the shoe in exactly ``order`` (as ``dealt_seats`` lays it out).
+
+        ``new`` is this with a shuffled shoe; a wrapper that deals by chance nodes
+        (OpenSpiel) builds its deal here. The later chance (the tiplu, reshuffles)
+        follows from ``seed`` and is reported by ``chance_outcomes``.
+        """
+        r = rules_from(rules)
+        _check_table(r, seats, dealer)
+        cards = [int(c) for c in order]
+        if sorted(cards) != sorted(shoe(r.decks)):
+            raise InputError(f"the order must hold the whole shoe of {r.decks} decks once")
+        return cls._dealt(r, seats, seed, dealer, cards)
 
     @classmethod
     def from_setup(
@@ -596,7 +637,7 @@ class MarriageState:
         if self.phase == OVER:
             raise IllegalAction("the deal is over")
         if seat is not None and seat != self.current:
-            raise IllegalAction(f"it is seat {self.current}'s turn")
+            raise NotYourTurn(self.current)
         handler = _HANDLERS[a.kind]
         handler(self, a)
         self._legal = None
@@ -610,13 +651,14 @@ class MarriageState:
             return str(exc)
         return None
 
-    def _record(self, a: Action, public: str | None = None) -> None:
+    def _record(self, a: Action) -> None:
         text = act.DISCARD_TEXTS[a.cards[0]] if a.kind == act.DISCARD else str(a)
         self.actions.append(text)
-        event: dict[str, Any] = {"seat": self.current, "move": text}
-        if public is not None:
-            event["public"] = public
-        self.events.append(event)
+        self.events.append({"seat": self.current, "action": text})
+
+    def chance_outcomes(self) -> list[Chance]:
+        """What chance decided so far, in order: the deal, the tiplu, reshuffles."""
+        return [e["chance"] for e in self.events if "chance" in e]
 
     def _need_phase(self, phase: str) -> None:
         if self.phase == phase:
@@ -723,7 +765,7 @@ class MarriageState:
         self._card_in(s, c)
         self.phase = PLAY_PHASE
         self.actions.append("draw")
-        self.events.append({"seat": s, "move": f"draw {CARDS[c]}", "public": "draw"})
+        self.events.append({"seat": s, "action": "draw", "card": _TEXT[c]})
 
     def _do_take(self, a: Action) -> None:
         self._need_phase(DRAW_PHASE)
@@ -737,7 +779,7 @@ class MarriageState:
         self.must_finish = self.seen[s] and self.path[s] == DUBLEES_PATH
         self.phase = PLAY_PHASE
         self.actions.append("take")
-        self.events.append({"seat": s, "move": f"take {CARDS[c]}"})
+        self.events.append({"seat": s, "action": "take", "card": _TEXT[c]})
 
     # -- M-6, M-7 showing and seeing
 
@@ -849,13 +891,23 @@ class MarriageState:
             self.tiplu = CARDS[self.stock.pop(rng.randrange(len(self.stock)))]
         self.tiplu_picked = True
         self.wilds = wild_kinds(self.tiplu)
-        self.events.append({"seat": None, "event": "the tiplu is picked from the stock"})
+        self.events.append(
+            {
+                "seat": None,
+                "action": None,
+                "news": "tiplu",
+                "text": "the tiplu is picked from the stock",
+                "chance": {"kind": "tiplu", "cards": [str(self.tiplu)]},
+            }
+        )
 
     def _see(self, s: int) -> None:
         if not self.tiplu_picked:
             self._pick_tiplu()
         self.seen[s] = True
-        self.events.append({"seat": s, "event": f"seat {s} sees the tiplu"})
+        self.events.append(
+            {"seat": s, "action": None, "news": "see", "text": f"seat {s} sees the tiplu"}
+        )
 
     # -- M-10 Indian table melding
 
@@ -995,12 +1047,16 @@ class MarriageState:
             self.stock = cards[::-1]  # turned over: the oldest discard is drawn first
         self.recycles += 1
         how = "shuffled" if self.rules.shuffle_recycled else "turned over"
-        self.events.append(
-            {
-                "seat": None,
-                "event": f"the discard pile ({len(cards)} cards) is {how} as the new stock",
-            }
-        )
+        event: Event = {
+            "seat": None,
+            "action": None,
+            "news": "restock",
+            "text": f"the discard pile ({len(cards)} cards) is {how} as the new stock",
+            "data": {"size": len(cards)},
+        }
+        if self.rules.shuffle_recycled:  # turning the pile over is no chance
+            event["chance"] = {"kind": "reshuffle", "cards": [_TEXT[c] for c in reversed(cards)]}
+        self.events.append(event)
         return True
 
     # ------------------------------------------------------------------ the end
@@ -1030,7 +1086,7 @@ class MarriageState:
             )
         else:
             text = f"seat {finisher} finishes"
-        self.events.append({"seat": finisher, "event": text})
+        self.events.append({"seat": finisher, "action": None, "news": "end", "text": text})
 
     def _settle(self) -> DealResult:
         """Maal and settlement (M-12 … M-15) and the JSON-ready explanation."""

@@ -8,11 +8,12 @@ module to register them with ``pyspiel.register_game``).
 
 **Chance is explicit**: a game starts with one chance node per card of the shoe, which
 deals the shoe in order (the outcome is a card kind, 0 … 51, 52 the joker, with the
-probability of the copies left), then the deal is built from that order through the
-game's public constructors: the hands (seat 0 deals: Marriage deals 21 each from seat
-0, Tunisian rami 15 to the dealer, seat 0, then 14 each), Marriage's upcard (M-2), and
-the stock, top first. What stays inside the engine is a function of those outcomes,
-the actions and the ``seed`` parameter: Marriage's tiplu is the stock card at a seeded
+probability of the copies left), then the deal is built from that order by the game's
+own ``from_deal`` (seat 0 deals), which lays it out as its ``dealt_seats`` says: the
+wrapper knows nothing of either game's dealing. The shoe itself is the probe deal's
+``deal`` chance outcome (``state.chance_outcomes()``). What stays inside the engine is
+a function of those outcomes, the actions and the ``seed`` parameter, and the state
+reports it as chance outcomes too: Marriage's tiplu is the stock card at a seeded
 position when it is picked (M-7; the stock's order being dealt by chance, the tiplu is
 uniform over the unseen cards), and a recycled stock is reshuffled by the seed (M-11,
 T-11).
@@ -31,15 +32,15 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
 
 from rami.action_space import ActionSpace
-from rami.cards import CARDS, KINDS, shoe
-from rami.engine import GameState
+from rami.cards import CARDS, KINDS, Card
+from rami.engine import ChanceReporting, DealsFromOrder, GameState
 from rami.games import get_game
 from rami.rl.aec import REWARD_SIGN, deal_rules
 from rami.rl.observation import Encoder, encoder_for
@@ -48,43 +49,6 @@ __all__ = ["RamiGame", "RamiState"]
 
 
 # ---------------------------------------------------------------- per-game glue
-
-
-def _marriage_deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
-    from rami.marriage.game import MarriageState
-
-    size = rules.hand_size
-    hands = [list(order[i * size : (i + 1) * size]) for i in range(players)]
-    at = players * size
-    return MarriageState.from_setup(
-        rules,
-        hands,
-        discard=[order[at]],
-        stock=list(order[at + 1 :]),
-        seed=seed,
-    )
-
-
-def _tunisian_deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
-    from rami.tunisian.game import TunisianState
-
-    hands: list[list[int]] = [[] for _ in range(players)]
-    pos = 0
-    for seat in range(players):  # the dealer (seat 0) is dealt first, one card more
-        take = rules.hand_size + (1 if seat == 0 else 0)
-        hands[seat] = list(order[pos : pos + take])
-        pos += take
-    stock = list(order[pos:])[::-1]  # ``stock`` is given top last
-    return TunisianState.from_position(
-        rules,
-        [[CARDS[c] for c in h] for h in hands],
-        stock=[CARDS[c] for c in stock],
-        to_move=0,
-        dealer=0,
-        phase="first_discard",
-        turn=0,
-        seed=seed,
-    )
 
 
 def _marriage_sample(view: Mapping[str, Any], rng: random.Random) -> GameState:
@@ -99,25 +63,9 @@ def _tunisian_sample(view: Mapping[str, Any], rng: random.Random) -> GameState:
     return sample_state(view, rng)
 
 
-def _marriage_shoe(rules: Any) -> list[int]:
-    return [int(c) for c in shoe(rules.decks)]
-
-
-def _tunisian_shoe(rules: Any) -> list[int]:
-    return [int(c) for c in shoe(rules.decks, rules.jokers)]
-
-
-_DEAL: dict[str, Callable[[Any, int, Sequence[int], int], GameState]] = {
-    "marriage": _marriage_deal,
-    "tunisian": _tunisian_deal,
-}
 _SAMPLE: dict[str, Callable[[Mapping[str, Any], random.Random], GameState]] = {
     "marriage": _marriage_sample,
     "tunisian": _tunisian_sample,
-}
-_SHOE: dict[str, Callable[[Any], list[int]]] = {
-    "marriage": _marriage_shoe,
-    "tunisian": _tunisian_shoe,
 }
 
 
@@ -152,7 +100,12 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         assert spec.action_space is not None
         self.space: ActionSpace = spec.action_space(self.rules)
         self.encoder: Encoder = encoder_for(probe.view(0))
-        self.shoe = _SHOE[self.game_name](self.rules)
+        # the deal's chance outcome is the whole shoe; the deal class lays it out
+        dealt = probe.chance_outcomes()[0] if isinstance(probe, ChanceReporting) else None
+        assert dealt is not None and dealt["kind"] == "deal"
+        self.shoe = sorted(int(Card.parse(text)) for text in dealt["cards"])
+        self.deals = cast(DealsFromOrder, type(probe))
+        self.layout = self.deals.dealt_seats(self.rules, self.players)
         self.sign = REWARD_SIGN[self.game_name]
         bound = 5000.0
         info = pyspiel.GameInfo(
@@ -227,8 +180,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             self.left[action] -= 1
             self.order.append(action)
             if len(self.order) == len(game.shoe):
-                deal = _DEAL[game.game_name]
-                self.engine = deal(game.rules, game.players, self.order, game.seed)
+                self.engine = game.deals.from_deal(game.rules, game.players, self.order, game.seed)
                 self.base = len(self.engine.events)
             return
         self.engine.apply(game.space.action_from_id(action))
@@ -270,11 +222,8 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(_strip(self.engine.view(player)), ensure_ascii=False, sort_keys=True)
 
     def _dealt_to(self, player: int) -> list[int]:
-        rules = self._game.rules
-        size = rules.hand_size
-        start = player * size + (1 if player and self._game.game_name == "tunisian" else 0)
-        end = start + size + (1 if player == 0 and self._game.game_name == "tunisian" else 0)
-        return self.order[start:end]
+        """The cards dealt to ``player`` so far (the deal class's ``dealt_seats``)."""
+        return [c for c, s in zip(self.order, self._game.layout, strict=False) if s == player]
 
     def tensor_for(self, player: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         if self.engine is None:
