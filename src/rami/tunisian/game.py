@@ -1007,52 +1007,66 @@ class TunisianState:
         return None
 
     def _verify(self, act: Action) -> tuple[Action, Any]:
-        """Check ``act`` in full; return its canonical form and prepared data."""
+        """Check ``act`` in full; return its canonical form and prepared data.
+
+        The slow path of ``apply`` and the whole of ``check``; ``legal_actions`` lists
+        from the same helpers (``_take_problem``, ``_discard_problem``,
+        ``_banned_discard``, ``_staging_ok``, ``_may_lay_off``), so each rule is stated
+        once. One ``_verify_<verb>`` per verb.
+        """
         kind = act.kind
-        seat = self._to_move
         if kind not in _VERBS:
             raise IllegalAction(
                 f"unknown action '{kind}': use draw, take, meld, add, swap or discard"
             )
-        hand = self._hands[seat]
-        phase = self._phase
         if kind in ("draw", "take"):
-            if act.cards or act.target is not None:
-                raise IllegalAction(f"'{kind}' takes no cards and no meld: write just '{kind}'")
-            if phase == FIRST_DISCARD:
-                raise IllegalAction("the dealer's first turn is a discard only, no draw (T-2)")
-            if phase == PLAY:
-                raise IllegalAction("you have already drawn this turn")
-            if kind == "take":
-                problem = self._take_problem()
-                if problem is not None:
-                    raise IllegalAction(problem)
-            return act, None
-        if phase == DRAW:
+            return self._verify_draw(act)
+        if self._phase == DRAW:
             raise IllegalAction("draw first: 'draw' from the stock or 'take' the discard")
         if kind == "discard":
-            if len(act.cards) != 1 or act.target is not None:
-                raise IllegalAction("discard names one card, e.g. 'discard 7♣'")
-            c = act.cards[0]
-            if not hand[c]:
-                raise IllegalAction(f"you do not hold {c}")
-            if phase == PLAY:
-                problem = self._discard_problem()
-                if problem is not None:
-                    raise IllegalAction(problem)
-                if c == self._banned_discard():
-                    raise IllegalAction(
-                        f"you took {c} from the discard pile this turn: you may not "
-                        "discard it (nor an identical card) again this turn (T-3)"
-                    )
-            return act, None
-        if phase == FIRST_DISCARD:
+            return self._verify_discard(act)
+        if self._phase == FIRST_DISCARD:
             raise IllegalAction("the dealer's first turn is a discard only (T-2)")
         if kind == "meld":
             return self._verify_meld(act)
         return self._verify_lay_off(act)
 
+    def _verify_draw(self, act: Action) -> tuple[Action, Any]:
+        """T-2, T-3, T-8: a turn starts with ``draw`` (the stock) or ``take`` (the discard)."""
+        kind = act.kind
+        phase = self._phase
+        if act.cards or act.target is not None:
+            raise IllegalAction(f"'{kind}' takes no cards and no meld: write just '{kind}'")
+        if phase == FIRST_DISCARD:
+            raise IllegalAction("the dealer's first turn is a discard only, no draw (T-2)")
+        if phase == PLAY:
+            raise IllegalAction("you have already drawn this turn")
+        if kind == "take":
+            problem = self._take_problem()
+            if problem is not None:
+                raise IllegalAction(problem)
+        return act, None
+
+    def _verify_discard(self, act: Action) -> tuple[Action, Any]:
+        """T-2, T-3, T-6, T-8, T-9: a discard ends the turn (and commits an opening)."""
+        if len(act.cards) != 1 or act.target is not None:
+            raise IllegalAction("discard names one card, e.g. 'discard 7♣'")
+        c = act.cards[0]
+        if not self._hands[self._to_move][c]:
+            raise IllegalAction(f"you do not hold {c}")
+        if self._phase == PLAY:
+            problem = self._discard_problem()
+            if problem is not None:
+                raise IllegalAction(problem)
+            if c == self._banned_discard():
+                raise IllegalAction(
+                    f"you took {c} from the discard pile this turn: you may not "
+                    "discard it (nor an identical card) again this turn (T-3)"
+                )
+        return act, None
+
     def _verify_meld(self, act: Action) -> tuple[Action, Any]:
+        """T-3, T-4, T-6, T-8, T-9: a new meld; before opening, one the opening can use."""
         seat = self._to_move
         hand = self._hands[seat]
         if act.target is not None:
@@ -1092,6 +1106,7 @@ class TunisianState:
         return Action("meld", meld.cards), meld
 
     def _verify_lay_off(self, act: Action) -> tuple[Action, Any]:
+        """T-6, T-7, T-9: ``add`` a card to a table meld or ``swap`` a joker, once opened."""
         seat = self._to_move
         hand = self._hands[seat]
         kind = act.kind
