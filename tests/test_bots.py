@@ -371,3 +371,23 @@ def test_sampled_deals_show_the_seat_the_same_view(game: str, preset: str, playe
                 checked += 1
             state.apply(driver[seat].act(view))
     assert checked >= 10
+
+
+def test_a_game_without_bot_hooks_gets_only_the_random_bot() -> None:
+    """Bots come through the registry: a game with no ``bots`` kit plays ``random`` only."""
+    import dataclasses
+
+    from rami.games import get_game, register, unregister
+
+    register(dataclasses.replace(get_game("tunisian"), name="kitless", bots=None))
+    try:
+        state = tunisian_deal("1v1", 2, 3)
+        view = state.view(state.to_move)
+        assert str(make_bot("kitless", "random", 1).act(view)) in view["legal_actions"]
+        for level in ("greedy", "easy", "search", "hard:3it", "expert"):
+            with pytest.raises(InputError, match="only the random bot"):
+                make_bot("kitless", level, 1)
+            with pytest.raises(InputError, match="only the random bot"):
+                check_spec("kitless", level)
+    finally:
+        unregister("kitless")

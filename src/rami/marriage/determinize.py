@@ -24,6 +24,7 @@ from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
 from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
+from rami.memo import BoundedMemo
 from rami.sampling import deal_others
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
@@ -31,7 +32,7 @@ __all__ = ["known_cards", "sample_state", "unseen_cards"]
 _VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
 
 
-_RULES: dict[str, MarriageRules] = {}
+_RULES: BoundedMemo[str, MarriageRules] = BoundedMemo(256)
 
 
 def _rules(doc: Any) -> MarriageRules:
@@ -40,9 +41,7 @@ def _rules(doc: Any) -> MarriageRules:
     found = _RULES.get(key)
     if found is None:
         found = rules_from(doc)
-        if len(_RULES) > 256:
-            _RULES.clear()
-        _RULES[key] = found
+        _RULES.put(key, found)
     return found
 
 

@@ -50,6 +50,7 @@ from rami.marriage.solver import (
     show_meld_options,
 )
 from rami.marriage.view import build_view
+from rami.runs import kind_at, positions, three_windows
 from rami.view_cache import ViewCache
 
 __all__ = ["InvariantError", "MarriageState", "Phase", "Verb", "new_deal"]
@@ -1401,15 +1402,10 @@ def _pure_meld(cards: tuple[Card, ...], rules: MarriageRules) -> bool:
 
 def _joins_show_meld(hand: Sequence[int], c: int, rules: MarriageRules) -> bool:
     """Whether card ``c`` (already in ``hand``) is part of some show meld there (M-6)."""
-    base, r = divmod(c, 13)
-    base *= 13
-
-    def held(p: int) -> bool:  # position 1 … 14, the ace at both ends
-        return hand[base + (p - 1) % 13] > 0
-
-    for p in (1, 14) if r == 0 else (r + 1,):
-        for lo in (p - 2, p - 1, p):
-            if lo >= 1 and lo + 2 <= 14 and held(lo) and held(lo + 1) and held(lo + 2):
+    suit, r = divmod(c, 13)
+    for p in positions(r):  # the ace at both ends
+        for window in three_windows(p):
+            if all(hand[kind_at(suit, q)] for q in window):
                 return True
     if rules.show_kinds == "sequence+tunnela":
         return hand[c] >= 3

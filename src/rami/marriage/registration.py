@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from rami.action_space import ActionSpace
 from rami.engine import GameState
 from rami.games import Game, Match
+
+if TYPE_CHECKING:
+    from rami.bots.kit import BotKit
+    from rami.cli.hooks import CliCommands
+    from rami.play.hooks import TerminalHooks
+    from rami.rl.hooks import OpenSpielHooks
+    from rami.server.hooks import WebHooks
 
 __all__ = ["GAME"]
 
@@ -46,6 +54,103 @@ def _owns(state: GameState) -> bool:
     return owns(state)
 
 
+# --- bot hooks (part D)
+@cache
+def _bots() -> BotKit[Any, Any]:
+    """The bots' kit (``rami.bots.kit``): the greedy player, its search hooks and the
+    determinizer, imported on first use (they pull in the solvers)."""
+    from rami.bots.kit import BotKit
+    from rami.marriage import greedy_bot as g
+    from rami.marriage.determinize import sample_state
+
+    return BotKit(
+        greedy=g.MarriageGreedy,
+        easy_noise=6.0,
+        observe=g.observe,
+        observe_state=g.observe_state,
+        decide=g.decide,
+        candidates=g.candidates,
+        tree_moves=g.tree_moves,
+        sample=sample_state,
+        policy=g.policy,
+        leaf_value=g.leaf_value,
+        turns_ahead=g.turns_ahead,
+        search_margin=1.0,
+        tree_scale=6.0,
+        wilds=g.wilds_of_view,
+        play_step=g.play_step,
+        hard_iterations=48,
+        expert_iterations=160,
+    )
+
+
+def _new_deal(rules: Any, seats: int, seed: int, dealer: int) -> GameState:
+    from rami.marriage.game import new_deal
+
+    return new_deal(rules, seats, seed, dealer)
+
+
+def _progress(state: GameState) -> list[bool]:
+    """Who showed (saw the tiplu) in a finished deal (M-6, M-7)."""
+    assert state.result is not None
+    players = state.result.details.get("players", [])
+    return [bool(p.get("seen")) for p in players] or [False] * len(state.result.scores)
+
+
+def _cli() -> CliCommands:
+    from rami.marriage.cli import COMMANDS
+
+    return COMMANDS
+
+
+def _terminal() -> TerminalHooks:
+    from rami.marriage.terminal import HOOKS
+
+    return HOOKS
+
+
+def _observation(players: int, rules: Mapping[str, Any]) -> Any:
+    from rami.marriage.observation import encoder
+
+    return encoder(players, rules)
+
+
+def _openspiel() -> OpenSpielHooks:
+    from rami.marriage.explicit_chance import HOOKS
+
+    return HOOKS
+
+
+def _web() -> WebHooks:
+    from rami.marriage.web import HOOKS
+
+    return HOOKS
+
+
+def _ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+    from rami.marriage.ledger import ledger
+
+    return ledger(doc)
+
+
+def _score_deal(doc: object) -> dict[str, Any]:
+    from rami.marriage.ledger import score_deal
+
+    return score_deal(doc)
+
+
+def _option_help() -> Mapping[str, str]:
+    from rami.marriage.rules_help import OPTION_HELP
+
+    return OPTION_HELP
+
+
+def _option_choices() -> Mapping[str, tuple[Any, ...]]:
+    from rami.marriage.rules import CHOICES
+
+    return CHOICES
+
+
 GAME = Game(
     "marriage",
     "Marriage",
@@ -57,4 +162,21 @@ GAME = Game(
     _load_match,
     _action_space,
     _owns,
+    bots=_bots,
+    new_deal=_new_deal,
+    cli=_cli,
+    terminal=_terminal,
+    web=_web,
+    observation=_observation,
+    openspiel=_openspiel,
+    ledger=_ledger,
+    score_deal=_score_deal,
+    option_help=_option_help,
+    option_choices=_option_choices,
+    turn_cap=1000,  # M-11 max_turns for simulations
+    progress_of=_progress,
+    progress_label="shows",
+    points_label="ledger",
+    signed_points=True,
+    match_word="the match",
 )

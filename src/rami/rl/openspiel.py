@@ -8,12 +8,11 @@ module to register them with ``pyspiel.register_game``).
 
 **Chance is explicit**: a game starts with one chance node per card of the shoe, which
 deals the shoe in order (the outcome is a card kind, 0 … 51, 52 the joker, with the
-probability of the copies left), then the deal is built from that order by the game's
-own ``from_deal`` (seat 0 deals), which lays it out as its ``dealt_seats`` says: the
-wrapper knows nothing of either game's dealing. The shoe itself is the probe deal's
-``deal`` chance outcome (``state.chance_outcomes()``). What stays inside the engine is
-a function of those outcomes, the actions and the ``seed`` parameter, and the state
-reports it as chance outcomes too: Marriage's tiplu is the stock card at a seeded
+probability of the copies left), then the deal is built from that order through the
+game's public constructors: the hands (seat 0 deals: Marriage deals 21 each from seat
+0, Tunisian rami 15 to the dealer, seat 0, then 14 each), Marriage's upcard (M-2), and
+the stock, top first. What stays inside the engine is a function of those outcomes,
+the actions and the ``seed`` parameter: Marriage's tiplu is the stock card at a seeded
 position when it is picked (M-7; the stock's order being dealt by chance, the tiplu is
 uniform over the unseen cards), and a recycled stock is reshuffled by the seed (M-11,
 T-11).
@@ -32,41 +31,31 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Callable, Mapping
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 import pyspiel
 
 from rami.action_space import ActionSpace
-from rami.cards import CARDS, KINDS, Card
-from rami.engine import ChanceReporting, DealsFromOrder, GameState
-from rami.games import get_game
-from rami.rl.aec import REWARD_SIGN, deal_rules
+from rami.cards import CARDS, KINDS
+from rami.engine import GameState
+from rami.games import all_games, get_game
+from rami.rl.aec import deal_rules
+from rami.rl.hooks import OpenSpielHooks
 from rami.rl.observation import Encoder, encoder_for
 
-__all__ = ["RamiGame", "RamiState"]
+__all__ = ["RamiGame", "RamiState", "register_games"]
 
 
 # ---------------------------------------------------------------- per-game glue
 
 
-def _marriage_sample(view: Mapping[str, Any], rng: random.Random) -> GameState:
-    from rami.marriage.determinize import sample_state
-
-    return sample_state(view, rng)
-
-
-def _tunisian_sample(view: Mapping[str, Any], rng: random.Random) -> GameState:
-    from rami.tunisian.determinize import sample_state
-
-    return sample_state(view, rng)
-
-
-_SAMPLE: dict[str, Callable[[Mapping[str, Any], random.Random], GameState]] = {
-    "marriage": _marriage_sample,
-    "tunisian": _tunisian_sample,
-}
+def _hooks(name: str) -> OpenSpielHooks:
+    spec = get_game(name)
+    if spec.openspiel is None:
+        raise pyspiel.SpielError(f"{spec.title} has no OpenSpiel hooks")
+    return spec.openspiel()
 
 
 def _strip(view: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +75,8 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
-        defaults = _DEFAULTS[self.game_name]
+        hooks = _hooks(self.game_name)
+        defaults = hooks.defaults
         merged = {**defaults, **params}
         spec = get_game(self.game_name)
         turns = int(merged["max_turns"])
@@ -100,13 +90,9 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         assert spec.action_space is not None
         self.space: ActionSpace = spec.action_space(self.rules)
         self.encoder: Encoder = encoder_for(probe.view(0))
-        # the deal's chance outcome is the whole shoe; the deal class lays it out
-        dealt = probe.chance_outcomes()[0] if isinstance(probe, ChanceReporting) else None
-        assert dealt is not None and dealt["kind"] == "deal"
-        self.shoe = sorted(int(Card.parse(text)) for text in dealt["cards"])
-        self.deals = cast(DealsFromOrder, type(probe))
-        self.layout = self.deals.dealt_seats(self.rules, self.players)
-        self.sign = REWARD_SIGN[self.game_name]
+        self.hooks = hooks
+        self.shoe = hooks.shoe(self.rules)
+        self.sign = spec.reward_sign
         bound = 5000.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
@@ -114,10 +100,10 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             num_players=self.players,
             min_utility=-bound,
             max_utility=bound,
-            utility_sum=0.0 if self.game_name == "marriage" else None,
+            utility_sum=0.0 if hooks.zero_sum else None,
             max_game_length=len(self.shoe) + 40 * max(turns, 200),
         )
-        super().__init__(_TYPES[self.game_name], info, params)
+        super().__init__(_game_type(self.game_name), info, params)
 
     def new_initial_state(self) -> RamiState:
         return RamiState(self)
@@ -180,7 +166,8 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             self.left[action] -= 1
             self.order.append(action)
             if len(self.order) == len(game.shoe):
-                self.engine = game.deals.from_deal(game.rules, game.players, self.order, game.seed)
+                deal = game.hooks.deal
+                self.engine = deal(game.rules, game.players, self.order, game.seed)
                 self.base = len(self.engine.events)
             return
         self.engine.apply(game.space.action_from_id(action))
@@ -222,8 +209,9 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(_strip(self.engine.view(player)), ensure_ascii=False, sort_keys=True)
 
     def _dealt_to(self, player: int) -> list[int]:
-        """The cards dealt to ``player`` so far (the deal class's ``dealt_seats``)."""
-        return [c for c, s in zip(self.order, self._game.layout, strict=False) if s == player]
+        game = self._game
+        start, end = game.hooks.dealt(game.rules, game.players, player)
+        return self.order[start:end]
 
     def tensor_for(self, player: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         if self.engine is None:
@@ -248,7 +236,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             return same
         seed = int(probability_sampler() * 2**31)
         view = self.engine.view(player_id)
-        world = _SAMPLE[game.game_name](view, random.Random(seed))
+        world = game.hooks.sample(view, random.Random(seed))
         other = game.new_initial_state()
         other.order = list(self.order)
         other.left = [0] * KINDS
@@ -277,48 +265,46 @@ class RamiObserver:
 
 # ---------------------------------------------------------------- registration
 
-_DEFAULTS: dict[str, dict[str, Any]] = {
-    "marriage": {"preset": "nepali", "players": 4, "max_turns": 200, "seed": 0},
-    "tunisian": {"mode": "1v1", "max_turns": 200, "seed": 0},
-}
 
-
-def _type(game: str, title: str, max_players: int, zero_sum: bool) -> Any:
+def _game_type(name: str) -> Any:
+    spec = get_game(name)
+    hooks = _hooks(name)
     utility = pyspiel.GameType.Utility
     return pyspiel.GameType(
-        short_name=f"python_rami_{game}",
-        long_name=f"Python rami {title}",
+        short_name=f"python_rami_{name}",
+        long_name=f"Python rami {spec.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM,
+        utility=utility.ZERO_SUM if hooks.zero_sum else utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max_players,
+        max_num_players=hooks.max_players,
         min_num_players=2,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_DEFAULTS[game],
+        parameter_specification=dict(hooks.defaults),
     )
 
 
-_TYPES = {
-    "marriage": _type("marriage", "Marriage", 7, True),
-    "tunisian": _type("tunisian", "Tunisian rami", 4, False),
-}
+def register_games() -> list[str]:
+    """Register ``python_rami_NAME`` for every game in the registry with OpenSpiel hooks
+    (again after ``rami.games.register``); returns the short names."""
+    names = []
+    for spec in all_games():
+        if spec.openspiel is None:
+            continue
+        hooks = spec.openspiel()
+        cls = type(
+            f"{spec.name.title()}Game",
+            (RamiGame,),
+            {"game_name": spec.name, "preset_key": hooks.preset_key},
+        )
+        with contextlib.suppress(pyspiel.SpielError):  # registered already (module reloaded)
+            pyspiel.register_game(_game_type(spec.name), cls)
+        names.append(f"python_rami_{spec.name}")
+    return names
 
 
-class MarriageGame(RamiGame):
-    game_name = "marriage"
-    preset_key = "preset"
-
-
-class TunisianGame(RamiGame):
-    game_name = "tunisian"
-    preset_key = "mode"
-
-
-for _name, _cls in (("marriage", MarriageGame), ("tunisian", TunisianGame)):
-    with contextlib.suppress(pyspiel.SpielError):  # registered already (module reloaded)
-        pyspiel.register_game(_TYPES[_name], _cls)
+register_games()

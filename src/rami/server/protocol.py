@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rami.games import all_games, game_names
+
 __all__ = [
     "CLIENT_TYPES",
     "ERROR_CODES",
@@ -110,6 +112,12 @@ class ErrorResponse(_Model):
     error: ErrorBody
 
 
+_PRESET_HELP = " or ".join(
+    f"{'rules preset' if g.preset_label == 'rules' else g.preset_label} ({g.name})"
+    for g in all_games()
+)
+
+
 class SeatSpec(_Model):
     kind: Literal["human", "bot"] = "human"
     level: str | None = Field(None, description="bot level (bots only)")
@@ -117,8 +125,8 @@ class SeatSpec(_Model):
 
 
 class CreateTable(_Model):
-    game: str = Field(description="marriage or tunisian")
-    preset: str | None = Field(None, description="rules preset (marriage) or mode (tunisian)")
+    game: str = Field(description=" or ".join(game_names()))
+    preset: str | None = Field(None, description=_PRESET_HELP)
     options: dict[str, Any] = Field(
         default_factory=dict, description="rule options overriding the preset, by name"
     )

@@ -44,6 +44,7 @@ from rami.cards import (
 )
 from rami.engine import Action, Chance, DealResult, Event, EventData, as_action, chance_rng
 from rami.errors import IllegalAction, InputError, NotYourTurn
+from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
 from rami.tunisian.melds import (
     Meld,
     add_to_meld,
@@ -216,14 +217,11 @@ def _in_no_meld(hand: Sequence[int], c: int) -> bool:
             others += 1
     if others >= 2 or (others and joker):
         return False
-    base = suit * 13
 
     def held(p: int) -> bool:
-        if p < 1 or p > 14:
-            return False
-        return hand[base + (0 if p == 14 else p - 1)] > 0
+        return ACE_LOW <= p <= ACE_HIGH and hand[kind_at(suit, p)] > 0
 
-    for p in (1, 14) if r == 0 else (r + 1,):
+    for p in positions(r):
         a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
         if (a and b) or (b and d) or (d and e):
             return False

@@ -1,0 +1,51 @@
+"""Marriage with explicit chance, for OpenSpiel (``Game.openspiel``; docs/rl.md).
+
+The wrapper deals the shoe in order as chance outcomes; the deal is built from that
+order by ``MarriageState.from_deal``, laid out as ``MarriageState.dealt_seats`` says (21
+cards each from seat 0, M-2; the upcard, then the stock, top first): the order is the
+deal's ``deal`` chance outcome. The tiplu is picked later by the seed (M-7) and reported
+by ``state.chance_outcomes()``, as are reshuffled stocks (M-11).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rami.cards import shoe
+from rami.engine import GameState
+from rami.marriage.determinize import sample_state
+from rami.marriage.game import MarriageState
+from rami.rl.hooks import OpenSpielHooks
+
+__all__ = ["HOOKS"]
+
+
+def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
+    return MarriageState.from_deal(rules, players, order, seed)
+
+
+def _shoe(rules: Any) -> list[int]:
+    return [int(c) for c in shoe(rules.decks)]
+
+
+def _dealt(rules: Any, players: int, player: int) -> tuple[int, int]:
+    where = [i for i, s in enumerate(MarriageState.dealt_seats(rules, players)) if s == player]
+    return where[0], where[-1] + 1
+
+
+def _sample(view: Mapping[str, Any], rng: random.Random) -> GameState:
+    return sample_state(view, rng)
+
+
+HOOKS = OpenSpielHooks(
+    defaults={"preset": "nepali", "players": 4, "max_turns": 200, "seed": 0},
+    preset_key="preset",
+    max_players=7,
+    zero_sum=True,
+    shoe=_shoe,
+    deal=deal,
+    dealt=_dealt,
+    sample=_sample,
+)
