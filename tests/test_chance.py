@@ -122,3 +122,20 @@ def test_reshuffles_are_reported_next_draw_first(game: str) -> None:
                 assert state.view(seat)["history"][-1]["move"] == f"draw {stock[0]}"
                 return
     raise AssertionError("no deal reshuffled its stock")
+
+
+@pytest.mark.parametrize(("cls", "rules", "seats", "dealer"), CASES)
+def test_one_event_format_whose_actions_are_the_log(
+    cls: Any, rules: str, seats: int, dealer: int
+) -> None:
+    """Every event has a seat and an action (None for news); the actions are the log."""
+    state = _deal(cls, {"preset": rules, "max_turns": 120}, seats, 9, dealer)
+    rng = random.Random(4)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    keys = {"seat", "action", "chance", "card", "news", "text", "data"}
+    for event in state.events:
+        assert {"seat", "action"} <= set(event) <= keys
+        assert (event["action"] is None) == ("news" in event)
+    assert [e["action"] for e in state.events if e["action"] is not None] == list(state.actions)
+    assert state.events[-1].get("news") == "end"
