@@ -23,6 +23,7 @@ __all__ = ["HOOKS"]
 
 
 def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
+    """The deal the chance outcomes ``order`` make: hands, the upcard, the stock (M-2)."""
     return MarriageState.from_deal(rules, players, order, seed)
 
 
@@ -31,6 +32,7 @@ def _shoe(rules: Any) -> list[int]:
 
 
 def _dealt(rules: Any, players: int, player: int) -> tuple[int, int]:
+    """Where ``player``'s 21 cards are in the order: seat by seat from seat 0 (M-2)."""
     where = [i for i, s in enumerate(MarriageState.dealt_seats(rules, players)) if s == player]
     return where[0], where[-1] + 1
 

@@ -23,6 +23,7 @@ __all__ = ["HOOKS"]
 
 
 def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
+    """The deal the chance outcomes ``order`` make: hands, then the stock (T-2)."""
     return TunisianState.from_deal(rules, players, order, seed)
 
 
