@@ -242,6 +242,7 @@ class GameInfo(_Model):
     presets: list[PresetInfo]
     bot_levels: list[str]
     signed_points: bool = Field(description="scores are signed nets (+12, -9), not points")
+    higher_wins: bool = Field(description="the highest total leads (else the lowest)")
     client: ClientModules = Field(description="the game's browser modules: a URL per page, or null")
 
 

@@ -117,6 +117,7 @@ def games_info() -> list[dict[str, Any]]:
                 "presets": presets,
                 "bot_levels": list(bot_levels()),
                 "signed_points": spec.signed_points,
+                "higher_wins": spec.reward_sign > 0,
                 "client": _client_modules(spec.name, folders),
             }
         )
