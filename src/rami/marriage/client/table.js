@@ -21,8 +21,10 @@ export function seatGroups(kit, info) {
   return out;
 }
 
-// The box beside the pile: the tiplu and its wild cards once this seat may see them
-// (M-7), else a card back.
+// The box beside the pile, under its label: the tiplu and its wild cards once this seat
+// may see them (M-7), else a card back.
+export const wildLabel = "tiplu";
+
 export function wildBox(kit, view) {
   const { el, t, cardElement, cardName } = kit;
   if (view.tiplu) {

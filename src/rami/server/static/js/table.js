@@ -605,7 +605,10 @@ function renderCenter() {
   $("pile").replaceChildren(...older.map((c) => cardElement(c, { small: true, marks: wildMarks(c) })));
   const { hooks } = game(); // the wild-card box beside the pile, for a game with one
   $("tiplu-box").hidden = !hooks.wildBox;
-  if (hooks.wildBox) $("tiplu").replaceChildren(...hooks.wildBox(kit, view));
+  if (hooks.wildBox) {
+    $("wild-label").textContent = hooks.wildLabel || "";
+    $("tiplu").replaceChildren(...hooks.wildBox(kit, view));
+  }
 }
 
 function renderTableMelds() {
