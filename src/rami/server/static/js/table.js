@@ -822,7 +822,7 @@ function renderResult() {
   const body = [];
   const summary = el("p", "");
   if (result.winner !== null && result.winner !== undefined) {
-    summary.textContent = t(hooks.resultSummary || "went_out", { name: nameOf(result.winner) });
+    summary.textContent = t(hooks.resultSummary || "finished_by", { name: nameOf(result.winner) });
   } else summary.textContent = t("no_finisher");
   body.push(summary);
   if (hooks.resultBody) hooks.resultBody(kit, details, result, body);
