@@ -18,6 +18,7 @@ from rami.marriage.rules import MarriageRules
 from rami.view_cache import ViewCache, action_texts
 
 if TYPE_CHECKING:
+    from rami.engine import Event
     from rami.marriage.game import MarriageState
 
 __all__ = ["build_view", "history"]
@@ -46,12 +47,20 @@ def _texts(cards: Any) -> list[str]:
     return [text[c] for c in cards]
 
 
-def _entry(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """One event as ``seat`` may read it (a stock draw's card only for the drawer)."""
-    if "move" in e:
-        text = e["move"] if seat is not None and e["seat"] == seat else e.get("public", e["move"])
-        return {"seat": e["seat"], "move": text}
-    return {"seat": e["seat"], "event": e["event"]}
+def _entry(e: Event, seat: int | None) -> dict[str, Any]:
+    """One event as ``seat`` may read it (a stock draw's card only for the drawer).
+
+    Moves read ``{"seat": s, "move": text}`` (``draw 7♣`` for the drawer, ``draw`` for
+    the others; a take names its card, which was face up), the table's news
+    ``{"seat": s, "event": text}``; chance outcomes never show.
+    """
+    text = e["action"]
+    if text is None:
+        return {"seat": e["seat"], "event": e.get("text", "")}
+    card = e.get("card")
+    if card is not None and (text == "take" or (seat is not None and e["seat"] == seat)):
+        text = f"{text} {card}"
+    return {"seat": e["seat"], "move": text}
 
 
 def _cache(state: MarriageState) -> ViewCache:

@@ -24,13 +24,12 @@ from rami.cards import (
     Card,
     cards_from_texts,
     counts,
-    from_counts,
     shoe,
     take_out,
 )
 from rami.errors import InputError
 from rami.memo import BoundedMemo
-from rami.sampling import deal_others
+from rami.sampling import determinize
 from rami.tunisian.game import PLAY, TunisianState
 from rami.tunisian.rules import TunisianRules, rules_from
 
@@ -117,57 +116,45 @@ def sample_state(
         raise InputError("sample_state needs a seat's view of a deal in play")
     rules = _rules(view["rules"])
     seats = view["seats"]
-    n = len(seats)
-    pool = unseen_cards(view)
-    known = known_cards(view)
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    hands[seat] = _cards(view["hand"] or [])
-    need: list[int] = [0] * n
-    for s in range(n):
-        if s == seat:
-            continue
-        for c in range(KINDS):
-            k = min(known[s][c], pool[c])
-            if k:
-                pool[c] -= k
-                hands[s].extend([CARDS[c]] * k)
-        need[s] = int(seats[s]["hand_size"]) - len(hands[s])
-    rest = from_counts(pool)
-    rng.shuffle(rest)
-    dealt, left = deal_others(rest, need, seat, weights, rng, "shoe")
-    for s, got in dealt.items():
-        hands[s].extend(CARDS[c] for c in got)
-    stock = [CARDS[c] for c in left]
-    if len(stock) != int(view["stock_size"]):
-        raise InputError("the view's card counts do not add up to the shoe")
-    table = [(_cards(m["cards"]), int(m["owner"])) for m in view["table"]]
-    staged = [m for m in view["table"] if m.get("staged")]
-    committed = [bool(s["opened"]) for s in seats]
-    values = [s.get("opening_value") for s in seats]
-    threshold = int(view["threshold"])
-    last = None
-    if any(v is not None for v in values) or threshold != rules.opening_threshold:
-        last = threshold - rules.opening_step
-    state = TunisianState.from_position(
-        rules,
-        hands,
-        stock=stock,
-        discard=_cards(view["discard_pile"]),
-        table=table,
-        opened=committed,
-        opening_values=values,
-        last_opening=last,
-        to_move=int(view["to_move"]),
-        dealer=int(view["dealer"]),
-        phase=str(view["phase"]),
-        turn=int(view["turn"]),
-        active=[bool(s["active"]) for s in seats],
-        seed=rng.getrandbits(48),
-        taken=_taken_this_turn(view),
+
+    def build(hidden: list[list[int]], left: list[int]) -> TunisianState:
+        hands: list[list[Card]] = [[CARDS[c] for c in cards] for cards in hidden]
+        hands[seat] = _cards(view["hand"] or [])
+        stock = [CARDS[c] for c in left]
+        if len(stock) != int(view["stock_size"]):
+            raise InputError("the view's card counts do not add up to the shoe")
+        table = [(_cards(m["cards"]), int(m["owner"])) for m in view["table"]]
+        staged = [m for m in view["table"] if m.get("staged")]
+        values = [s.get("opening_value") for s in seats]
+        threshold = int(view["threshold"])
+        last = None
+        if any(v is not None for v in values) or threshold != rules.opening_threshold:
+            last = threshold - rules.opening_step
+        state = TunisianState.from_position(
+            rules,
+            hands,
+            stock=stock,
+            discard=_cards(view["discard_pile"]),
+            table=table,
+            opened=[bool(s["opened"]) for s in seats],
+            opening_values=values,
+            last_opening=last,
+            to_move=int(view["to_move"]),
+            dealer=int(view["dealer"]),
+            phase=str(view["phase"]),
+            turn=int(view["turn"]),
+            active=[bool(s["active"]) for s in seats],
+            seed=rng.getrandbits(48),
+            taken=_taken_this_turn(view),
+        )
+        if (view["phase"] == PLAY and staged) or view.get("must_open"):
+            # T-6, T-8: the mover's turn so far, staged melds and the card taken to open
+            state.resume_turn([int(m["index"]) for m in staged], _took_to_open(view))
+        return state
+
+    return determinize(
+        view, rng, weights, unseen=unseen_cards, known=known_cards, build=build, what="shoe"
     )
-    if (view["phase"] == PLAY and staged) or view.get("must_open"):
-        _restore_turn(state, view, staged)
-    return state
 
 
 def _taken_this_turn(view: Mapping[str, Any]) -> Card | None:
@@ -181,21 +168,12 @@ def _taken_this_turn(view: Mapping[str, Any]) -> Card | None:
     return None
 
 
-def _restore_turn(
-    state: TunisianState, view: Mapping[str, Any], staged: Sequence[Mapping[str, Any]]
-) -> None:
-    """Put back the unopened mover's turn so far: staged melds and a taken card (T-6, T-8)."""
-    state._staged = sum(int(m["value"]) for m in staged)
-    state._staged_melds = [int(m["index"]) for m in staged]
+def _took_to_open(view: Mapping[str, Any]) -> Card | None:
+    """The discard an unopened mover took to open this turn (T-8), if it must open."""
     if not view.get("must_open"):
-        return
-    took: Card | None = None
+        return None
     for entry in reversed(view["history"]):
         move = entry.get("move") or ""
         if entry.get("seat") == view["to_move"] and move.startswith("take "):
-            took = _card(move.split()[1])
-            break
-    state._took = took
-    if took is not None and state.rules.taken_card_in_opening:
-        in_staged = any(took in _cards(m["cards"]) for m in staged)
-        state._need = None if in_staged else took
+            return _card(move.split()[1])
+    return None
