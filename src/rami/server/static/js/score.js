@@ -70,9 +70,15 @@ function numberOrRaw(text) {
 // What the game's module gets: the ledger, the draft, the rules flags and the page's helpers.
 const kit = {
   $, h, chip, segButton, cardElement, openPad, st, num, signed, api, ApiError, showError, numberField, redraw, presetOf, numberOrRaw,
-  get doc() { return doc; },
-  get draft() { return draft; },
-  get flags() { return rulesFlags(); },
+  get doc() {
+    return doc;
+  },
+  get draft() {
+    return draft;
+  },
+  get flags() {
+    return rulesFlags();
+  },
 };
 
 function showError(el, message) {

@@ -440,7 +440,13 @@ function lastDiscards() {
 // and flags. A game without a module gets what every game shares; this file never
 // names a game.
 const gameKinds = new Map(); // name -> {info, hooks}
-const kit = { el, t, cardRow, cardElement, cardName, nameOf, wildMarks, resultTable, signed, stagedValue, get state() { return state; } };
+// What a game's module gets: the page's helpers and the last state message.
+const kit = {
+  el, t, cardRow, cardElement, cardName, nameOf, wildMarks, resultTable, signed, stagedValue,
+  get state() {
+    return state;
+  },
+};
 
 async function loadGames() {
   const list = await api("/api/games").catch(() => []);
