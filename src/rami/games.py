@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import InputError
+from rami.views import GameView, Standing
 
 __all__ = [
     "GAMES",
@@ -49,9 +50,9 @@ class Match(Protocol):
 
     def next_deal(self) -> GameState: ...
 
-    def standing(self) -> dict[str, Any]: ...
+    def standing(self) -> Standing: ...
 
-    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def view(self, seat: int | None) -> GameView: ...
 
     def to_json(self) -> dict[str, Any]: ...
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import IllegalAction
 from rami.games import Game, Match
+from rami.views import DealRecord, Standing
+
+if TYPE_CHECKING:
+    from rami.marriage.view import MarriageView
 
 __all__ = ["GAME"]
 
@@ -56,13 +60,13 @@ class _MarriageMatchAdapter:
         state: GameState = self.inner.next_deal()
         return state
 
-    def standing(self) -> dict[str, Any]:
+    def standing(self) -> Standing:
         own = getattr(self.inner, "standing", None)
         if own is not None:
-            result: dict[str, Any] = own()
+            result: Standing = own()
             return result
         inner = self.inner
-        deals = []
+        deals: list[DealRecord] = []
         for rec, row in zip(inner.finished_deals(), inner.ledger(), strict=True):
             deals.append(
                 {
@@ -84,12 +88,12 @@ class _MarriageMatchAdapter:
             "deals": deals,
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> MarriageView:
         own = getattr(self.inner, "view", None)
         if own is not None:
-            result: dict[str, Any] = own(seat)
+            result: MarriageView = own(seat)
             return result
-        out: dict[str, Any] = self.inner.current.view(seat)
+        out: MarriageView = self.inner.current.view(seat)
         out["match"] = self.standing()
         return out
 

@@ -317,8 +317,9 @@ class Session:
         out: list[str] = []
         for e in (view.get("history") or [])[before:]:
             text = str(e.get("event", ""))
-            if f"seat {self.human} sees" in text and view.get("tiplu"):
-                out.append(f"You see the tiplu: {view['tiplu']}.")
+            tiplu = view.get("tiplu")  # Marriage (M-7)
+            if f"seat {self.human} sees" in text and tiplu:
+                out.append(f"You see the tiplu: {tiplu}.")
         return out
 
     def open_best(self, view: Mapping[str, Any]) -> None:

@@ -43,6 +43,7 @@ from rami.engine import GameState
 from rami.games import get_game
 from rami.rl.aec import REWARD_SIGN, deal_rules
 from rami.rl.observation import Encoder, encoder_for
+from rami.views import GameView
 
 __all__ = ["RamiGame", "RamiState"]
 
@@ -121,10 +122,8 @@ _SHOE: dict[str, Callable[[Any], list[int]]] = {
 }
 
 
-def _strip(view: dict[str, Any]) -> dict[str, Any]:
-    view.pop("history", None)
-    view.pop("legal_actions", None)
-    return view
+def _strip(view: GameView) -> dict[str, object]:
+    return {k: v for k, v in view.items() if k not in ("history", "legal_actions")}
 
 
 # ---------------------------------------------------------------- the game

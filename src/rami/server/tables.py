@@ -54,6 +54,7 @@ from rami.server.storage import (
     new_token,
     token_matches,
 )
+from rami.views import GameView
 
 __all__ = ["Connection", "LiveTable", "TableManager"]
 
@@ -685,7 +686,7 @@ class TableManager:
         """The bot's view and its move in one worker-thread hop (lock held by the caller)."""
         return self._bot_move(live, seat, live.match.view(seat))
 
-    def _bot_move(self, live: LiveTable, seat: int, view: dict[str, Any]) -> str:
+    def _bot_move(self, live: LiveTable, seat: int, view: GameView) -> str:
         bot = live.bots.get(seat)
         if bot is None:
             level = live.seats[seat].level or DEFAULT_LEVEL
@@ -867,7 +868,7 @@ class TableManager:
         self,
         live: LiveTable,
         seat: int | None,
-        view: dict[str, Any],
+        view: GameView,
         timer: dict[str, Any] | None,
         summary: dict[str, Any] | None = None,
     ) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any
 from rami.engine import chance_rng
 from rami.errors import InputError
 from rami.sim.stats import Estimate, TimeHistogram, mean_ci, proportion_ci
+from rami.views import GameView
 
 __all__ = [
     "DEFAULT_MAX_TURNS",
@@ -225,7 +226,7 @@ def play_job(config: TableConfig, job: Job) -> dict[str, Any]:
     deals: list[dict[str, Any]] = []
     game_winners: list[int] | None = None
 
-    def play_deal(state: Any, view_of: Callable[[int], dict[str, Any]]) -> None:
+    def play_deal(state: Any, view_of: Callable[[int], GameView]) -> None:
         while not state.is_over:
             seat = state.to_move
             view = view_of(seat)

@@ -27,7 +27,7 @@ Engine decisions (the rules leave them open):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rami.cards import (
     CARDS,
@@ -56,6 +56,9 @@ from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import best_opening, opening_at_least, opening_reaches
 from rami.view_cache import ViewCache
+
+if TYPE_CHECKING:
+    from rami.tunisian.view import TunisianDetails, TunisianView
 
 __all__ = [
     "PHASES",
@@ -301,7 +304,7 @@ class TunisianState:
     _actions: list[str]
     _events: list[dict[str, Any]]
     _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
-    _result: DealResult | None
+    _result: DealResult[TunisianDetails] | None
     _end_reason: str | None
     _start: dict[str, Any] | None
     _legal: dict[Action, Any] | None
@@ -570,7 +573,7 @@ class TunisianState:
         return self._phase == OVER
 
     @property
-    def result(self) -> DealResult | None:
+    def result(self) -> DealResult[TunisianDetails] | None:
         return self._result
 
     @property
@@ -676,7 +679,7 @@ class TunisianState:
             s = self.next_seat(s)
         return out
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> TunisianView:
         """What ``seat`` may know (``None``: a spectator). See ``rami.tunisian.view``."""
         from rami.tunisian.view import build_view
 
@@ -1192,7 +1195,7 @@ class TunisianState:
         hands = [from_counts(h) for h in self._hands]
         points = deal_points(hands, self._opened, winner, self.rules)
         points = [p if self._active[s] else 0 for s, p in enumerate(points)]
-        details: dict[str, Any] = {
+        details: TunisianDetails = {
             "reason": reason,
             "hands": [[str(c) for c in sorted(h, key=sort_key)] for h in hands],
             "opened": list(self._opened),

@@ -18,6 +18,8 @@ from rami.errors import IllegalAction, InputError
 from rami.tunisian.game import TunisianState, new_deal
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import apply_totals
+from rami.tunisian.view import TunisianView
+from rami.views import DealRecord, Standing
 
 __all__ = ["TunisianMatch"]
 
@@ -35,7 +37,7 @@ class TunisianMatch:
         self.eliminated: list[bool] = [False] * n
         self.game_over = False
         self.winners: list[int] | None = None
-        self.deals: list[dict[str, Any]] = []  # one record per scored deal
+        self.deals: list[DealRecord] = []  # one record per scored deal
         self.deal_number = 0
         self.dealer = chance_rng(seed, 0, "first-dealer").randrange(n)  # T-2: at random
         self._recorded = False
@@ -133,7 +135,7 @@ class TunisianMatch:
 
     # ------------------------------------------------------------------ views
 
-    def standing(self) -> dict[str, Any]:
+    def standing(self) -> Standing:
         """The public state of the game: totals, eliminations, deals so far, winner."""
         self._record()
         return {
@@ -147,10 +149,10 @@ class TunisianMatch:
             else self.rules.elimination,
             "game_over": self.game_over,
             "winners": self.winners,
-            "deals": [dict(d) for d in self.deals],
+            "deals": [d.copy() for d in self.deals],
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> TunisianView:
         """The current deal's view for ``seat`` plus the game's standing under ``match``."""
         out = self.current.view(seat)
         out["match"] = self.standing()

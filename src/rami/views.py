@@ -1,0 +1,112 @@
+"""The JSON shapes that cross modules, typed so that mypy checks their keys.
+
+A view (``state.view(seat)``) is what one seat may know; every game's view extends
+``GameView`` with its own keys (``rami.marriage.view.MarriageView``,
+``rami.tunisian.view.TunisianView``), and each game's view module offers a ``TypeGuard``
+that narrows a ``GameView`` to its own. A match view is a deal's view plus the match's
+``Standing`` under ``match``. These are plain dicts at run time: the JSON on the wire
+is what ``docs/protocol.md`` documents, unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NotRequired, TypedDict
+
+__all__ = [
+    "DealRecord",
+    "GameView",
+    "HistoryEntry",
+    "JsonObject",
+    "JsonValue",
+    "OptionValue",
+    "RulesJson",
+    "RulesSpec",
+    "SeatView",
+    "Standing",
+]
+
+#: A JSON document built to be sent or saved (read-only containers, so any list or dict
+#: of JSON values fits; a TypedDict is only a ``Mapping[str, object]`` to mypy).
+JsonValue = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
+JsonObject = dict[str, JsonValue]
+
+#: A rule option's value: options are flat (see ``rami.options``).
+OptionValue = str | int | bool | None
+#: Rules as JSON (``rules.to_json()``): ``{"preset": name, option: value, …}``.
+RulesJson = dict[str, OptionValue]
+#: What a game's ``rules_from`` reads besides its rules object: a preset name, an object
+#: of options (unchecked input, validated there) or ``None`` for the default preset.
+RulesSpec = str | Mapping[str, object] | None
+
+
+class HistoryEntry(TypedDict):
+    """One entry of a view's ``history``: a move (``move``) or a table event (``event``)."""
+
+    seat: int | None
+    move: NotRequired[str]
+    event: NotRequired[str]
+    # public numbers some games add (Tunisian rami: the meld's index, opening values, …)
+    meld: NotRequired[int]
+    value: NotRequired[int]
+    threshold: NotRequired[int]
+    size: NotRequired[int]
+    winner: NotRequired[int | None]
+    reason: NotRequired[str]
+    points: NotRequired[list[int]]
+
+
+class SeatView(TypedDict):
+    """What every game's view tells of each seat (games add their own keys)."""
+
+    seat: int
+    hand_size: int
+
+
+class DealRecord(TypedDict):
+    """One finished deal in a match's standing."""
+
+    deal: int
+    dealer: int
+    winner: int | None
+    points: list[int]  # this deal's points (Tunisian) or nets (Marriage) per seat
+    totals: list[int]  # the running totals after it
+    # Tunisian rami (T-11, T-13)
+    reason: NotRequired[str | None]
+    totals_before: NotRequired[list[int]]
+    eliminated: NotRequired[list[int]]  # seats eliminated by this deal
+
+
+class Standing(TypedDict):
+    """A match's public standing, one shape for every game (``Match.standing()``)."""
+
+    deal_number: int
+    dealer: int
+    totals: list[int]
+    game_over: bool
+    winners: list[int] | None
+    deals: list[DealRecord]
+    deals_total: NotRequired[int]  # Marriage: the number of deals agreed (M-16)
+    # Tunisian rami (T-13)
+    team_totals: NotRequired[list[int] | None]
+    eliminated: NotRequired[list[bool]]
+    elimination: NotRequired[int]
+
+
+class GameView(TypedDict):
+    """The keys every game's view holds, with one meaning (docs/protocol.md)."""
+
+    game: str
+    rules: RulesJson
+    players: int
+    seat: int | None  # None: a spectator
+    dealer: int
+    to_move: int | None  # None once the deal is over
+    phase: str
+    turn: int
+    discard_pile: list[str]
+    stock_size: int
+    history: list[HistoryEntry]
+    hand: NotRequired[list[str] | None]  # the seat's own cards (a spectator has none)
+    legal_actions: NotRequired[list[str]]  # the seat's own legal moves (empty if not its turn)
+    match: NotRequired[Standing]  # in a match's view (``Match.view``)
