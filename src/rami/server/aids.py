@@ -10,10 +10,10 @@ The page never works these out itself (no rules in the client).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
 
 from rami.cards import parse_card, parse_cards
+from rami.marriage.view import MarriageView, is_marriage_view
+from rami.views import GameView
 
 __all__ = ["table_aids"]
 
@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 _ERRORS = (NotImplementedError, ValueError, KeyError, TypeError, IndexError)
 
 
-def _marriage_aids(view: Mapping[str, Any]) -> dict[str, Any]:
+def _marriage_aids(view: MarriageView) -> dict[str, object]:
     seat = view.get("seat")
     tiplu_text = view.get("tiplu")
     if seat is None or not tiplu_text or not view.get("seen"):
@@ -46,16 +46,16 @@ def _marriage_aids(view: Mapping[str, Any]) -> dict[str, Any]:
     if others:
         names.append({"name": "joker", "cards": others})
     me = view["seats"][seat]
-    shown = [c for m in me.get("melds") or () for c in m]
-    exposed = list(me.get("exposed_tunnelas") or ())
-    dublees = list(me.get("dublees") or ())
+    shown = [c for m in me["melds"] for c in m]
+    exposed = me["exposed_tunnelas"]
+    dublees = me["dublees"]
     cards = [
         *(view.get("hand") or ()),
         *shown,
         *(c for t in exposed for c in (t, t, t)),
         *(c for d in dublees for c in (d, d)),
     ]
-    bonus = me.get("path") == "melds" and bool(exposed)
+    bonus = me["path"] == "melds" and bool(exposed)
     points, items = maal(
         parse_cards(" ".join(cards)),
         tiplu,
@@ -66,7 +66,7 @@ def _marriage_aids(view: Mapping[str, Any]) -> dict[str, Any]:
     return {"wild_names": names, "maal": points, "maal_items": items}
 
 
-def _marriage_settlement(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _marriage_settlement(view: MarriageView) -> list[dict[str, object]]:
     """M-13: each seat's net split into fees (seen/unseen, dublee bonus) and maal differences.
 
     The engine's own settlement is run again with the fees set to 0: what is left of
@@ -77,19 +77,21 @@ def _marriage_settlement(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     from rami.marriage.rules import rules_from
     from rami.marriage.settle import settle_nepali
 
-    result = view.get("result") or {}
-    details = result.get("details") or {}
-    players = list(details.get("players") or ())
-    rules = rules_from(view.get("rules"))
+    result = view.get("result")
+    if result is None:
+        return []
+    details = result["details"]
+    players = details["players"]
+    rules = rules_from(view["rules"])
     if rules.scoring != "nepali" or not players:
         return []
     free = dataclasses.replace(rules, seen_fee=0, unseen_fee=0, dublee_bonus=0)
-    finish = details.get("finish") or {}
+    finish = details["finish"]
     pairwise = settle_nepali(
-        [int(p["maal"]) for p in players],
-        [bool(p["seen"]) for p in players],
-        result.get("winner"),
-        finish.get("kind") == "dublees",
+        [p["maal"] for p in players],
+        [p["seen"] for p in players],
+        result["winner"],
+        finish is not None and finish["kind"] == "dublees",
         free,
     )
     return [
@@ -98,10 +100,10 @@ def _marriage_settlement(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def table_aids(game: str, view: Mapping[str, Any]) -> dict[str, Any]:
+def table_aids(game: str, view: GameView) -> dict[str, object]:
     """Extra facts for the seat whose ``view`` this is ({} when there is nothing to add)."""
     try:
-        if game == "marriage":
+        if game == "marriage" and is_marriage_view(view):
             aids = _marriage_aids(view)
             if view.get("result"):
                 aids["settlement"] = _marriage_settlement(view)

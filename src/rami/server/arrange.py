@@ -10,10 +10,10 @@ holds (T-6), then the rest. Every card of the hand is in exactly one group.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rami.cards import Card, counts, parse_cards, sort_key
+from rami.views import GameView, RulesJson
 
 __all__ = ["arrange_hand"]
 
@@ -40,7 +40,7 @@ def _rest(left: list[int], cards: Sequence[Card]) -> list[Card]:
     return out
 
 
-def _marriage_groups(cards: list[Card], rules_doc: Any) -> list[list[Card]]:
+def _marriage_groups(cards: list[Card], rules_doc: RulesJson) -> list[list[Card]]:
     from rami.marriage.rules import rules_from
     from rami.marriage.solver import show_meld_options
 
@@ -90,7 +90,7 @@ def _tunisian_groups(cards: list[Card]) -> list[list[Card]]:
     return [*groups, *([rest] if rest else [])]
 
 
-def arrange_hand(game: str, view: Mapping[str, Any]) -> list[list[str]]:
+def arrange_hand(game: str, view: GameView) -> list[list[str]]:
     """Groups of the view's hand, as card texts; one group sorted by suit if no solver helps."""
     hand = list(view.get("hand") or ())
     if not hand:

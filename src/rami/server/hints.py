@@ -12,12 +12,13 @@ Notes are ``{"key": …, …values}`` so that the page words them in the player'
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
 
 from rami.cards import counts, parse_cards
 from rami.errors import IllegalAction, InputError
+from rami.marriage.view import MarriageView, is_marriage_view
 from rami.server.bots import make_seat_bot
+from rami.tunisian.view import TunisianView, is_tunisian_view
+from rami.views import GameView
 
 __all__ = ["hint_for"]
 
@@ -27,7 +28,7 @@ log = logging.getLogger(__name__)
 _SOLVER_ERRORS = (NotImplementedError, ValueError, KeyError, TypeError, IndexError)
 
 
-def hint_for(game: str, view: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
+def hint_for(game: str, view: GameView, level: str, seed: int) -> dict[str, object]:
     """A suggested move and notes for the seat whose ``view`` this is."""
     suggestion: str | None = None
     if view.get("legal_actions"):
@@ -35,25 +36,25 @@ def hint_for(game: str, view: Mapping[str, Any], level: str, seed: int) -> dict[
             suggestion = str(make_seat_bot(game, level, seed).act(view))
         except (*_SOLVER_ERRORS, IllegalAction, InputError) as exc:
             log.warning("hint bot failed: %s", exc)
-    notes: list[dict[str, Any]] = []
+    notes: list[dict[str, object]] = []
     try:
-        if game == "marriage":
+        if is_marriage_view(view):
             notes = _marriage_notes(view)
-        elif game == "tunisian":
+        elif is_tunisian_view(view):
             notes = _tunisian_notes(view)
     except _SOLVER_ERRORS as exc:
         log.warning("hint analysis failed: %s", exc)
     return {"suggestion": suggestion, "notes": notes}
 
 
-def _marriage_notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _marriage_notes(view: MarriageView) -> list[dict[str, object]]:
     seat = view.get("seat")
     hand = list(view.get("hand") or ())
     if seat is None or not hand or view.get("phase") == "over":
         return []
     me = view["seats"][seat]
     legal = list(view.get("legal_actions") or ())
-    notes: list[dict[str, Any]] = []
+    notes: list[dict[str, object]] = []
     tiplu = view.get("tiplu")
     if not view.get("seen"):
         shows = [a[len("show ") :] for a in legal if a.startswith("show ")]
@@ -91,7 +92,7 @@ def _marriage_notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     return notes
 
 
-def _tunisian_notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _tunisian_notes(view: TunisianView) -> list[dict[str, object]]:
     seat = view.get("seat")
     hand = list(view.get("hand") or ())
     if seat is None or not hand or view.get("phase") == "over":

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from pathlib import Path
-from typing import Any
 
 from rami.games import GAMES, get_game
 from rami.server.bots import bot_levels
@@ -64,13 +63,13 @@ FIXED_OPTIONS = frozenset({"preset", "preset_name", "players", "teams", "min_pla
 _CHOICE_MODULES = {"marriage": "rami.marriage.rules", "tunisian": "rami.tunisian.rules"}
 
 
-def _choices(game: str) -> dict[str, tuple[Any, ...]]:
+def _choices(game: str) -> dict[str, tuple[object, ...]]:
     module = importlib.import_module(_CHOICE_MODULES[game])
     found = getattr(module, "CHOICES", {})
     return dict(found) if isinstance(found, dict) else {}
 
 
-def _type_name(value: Any, hint: str) -> str:
+def _type_name(value: object, hint: str) -> str:
     if "bool" in hint:
         return "bool"
     if "int" in hint:
@@ -78,9 +77,9 @@ def _type_name(value: Any, hint: str) -> str:
     return "str"
 
 
-def games_info() -> list[dict[str, Any]]:
+def games_info() -> list[dict[str, object]]:
     """Every game with its presets (rules and allowed player counts) and the bot levels."""
-    out = []
+    out: list[dict[str, object]] = []
     for spec in GAMES.values():
         presets = []
         for name in spec.presets:
@@ -100,7 +99,9 @@ def games_info() -> list[dict[str, Any]]:
     return out
 
 
-def rules_summary(game: str, preset: str, changes: dict[str, Any] | None = None) -> dict[str, Any]:
+def rules_summary(
+    game: str, preset: str, changes: dict[str, object] | None = None
+) -> dict[str, object]:
     """The options of ``preset`` (with ``changes`` applied) and a line of help for each."""
     spec = get_game(game)
     base = spec.rules_from(preset)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -38,7 +38,7 @@ _ERROR_SCHEMA = {
         }
     },
 }
-_ERRORS: dict[int | str, dict[str, Any]] = {
+_ERRORS: dict[int | str, dict[str, object]] = {
     400: {"description": "A bad document: one line saying what is wrong"},
     413: {"description": "The document is too large"},
 }
@@ -77,7 +77,7 @@ _DEAL = {
 }
 
 
-def _body(example: dict[str, Any], description: str) -> dict[str, Any]:
+def _body(example: Mapping[str, object], description: str) -> dict[str, object]:
     return {
         "requestBody": {
             "required": True,
@@ -111,7 +111,9 @@ class _TooLarge(Exception):
     pass
 
 
-async def _answer(request: Request, work: Callable[[str, Any], dict[str, Any]], game: str) -> Any:
+async def _answer(
+    request: Request, work: Callable[[str, Any], dict[str, object]], game: str
+) -> Any:
     """Read the JSON body and run ``work(game, doc)`` off the event loop; every user
     error (``ValueError``: InputError, CardError) becomes a one-line 400."""
     try:
@@ -163,7 +165,7 @@ async def post_ledger(game: str, request: Request) -> Any:
     (Marriage: balances summing to zero; Tunisian: totals, eliminations, the winner)."""
     from rami.ledger import compute
 
-    def work(name: str, doc: Any) -> dict[str, Any]:
+    def work(name: str, doc: Any) -> dict[str, object]:
         return compute(doc, get_game(name).name)
 
     return await _answer(request, work, game)

@@ -20,7 +20,6 @@ import base64
 import functools
 import hashlib
 import hmac
-from typing import Any
 
 from rami.server.protocol import TableError
 
@@ -44,7 +43,7 @@ TABLE_KEYS = frozenset({"turn_seconds"})
 _ALPHABET = str.maketrans("", "", "=")
 
 
-def check_turn_seconds(value: Any) -> int | None:
+def check_turn_seconds(value: object) -> int | None:
     """The turn time of a table request: seconds, or None for no timer (``bad_request`` else)."""
     if value is None or value == 0:
         return None
@@ -58,7 +57,7 @@ def check_turn_seconds(value: Any) -> int | None:
     return value
 
 
-def game_rules(stored: dict[str, Any]) -> dict[str, Any]:
+def game_rules(stored: dict[str, object]) -> dict[str, object]:
     """The stored rules without the server's own keys: what the engine is given."""
     return {k: v for k, v in stored.items() if k not in TABLE_KEYS}
 
