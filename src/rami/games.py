@@ -13,12 +13,12 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import Protocol
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import InputError
-from rami.views import GameView, Standing
+from rami.views import GameView, Rules, Standing
 
 __all__ = [
     "GAMES",
@@ -54,7 +54,7 @@ class Match(Protocol):
 
     def view(self, seat: int | None) -> GameView: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> dict[str, object]: ...
 
 
 @dataclass(frozen=True)
@@ -70,16 +70,18 @@ class Game:
     title: str
     presets: tuple[str, ...]
     preset_label: str  # what users call a preset: "rules" (Marriage) or "mode" (Tunisian)
-    rules_from: Callable[[Any], Any]
-    players_for: Callable[[Any], tuple[int, ...]]  # allowed player counts for these rules
-    _new_match: Callable[[Any, int, int], Match]
-    match_from_json: Callable[[Mapping[str, Any]], Match]
+    # the registry holds games of different rules types: rules are ``object`` here, and
+    # each game's functions read them with its own ``rules_from``
+    rules_from: Callable[[object], Rules]  # unchecked spec -> the game's rules object
+    players_for: Callable[[object], tuple[int, ...]]  # allowed player counts for these rules
+    _new_match: Callable[[object, int, int], Match]
+    match_from_json: Callable[[Mapping[str, object]], Match]
     # integer action ids (docs/rl.md): the numbering for some rules, and which states
     # are this game's deals
-    action_space: Callable[[Any], ActionSpace] | None = None
+    action_space: Callable[[object], ActionSpace] | None = None
     owns: Callable[[GameState], bool] | None = None
 
-    def new_match(self, rules: Any, players: int | None, seed: int) -> Match:
+    def new_match(self, rules: object, players: int | None, seed: int) -> Match:
         """A new match; ``players`` None means the preset's usual count."""
         rules = self.rules_from(rules)
         allowed = self.players_for(rules)
@@ -169,7 +171,7 @@ class _Registered(Mapping[str, Game]):
 GAMES: Mapping[str, Game] = _Registered()
 
 
-def get_game(name: Any) -> Game:
+def get_game(name: object) -> Game:
     """The game called ``name``; ``InputError`` naming the choices otherwise."""
     _ensure_loaded()
     if isinstance(name, str) and name.lower() in _REGISTRY:

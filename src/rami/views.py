@@ -11,7 +11,8 @@ is what ``docs/protocol.md`` documents, unchanged.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NotRequired, TypedDict
+from dataclasses import Field
+from typing import Any, ClassVar, NotRequired, Protocol, TypedDict
 
 __all__ = [
     "DealRecord",
@@ -20,8 +21,8 @@ __all__ = [
     "JsonObject",
     "JsonValue",
     "OptionValue",
+    "Rules",
     "RulesJson",
-    "RulesSpec",
     "SeatView",
     "Standing",
 ]
@@ -35,9 +36,24 @@ JsonObject = dict[str, JsonValue]
 OptionValue = str | int | bool | None
 #: Rules as JSON (``rules.to_json()``): ``{"preset": name, option: value, …}``.
 RulesJson = dict[str, OptionValue]
-#: What a game's ``rules_from`` reads besides its rules object: a preset name, an object
-#: of options (unchecked input, validated there) or ``None`` for the default preset.
-RulesSpec = str | Mapping[str, object] | None
+
+
+class Rules(Protocol):
+    """What code for any game may ask of a game's rules (a frozen dataclass of options).
+
+    A game's ``rules_from(spec)`` reads an unchecked ``spec`` (a preset name, an object
+    of options, a rules object or ``None``) and returns its own rules type.
+    """
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def preset_name(self) -> str: ...
+
+    @property
+    def hand_size(self) -> int: ...
+
+    def to_json(self) -> RulesJson: ...
 
 
 class HistoryEntry(TypedDict):

@@ -26,7 +26,7 @@ from rami.ledger.common import check_keys, deals_of, names_of, seat_of, whole
 from rami.marriage import calculator
 from rami.marriage.maal import maal
 from rami.marriage.melds import jhiplu, poplu
-from rami.marriage.rules import MarriageRules
+from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, counted_maal, settle_indian, settle_nepali
 
 __all__ = ["attainable_maal", "ledger", "maal_cards", "score_deal"]
@@ -44,9 +44,8 @@ _ENTRY_KEYS = {
 }
 
 
-def _rules(spec: Any) -> MarriageRules:
-    rules: MarriageRules = get_game("marriage").rules_from(spec)
-    return rules
+def _rules(spec: object) -> MarriageRules:
+    return rules_from(spec)
 
 
 @lru_cache(maxsize=32)

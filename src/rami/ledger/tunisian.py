@@ -17,10 +17,9 @@ from typing import Any
 
 from rami.cards import CARDS, CardError
 from rami.errors import InputError
-from rami.games import get_game
 from rami.ledger.common import check_keys, deals_of, names_of, seat_of, whole
 from rami.tunisian import calculator
-from rami.tunisian.rules import TunisianRules
+from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import apply_totals, card_points, teams_of
 
 __all__ = ["ledger", "points_range"]
@@ -152,7 +151,7 @@ def ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
     mode = doc.get("mode", "1v1")
     if not isinstance(mode, str | Mapping):
         raise InputError("'mode' must be 1v1, ffa or 2v2")
-    rules: TunisianRules = get_game("tunisian").rules_from(mode if mode else "1v1")
+    rules = rules_from(mode if mode else "1v1")
     names = names_of(doc["players"], (rules.players,))
     dealer = seat_of(doc.get("first_dealer", 0), names, "first_dealer")
     totals = [0] * len(names)

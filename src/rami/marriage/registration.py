@@ -12,18 +12,20 @@ from rami.games import Game, Match
 from rami.views import DealRecord, Standing
 
 if TYPE_CHECKING:
+    from rami.marriage.rules import MarriageRules
     from rami.marriage.view import MarriageView
 
 __all__ = ["GAME"]
 
 
-def _rules(spec: Any) -> Any:
+def _rules(spec: object) -> MarriageRules:
     from rami.marriage.rules import rules_from
 
     return rules_from(spec)
 
 
-def _players(rules: Any) -> tuple[int, ...]:
+def _players(spec: object) -> tuple[int, ...]:
+    rules = _rules(spec)
     return tuple(range(rules.min_players, rules.max_players + 1))
 
 
@@ -97,24 +99,24 @@ class _MarriageMatchAdapter:
         out["match"] = self.standing()
         return out
 
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = self.inner.to_json()
+    def to_json(self) -> dict[str, object]:
+        doc: dict[str, object] = self.inner.to_json()
         return doc
 
 
-def _new_match(rules: Any, players: int, seed: int) -> Match:
+def _new_match(rules: object, players: int, seed: int) -> Match:
     from rami.marriage.match import Match as MarriageMatch
 
     return _MarriageMatchAdapter(MarriageMatch(rules, players, seed))
 
 
-def _load_match(doc: Mapping[str, Any]) -> Match:
+def _load_match(doc: Mapping[str, object]) -> Match:
     from rami.marriage.match import Match as MarriageMatch
 
     return _MarriageMatchAdapter(MarriageMatch.from_json(doc))
 
 
-def _action_space(rules: Any) -> ActionSpace:
+def _action_space(rules: object) -> ActionSpace:
     from rami.marriage.action_ids import action_space
 
     return action_space(rules)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from rami.games import GameSpec, Match
 from rami.server.protocol import TableError
 from rami.server.storage import EventRecord
+from rami.views import RulesJson
 
 __all__ = ["MAX_FRAMES", "replay_deal"]
 
@@ -36,7 +37,7 @@ def _frame(match: Match, players: int, seat: int | None, move: str | None) -> di
 
 def replay_deal(
     spec: GameSpec,
-    rules: dict[str, object],
+    rules: RulesJson,
     players: int,
     seed: int,
     events: Sequence[EventRecord],

@@ -22,6 +22,7 @@ import hashlib
 import hmac
 
 from rami.server.protocol import TableError
+from rami.views import RulesJson
 
 __all__ = [
     "DEFAULT_TURN_SECONDS",
@@ -57,7 +58,7 @@ def check_turn_seconds(value: object) -> int | None:
     return value
 
 
-def game_rules(stored: dict[str, object]) -> dict[str, object]:
+def game_rules(stored: RulesJson) -> RulesJson:
     """The stored rules without the server's own keys: what the engine is given."""
     return {k: v for k, v in stored.items() if k not in TABLE_KEYS}
 

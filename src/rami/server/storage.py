@@ -39,6 +39,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from rami.views import RulesJson
+
 __all__ = [
     "CHANNEL",
     "Conflict",
@@ -148,7 +150,7 @@ class TableRecord:
     id: int
     code: str
     game: str
-    rules: dict[str, object]
+    rules: RulesJson  # the options plus the table's turn_seconds
     players: int
     seed: int
     status: str
@@ -253,7 +255,7 @@ class Store:
     def create_table(
         self,
         game: str,
-        rules: dict[str, object],
+        rules: RulesJson,
         players: int,
         seed: int,
         status: str,

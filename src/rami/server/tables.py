@@ -54,7 +54,7 @@ from rami.server.storage import (
     new_token,
     token_matches,
 )
-from rami.views import GameView
+from rami.views import GameView, RulesJson
 
 __all__ = ["Connection", "LiveTable", "TableManager"]
 
@@ -162,7 +162,7 @@ class LiveTable:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     @property
-    def game_rules(self) -> dict[str, object]:
+    def game_rules(self) -> RulesJson:
         return game_rules(self.record.rules)
 
     @property

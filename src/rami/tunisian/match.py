@@ -27,9 +27,7 @@ __all__ = ["TunisianMatch"]
 class TunisianMatch:
     """A game of deals. ``current`` is the deal in play; ``next_deal()`` starts the next."""
 
-    def __init__(
-        self, rules: TunisianRules | str | Mapping[str, Any] | None = None, seed: int = 0
-    ) -> None:
+    def __init__(self, rules: object = None, seed: int = 0) -> None:
         self.rules: TunisianRules = rules_from(rules)
         self.seed = seed
         n = self.rules.players

@@ -3,38 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rami.action_space import ActionSpace
 from rami.engine import GameState
 from rami.games import Game, Match
 
+if TYPE_CHECKING:
+    from rami.tunisian.rules import TunisianRules
+
 __all__ = ["GAME"]
 
 
-def _rules(spec: Any) -> Any:
+def _rules(spec: object) -> TunisianRules:
     from rami.tunisian.rules import rules_from
 
     return rules_from(spec)
 
 
-def _players(rules: Any) -> tuple[int, ...]:
-    return (rules.players,)
+def _players(rules: object) -> tuple[int, ...]:
+    return (_rules(rules).players,)
 
 
-def _new_match(rules: Any, players: int, seed: int) -> Match:
+def _new_match(rules: object, players: int, seed: int) -> Match:
     from rami.tunisian.match import TunisianMatch
 
     return TunisianMatch(rules, seed)
 
 
-def _load_match(doc: Mapping[str, Any]) -> Match:
+def _load_match(doc: Mapping[str, object]) -> Match:
     from rami.tunisian.match import TunisianMatch
 
     return TunisianMatch.from_json(doc)
 
 
-def _action_space(rules: Any) -> ActionSpace:
+def _action_space(rules: object) -> ActionSpace:
     from rami.tunisian.action_ids import action_space
 
     return action_space(rules)
