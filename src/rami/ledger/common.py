@@ -14,7 +14,7 @@ MAX_DEALS = 500
 
 
 def check_keys(
-    obj: Mapping[str, Any], allowed: set[str], required: Sequence[str], where: str
+    obj: Mapping[str, object], allowed: set[str], required: Sequence[str], where: str
 ) -> None:
     for key in obj:
         if key not in allowed:
@@ -56,7 +56,7 @@ def names_of(value: Any, counts: Sequence[int]) -> list[str]:
     return names
 
 
-def deals_of(doc: Mapping[str, Any]) -> list[Any]:
+def deals_of(doc: Mapping[str, object]) -> list[object]:
     deals = doc.get("deals", [])
     if not isinstance(deals, list):
         raise InputError("'deals' must be a list of deals")

@@ -67,7 +67,7 @@ def _deal(
         raise InputError(f"'players' must hold one entry per player ({len(names)}), in seat order")
     winner_value = entry.get("winner")
     winner = None if winner_value is None else seat_of(winner_value, names, "the winner")
-    docs: list[dict[str, Any]] = []
+    docs: list[dict[str, object]] = []
     numbers: list[int | None] = []
     low, high = points_range(rules)
     for seat, row in enumerate(rows):
@@ -124,7 +124,7 @@ def _deal(
     given = zip(result["players"], numbers, strict=True)
     points = [p["points"] if n is None else n for p, n in given]
     new, eliminated, over, winners = apply_totals(totals, points, out, rules)
-    fixed: dict[str, Any] = {
+    fixed: dict[str, object] = {
         "players": [
             {"name": n, "points": p, "total": t, "eliminated": e}
             for n, p, t, e in zip(names, points, new, eliminated, strict=True)
@@ -145,7 +145,7 @@ def _deal(
     return fixed
 
 
-def ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+def ledger(doc: Mapping[str, object]) -> dict[str, object]:
     """The whole Tunisian game: each deal's points, running totals, who is out, the winner."""
     check_keys(doc, _LEDGER_KEYS, ("players",), "the ledger")
     mode = doc.get("mode", "1v1")
@@ -158,7 +158,7 @@ def ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
     out = [False] * len(names)
     over = False
     game_winner: str | None = None
-    deals: list[dict[str, Any]] = []
+    deals: list[dict[str, object]] = []
     for number, entry in enumerate(deals_of(doc), start=1):
         where = f"deal {number}"
         if over:
