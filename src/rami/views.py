@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import Field
 from typing import Any, ClassVar, NotRequired, Protocol, TypedDict
 
+from rami.errors import InputError
+
 __all__ = [
     "DealRecord",
     "GameView",
@@ -25,6 +27,7 @@ __all__ = [
     "RulesJson",
     "SeatView",
     "Standing",
+    "own_seat",
 ]
 
 #: A JSON document built to be sent or saved (read-only containers, so any list or dict
@@ -126,3 +129,11 @@ class GameView(TypedDict):
     hand: NotRequired[list[str] | None]  # the seat's own cards (a spectator has none)
     legal_actions: NotRequired[list[str]]  # the seat's own legal moves (empty if not its turn)
     match: NotRequired[Standing]  # in a match's view (``Match.view``)
+
+
+def own_seat(view: GameView) -> int:
+    """The seat whose view this is; ``InputError`` for a spectator's (bots act from a seat)."""
+    seat = view["seat"]
+    if seat is None:
+        raise InputError("a spectator's view has no seat to act from")
+    return seat

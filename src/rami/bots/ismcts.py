@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,7 @@ from rami.bots.opponent_model import OpponentModel, model_of
 from rami.cards import CARDS
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
+from rami.views import GameView, own_seat
 
 __all__ = ["ISMCTSBot", "Node"]
 
@@ -78,7 +79,7 @@ class Node:
 class Game:
     """What the search needs from one game."""
 
-    observe: Callable[[Mapping[str, Any]], Any]
+    observe: Callable[[GameView], Any]
     observe_state: Callable[[Any, int], Any]
     moves: Callable[[Any, OpponentModel, int], list[Action]]
     sample: Callable[..., Any]
@@ -151,12 +152,13 @@ def _second_show(obs: Any, shows: list[Action]) -> Action:
     return min(shows, key=rest_cost)
 
 
-def _marriage_wilds(view: Mapping[str, Any]) -> frozenset[int]:
+def _marriage_wilds(view: GameView) -> frozenset[int]:
     from rami.bots.base import card_of
     from rami.marriage.melds import wild_kinds
 
-    if view.get("seen") and view.get("tiplu"):
-        return frozenset(int(k) for k in wild_kinds(card_of(view["tiplu"])))
+    tiplu = view.get("tiplu")
+    if view.get("seen") and isinstance(tiplu, str) and tiplu:
+        return frozenset(int(k) for k in wild_kinds(card_of(tiplu)))
     return frozenset()
 
 
@@ -279,7 +281,7 @@ class ISMCTSBot(Bot):
         self.last_iterations = 0
         self.last_root: Node | None = None
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         start = time.perf_counter()
         gm = self.rules
         legal = legal_actions(view)
@@ -292,9 +294,9 @@ class ISMCTSBot(Bot):
             self.last_iterations = 0
             return root_moves[0] if root_moves else legal[0]
         weights = model.weights() if self.modelled else None
-        seat = int(view["seat"])
+        seat = own_seat(view)
         turn = int(view["turn"])
-        players = len(view["seats"])
+        players = view["players"]
         stop = turn + self.rounds * players
         rng = self.rng(view, "ismcts")
         deadline = None

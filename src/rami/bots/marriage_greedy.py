@@ -36,6 +36,8 @@ from rami.marriage.maal import maal
 from rami.marriage.melds import is_pure_meld, wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
+from rami.marriage.view import marriage_view
+from rami.views import GameView, own_seat
 
 if TYPE_CHECKING:
     from rami.marriage.game import MarriageState
@@ -91,7 +93,7 @@ class Observation:
         return (self.seat + step) % self.players
 
 
-def _rules(doc: Mapping[str, Any]) -> MarriageRules:
+def _rules(doc: Mapping[str, object]) -> MarriageRules:
     key = tuple(sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
     found = _RULES_CACHE.get(key)
     if found is None:
@@ -100,9 +102,10 @@ def _rules(doc: Mapping[str, Any]) -> MarriageRules:
     return found
 
 
-def observe(view: Mapping[str, Any]) -> Observation:
+def observe(view: GameView) -> Observation:
     """The observation of a Marriage view (the only input a bot gets)."""
-    seat = int(view["seat"])
+    view = marriage_view(view)
+    seat = own_seat(view)
     seats = view["seats"]
     mine = seats[seat]
     tiplu = card_of(view["tiplu"]) if view.get("tiplu") else None
@@ -543,7 +546,7 @@ class MarriageGreedy(Bot):
         self.noise = noise
         self.name = "easy" if noise else "greedy"
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         obs = observe(view)
         rng = self.rng(view) if self.noise else None
         return decide(obs, rng, self.noise)

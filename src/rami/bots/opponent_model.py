@@ -20,12 +20,13 @@ same model.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from rami.bots.base import card_of
 from rami.cards import KINDS
+from rami.marriage.view import is_marriage_view
+from rami.tunisian.view import is_tunisian_view
+from rami.views import GameView, own_seat
 
 __all__ = ["OpponentModel", "affinity", "model_of"]
 
@@ -102,17 +103,20 @@ class OpponentModel:
         return max(0.0, x)
 
 
-def model_of(view: Mapping[str, Any], wilds: frozenset[int] = frozenset()) -> OpponentModel:
+def model_of(view: GameView, wilds: frozenset[int] = frozenset()) -> OpponentModel:
     """The model of ``view``'s history (both games: ``take X``, ``draw``, ``discard X``)."""
-    seats = view["seats"]
-    n = len(seats)
-    seat = int(view["seat"])
+    n = view["players"]
+    seat = own_seat(view)
     rules = view.get("rules") or {}
-    if view.get("game") == "tunisian":
+    seen = [False] * n
+    active = [True] * n
+    if is_tunisian_view(view):
         step = -1  # T-2: play passes to (seat - 1) mod n
+        active = [s["active"] for s in view["seats"]]
     else:
         step = -1 if rules.get("direction") == "counterclockwise" else 1  # M-2
-    active = [bool(s.get("active", True)) for s in seats]
+        if is_marriage_view(view):
+            seen = [s["seen"] for s in view["seats"]]
     nxt = (seat + step) % n
     for _ in range(n):
         if active[nxt] and nxt != seat:
@@ -126,7 +130,7 @@ def model_of(view: Mapping[str, Any], wilds: frozenset[int] = frozenset()) -> Op
         refused=[[] for _ in range(n)],
         discarded=[[] for _ in range(n)],
         wilds=wilds,
-        seen=[bool(s.get("seen", False)) for s in seats],
+        seen=seen,
     )
     top: int | None = None
     for entry in view.get("history") or ():

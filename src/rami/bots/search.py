@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rami.bots.base import Bot, legal_actions
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
+from rami.views import GameView, own_seat
 
 __all__ = ["Adapter", "SearchBot", "adapter_for"]
 
@@ -39,10 +40,10 @@ __all__ = ["Adapter", "SearchBot", "adapter_for"]
 class Adapter:
     """What the search needs from one game (all functions of views or sampled states)."""
 
-    observe: Callable[[Mapping[str, Any]], Any]
+    observe: Callable[[GameView], Any]
     decide: Callable[[Any], Action]
     candidates: Callable[[Any, int], list[Action]]
-    sample: Callable[[Mapping[str, Any], random.Random], Any]
+    sample: Callable[[GameView, random.Random], Any]
     policy: Callable[[Any], Action]
     leaf_value: Callable[[Any, int], float]
     turns_ahead: Callable[[int], int]
@@ -118,7 +119,7 @@ class SearchBot(Bot):
         self.margin = self.adapter.margin if margin is None else margin
         self.last_iterations = 0
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         start = time.perf_counter()
         ad = self.adapter
         legal = legal_actions(view)
@@ -128,7 +129,7 @@ class SearchBot(Bot):
         moves = ad.candidates(obs, self.width)
         if len(moves) <= 1:
             return moves[0] if moves else ad.decide(obs)
-        seat = int(view["seat"])
+        seat = own_seat(view)
         rng = self.rng(view, "search")
         values: list[list[float]] = [[] for _ in moves]
         done = 0

@@ -31,6 +31,8 @@ from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import card_points
 from rami.tunisian.solver import best_opening, can_go_out
+from rami.tunisian.view import tunisian_view
+from rami.views import GameView, own_seat
 
 if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
@@ -78,7 +80,7 @@ class Observation:
         return out
 
 
-def _rules(doc: Mapping[str, Any]) -> TunisianRules:
+def _rules(doc: Mapping[str, object]) -> TunisianRules:
     key = tuple(sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
     found = _RULES_CACHE.get(key)
     if found is None:
@@ -99,12 +101,13 @@ def table_meld(texts: Sequence[str]) -> Meld:
     return found
 
 
-def observe(view: Mapping[str, Any]) -> Observation:
+def observe(view: GameView) -> Observation:
     """The observation of a Tunisian view (the only input a bot gets)."""
+    view = tunisian_view(view)
     seats = view["seats"]
     return Observation(
         rules=_rules(view["rules"]),
-        seat=int(view["seat"]),
+        seat=own_seat(view),
         phase=str(view["phase"]),
         first_round=bool(view["first_round"]),
         hand=hand_counts(view["hand"] or ()),
@@ -460,7 +463,7 @@ class TunisianGreedy(Bot):
         self.noise = noise
         self.name = "easy" if noise else "greedy"
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         obs = observe(view)
         rng = self.rng(view) if self.noise else None
         return decide(obs, rng, self.noise)

@@ -32,6 +32,7 @@ __all__ = [
     "build_view",
     "history",
     "is_marriage_view",
+    "marriage_view",
 ]
 
 
@@ -103,6 +104,13 @@ class MarriageView(GameView):
 def is_marriage_view(view: GameView) -> TypeGuard[MarriageView]:
     """Whether ``view`` is a Marriage deal's view (the game's typed accessor)."""
     return view["game"] == "marriage"
+
+
+def marriage_view(view: GameView) -> MarriageView:
+    """``view`` as a Marriage view; ``InputError`` if it is another game's."""
+    if not is_marriage_view(view):
+        raise InputError(f"expected a Marriage view, not a {view.get('game')!r} one")
+    return view
 
 
 _RULES_JSON: dict[MarriageRules, RulesJson] = {}

@@ -32,6 +32,7 @@ __all__ = [
     "is_tunisian_view",
     "meld_json",
     "public_event",
+    "tunisian_view",
 ]
 
 
@@ -91,6 +92,13 @@ class TunisianView(GameView):
 def is_tunisian_view(view: GameView) -> TypeGuard[TunisianView]:
     """Whether ``view`` is a Tunisian deal's view (the game's typed accessor)."""
     return view["game"] == "tunisian"
+
+
+def tunisian_view(view: GameView) -> TunisianView:
+    """``view`` as a Tunisian rami view; ``InputError`` if it is another game's."""
+    if not is_tunisian_view(view):
+        raise InputError(f"expected a Tunisian rami view, not a {view.get('game')!r} one")
+    return view
 
 
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
