@@ -18,14 +18,16 @@ start).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from rami.cards import CARDS
+from rami.marriage.view import marriage_view
+from rami.tunisian.view import tunisian_view
+from rami.views import GameView, HistoryEntry, RulesJson, own_seat
 
 __all__ = ["Encoder", "MarriageEncoder", "Obs", "TunisianEncoder", "encoder_for"]
 
@@ -52,8 +54,8 @@ class _History:
     def __init__(self, plane_size: int, seat: int) -> None:
         self.seat = seat
         self.length = 0
-        self.first: Any = None
-        self.last: Any = None
+        self.first: HistoryEntry | None = None
+        self.last: HistoryEntry | None = None
         self.counts = np.zeros(plane_size, dtype=np.float32)  # small whole numbers: exact
 
 
@@ -115,7 +117,7 @@ class Encoder:
         """Forget the history read so far (call at the start of a deal)."""
         self._hist = {}
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:  # pragma: no cover - abstract
+    def encode(self, view: GameView) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _finish(self, flat: list[int], h: _History, scalars: list[float]) -> Obs:
@@ -137,7 +139,7 @@ class Encoder:
         out[size:] = scalars
         return out
 
-    def _history(self, view: Mapping[str, Any], me: int) -> _History:
+    def _history(self, view: GameView, me: int) -> _History:
         """Discards per relative seat and the cards each is known to hold.
 
         Known cards are the discards it took and has not laid down or thrown since (as
@@ -162,12 +164,13 @@ class Encoder:
         joker = self.kinds - 1
         for entry in history[h.length :]:
             move = entry.get("move")
-            if move is None:
+            seat = entry["seat"]
+            if move is None or seat is None:
                 continue
             verb, _, rest = move.partition(" ")
             if not rest:
                 continue
-            rel = (entry["seat"] - me) % n
+            rel = (seat - me) % n
             if verb == "discard" or verb == "finish":
                 c = index[rest]
                 counts[discarded[rel] + c] += 1
@@ -246,8 +249,9 @@ class MarriageEncoder(Encoder):
             for rel in range(players)
         ]
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
-        me = view["seat"]
+    def encode(self, view: GameView) -> Obs:
+        view = marriage_view(view)
+        me = own_seat(view)
         n = self.players
         rows = self._rows
         flat: list[int] = []
@@ -359,8 +363,9 @@ class TunisianEncoder(Encoder):
         self._laid = [maps[common + rel * 3 + 2].__getitem__ for rel in range(players)]
         self._table_maps = [m.__getitem__ for m in maps[common + players * 3 :]]
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
-        me = view["seat"]
+    def encode(self, view: GameView) -> Obs:
+        view = tunisian_view(view)
+        me = own_seat(view)
         n = self.players
         rows = self._rows
         flat: list[int] = []
@@ -413,21 +418,27 @@ class TunisianEncoder(Encoder):
         return self._finish(flat, h, scalars + seat_scalars)
 
 
-def encoder_for(view: Mapping[str, Any]) -> Encoder:
+def encoder_for(view: GameView) -> Encoder:
     """The encoder for the game, rules and table size that ``view`` shows."""
     factory = _ENCODERS.get(view["game"])
     if factory is None:
         raise ValueError(f"no observation encoder for game {view['game']!r}")
-    return factory(int(view["players"]), view["rules"])
+    return factory(view["players"], view["rules"])
 
 
-def _marriage(players: int, rules: Mapping[str, Any]) -> Encoder:
-    return MarriageEncoder(players, int(rules["decks"]), int(rules["hand_size"]))
+def _marriage(players: int, doc: RulesJson) -> Encoder:
+    from rami.marriage.rules import rules_from
+
+    rules = rules_from(doc)
+    return MarriageEncoder(players, rules.decks, rules.hand_size)
 
 
-def _tunisian(players: int, rules: Mapping[str, Any]) -> Encoder:
-    decks = int(rules["decks"])
-    jokers = int(rules["jokers"])
+def _tunisian(players: int, doc: RulesJson) -> Encoder:
+    from rami.tunisian.rules import rules_from
+
+    rules = rules_from(doc)
+    decks = rules.decks
+    jokers = rules.jokers
     return TunisianEncoder(players, decks, jokers, (52 * decks + jokers) // 3)
 
 

@@ -43,7 +43,7 @@ from rami.engine import GameState
 from rami.games import get_game
 from rami.rl.aec import REWARD_SIGN, deal_rules
 from rami.rl.observation import Encoder, encoder_for
-from rami.views import GameView
+from rami.views import GameView, HistoryEntry
 
 __all__ = ["RamiGame", "RamiState"]
 
@@ -88,13 +88,13 @@ def _tunisian_deal(rules: Any, players: int, order: Sequence[int], seed: int) ->
     )
 
 
-def _marriage_sample(view: Mapping[str, Any], rng: random.Random) -> GameState:
+def _marriage_sample(view: GameView, rng: random.Random) -> GameState:
     from rami.marriage.determinize import sample_state
 
     return sample_state(view, rng)
 
 
-def _tunisian_sample(view: Mapping[str, Any], rng: random.Random) -> GameState:
+def _tunisian_sample(view: GameView, rng: random.Random) -> GameState:
     from rami.tunisian.determinize import sample_state
 
     return sample_state(view, rng)
@@ -112,7 +112,7 @@ _DEAL: dict[str, Callable[[Any, int, Sequence[int], int], GameState]] = {
     "marriage": _marriage_deal,
     "tunisian": _tunisian_deal,
 }
-_SAMPLE: dict[str, Callable[[Mapping[str, Any], random.Random], GameState]] = {
+_SAMPLE: dict[str, Callable[[GameView, random.Random], GameState]] = {
     "marriage": _marriage_sample,
     "tunisian": _tunisian_sample,
 }
@@ -169,7 +169,7 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         return RamiState(self)
 
     def make_py_observer(
-        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+        self, iig_obs_type: Any = None, params: Mapping[str, object] | None = None
     ) -> RamiObserver:
         perfect = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
         return RamiObserver(self.encoder.size, perfect)
@@ -188,7 +188,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         self.engine: GameState | None = None
         # information-state prefix per seat: the public history a resampled world does
         # not hold (the determinizer builds its deal from the position, not the past)
-        self.prefix: list[list[Any]] = [[] for _ in range(game.players)]
+        self.prefix: list[list[HistoryEntry]] = [[] for _ in range(game.players)]
         self.base = 0
 
     @property
@@ -327,7 +327,7 @@ class RamiObserver:
 
 # ---------------------------------------------------------------- registration
 
-_DEFAULTS: dict[str, dict[str, Any]] = {
+_DEFAULTS: dict[str, dict[str, object]] = {
     "marriage": {"preset": "nepali", "players": 4, "max_turns": 200, "seed": 0},
     "tunisian": {"mode": "1v1", "max_turns": 200, "seed": 0},
 }
