@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -47,7 +48,7 @@ def read_json(source: str) -> Any:
         ) from None
 
 
-def emit(result: dict[str, Any]) -> None:
+def emit(result: Mapping[str, object]) -> None:
     print(json.dumps(result, ensure_ascii=False, indent=2))
 
 

@@ -83,7 +83,10 @@ def _marriage_notes(view: MarriageView) -> list[dict[str, object]]:
             count = result.get("missing")
             exact = result.get("missing_exact", True)
             # A bounded search (issue 12) only knows that at least ``count`` are missing.
-            note = {"key": "hint_missing" if exact else "hint_missing_at_least", "count": count}
+            note: dict[str, object] = {
+                "key": "hint_missing" if exact else "hint_missing_at_least",
+                "count": count,
+            }
             if not exact:
                 note["at_least"] = True
             notes.append(note)
