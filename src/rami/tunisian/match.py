@@ -158,7 +158,7 @@ class TunisianMatch:
 
     # ----------------------------------------------------------- persistence
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The rules, the seed and every deal's actions: enough to resume the game."""
         return {
             "game": "tunisian",
