@@ -27,8 +27,8 @@ demo: $(STAMP)
 	$(BIN)/rami demo tunisian --seed 7
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/mypy
 
 # The browser tests drive Debian's Chromium (never a downloaded browser build), with the

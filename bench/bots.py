@@ -13,8 +13,8 @@ Run: ``.venv/bin/python bench/bots.py [seconds per bot]``.
 
 from __future__ import annotations
 
+import argparse
 import statistics
-import sys
 import time
 from typing import Any
 
@@ -35,7 +35,7 @@ def new_deal(game: str, seed: int) -> Any:
         return deal({"preset": "nepali", "max_turns": 400}, 4, seed, seed % 4)
     from rami.tunisian.game import new_deal as tdeal
 
-    return tdeal({"preset": "1v1", "max_turns": 300}, seed, seed % 2)
+    return tdeal({"preset": "1v1", "max_turns": 300}, 2, seed, seed % 2)
 
 
 def run(game: str, level: str, seconds: float) -> tuple[int, float, list[float]]:
@@ -70,7 +70,9 @@ def run(game: str, level: str, seconds: float) -> tuple[int, float, list[float]]
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 4.0
+    parser = argparse.ArgumentParser(description="decisions per second of every bot level")
+    parser.add_argument("seconds", nargs="?", type=float, default=4.0, help="per level")
+    seconds = parser.parse_args().seconds
     over = []
     for game in ("marriage", "tunisian"):
         for level in LEVELS:

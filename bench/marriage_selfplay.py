@@ -9,6 +9,7 @@ legal actions. Usage: ``python bench/marriage_selfplay.py [seconds] [--rules ind
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -37,12 +38,13 @@ def run(seconds: float, preset: str = "nepali") -> tuple[int, int, float, float]
 
 
 def main() -> int:
-    preset = "nepali"
-    if "--rules" in sys.argv:
-        preset = sys.argv[sys.argv.index("--rules") + 1]
-    args = [a for a in sys.argv[1:] if not a.startswith("--") and a != preset]
-    seconds = float(args[0]) if args else 10.0
-    if "--profile" in sys.argv:
+    parser = argparse.ArgumentParser(description="Marriage self-play decisions per second")
+    parser.add_argument("seconds", nargs="?", type=float, default=10.0)
+    parser.add_argument("--rules", choices=("nepali", "indian"), default="nepali")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile table")
+    opts = parser.parse_args()
+    seconds, preset = opts.seconds, opts.rules
+    if opts.profile:
         import cProfile
         import pstats
 

@@ -27,6 +27,7 @@ Run: ``python bench/marriage_solver.py [holdings] [missing] [indian] [tail]
 
 from __future__ import annotations
 
+import argparse
 import random
 import signal
 import statistics
@@ -291,21 +292,18 @@ def check_arrangements(n: int) -> bool:
 
 
 def main() -> int:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    cap = 0.0
-    if "--cap" in sys.argv:
-        cap = float(sys.argv[sys.argv.index("--cap") + 1])
-        args = [a for a in args if a != sys.argv[sys.argv.index("--cap") + 1]]
-    only: list[str] = []
-    if "--classes" in sys.argv:
-        value = sys.argv[sys.argv.index("--classes") + 1]
-        only = value.split(",")
-        args = [a for a in args if a != value]
-    n = int(args[0]) if args else 10_000
-    n_missing = int(args[1]) if len(args) > 1 else 1_000
-    n_indian = int(args[2]) if len(args) > 2 else 100
-    n_tail = int(args[3]) if len(args) > 3 else 100
-    if "--tail-only" not in sys.argv:
+    parser = argparse.ArgumentParser(description="Marriage solver medians and tail table")
+    parser.add_argument("finish", nargs="?", type=int, default=10_000, help="finish holdings")
+    parser.add_argument("missing", nargs="?", type=int, default=1_000, help="missing holdings")
+    parser.add_argument("indian", nargs="?", type=int, default=100, help="indian holdings")
+    parser.add_argument("tail", nargs="?", type=int, default=100, help="tail holdings a class")
+    parser.add_argument("--cap", type=float, default=0.0, help="seconds a call, 0: no cap")
+    parser.add_argument("--classes", default="", help="comma-separated classes of the table")
+    parser.add_argument("--tail-only", action="store_true")
+    opts = parser.parse_args()
+    n, n_missing, n_indian, n_tail = opts.finish, opts.missing, opts.indian, opts.tail
+    cap, only = opts.cap, [c for c in opts.classes.split(",") if c]
+    if not opts.tail_only:
         medians(n, n_missing, n_indian)
     ok = tail_table(n_tail, cap, only)
     ok = check_arrangements(10) and ok

@@ -16,8 +16,8 @@ in the calibration line (a million Python additions): compare figures within one
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -161,7 +161,9 @@ def encoder_times(game: str, preset: str, players: int) -> tuple[float, float, f
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    parser = argparse.ArgumentParser(description="RL environment steps per second vs peers")
+    parser.add_argument("seconds", nargs="?", type=float, default=3.0, help="per environment")
+    seconds = parser.parse_args().seconds
     print(f"calibration: 1M Python additions in {calibrate():.0f} ms (idle machine: ~30 ms)")
     print("\nobservation encoder (µs per call; aim ≤ 20 µs) and state.view (µs per call):")
     for game, preset, players in (

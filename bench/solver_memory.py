@@ -11,6 +11,7 @@ Run: ``python bench/solver_memory.py [deals] [step] [--growth MiB]``.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import random
@@ -41,12 +42,13 @@ def memo_entries() -> int:
 
 
 def main() -> int:
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    deals = int(args[0]) if args else 1000
-    step = int(args[1]) if len(args) > 1 else max(1, deals // 6)
-    growth = 16.0
-    if "--growth" in sys.argv:
-        growth = float(sys.argv[sys.argv.index("--growth") + 1])
+    parser = argparse.ArgumentParser(description="solver memory over many deals")
+    parser.add_argument("deals", nargs="?", type=int, default=1000)
+    parser.add_argument("step", nargs="?", type=int, default=0, help="deals between samples")
+    parser.add_argument("--growth", type=float, default=16.0, help="MiB allowed to grow")
+    opts = parser.parse_args()
+    deals, growth = opts.deals, opts.growth
+    step = opts.step or max(1, deals // 6)
     pauses: list[float] = []
     started: list[float] = []
 

@@ -13,6 +13,7 @@ Run: ``python bench/tunisian_deals_end.py [deals per mode] [modes, e.g. ffa,2v2]
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from dataclasses import dataclass
@@ -49,7 +50,7 @@ def play_mode(mode: str, deals: int, first_seed: int = 0) -> ModeResult:
     longest = 0
     start = time.perf_counter()
     for seed in range(first_seed, first_seed + deals):
-        state = new_deal(rules, seed, dealer=seed % n)
+        state = new_deal(rules, n, seed, dealer=seed % n)
         steps = 0
         while not state.is_over and steps < STEP_BOUND:
             seat = state.to_move
@@ -69,8 +70,13 @@ def play_mode(mode: str, deals: int, first_seed: int = 0) -> ModeResult:
 
 
 def main() -> int:
-    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    modes = sys.argv[2].split(",") if len(sys.argv) > 2 else list(MODES)
+    parser = argparse.ArgumentParser(description="every Tunisian greedy deal ends")
+    parser.add_argument("deals", nargs="?", type=int, default=10_000, help="per mode")
+    parser.add_argument("modes", nargs="?", default=",".join(MODES), help="e.g. 1v1,2v2")
+    opts = parser.parse_args()
+    deals, modes = opts.deals, opts.modes.split(",")
+    if unknown := [m for m in modes if m not in MODES]:
+        parser.error(f"unknown mode {unknown[0]!r}: choose from {', '.join(MODES)}")
     failed = False
     for mode in modes:
         r = play_mode(mode, deals)

@@ -11,6 +11,7 @@ Run: ``.venv/bin/python bench/tunisian_opening.py [hands per class]``.
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -63,7 +64,9 @@ def line(label: str, times: list[float]) -> str:
 
 
 def main() -> int:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    parser = argparse.ArgumentParser(description="Tunisian opening search times")
+    parser.add_argument("hands", nargs="?", type=int, default=2000, help="per class")
+    n = parser.parse_args().hands
     classes = {f"{j} joker(s)": hands(j, n, 7) for j in (0, 1, 2)}
     classes["dense 2 suits"] = dense_hands(n, 8)
     ok = True

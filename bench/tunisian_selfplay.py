@@ -8,8 +8,8 @@ machine is busy). Run: ``.venv/bin/python bench/tunisian_selfplay.py [seconds]``
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import time
 from dataclasses import replace
 
@@ -26,7 +26,7 @@ def run(seconds: float = 5.0) -> tuple[int, int, float, float]:
     cpu = time.process_time()
     seed = 0
     while time.perf_counter() - start < seconds:
-        state = new_deal(rules, seed, dealer=seed % 4)
+        state = new_deal(rules, 4, seed, dealer=seed % 4)
         seed += 1
         while not state.is_over:
             state.apply(rng.choice(state.legal_actions()))
@@ -36,7 +36,9 @@ def run(seconds: float = 5.0) -> tuple[int, int, float, float]:
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    parser = argparse.ArgumentParser(description="Tunisian self-play decisions per second")
+    parser.add_argument("seconds", nargs="?", type=float, default=5.0)
+    seconds = parser.parse_args().seconds
     decisions, deals, elapsed, cpu = run(seconds)
     print(
         f"tunisian self-play (ffa, random legal moves): {decisions / elapsed:,.0f} decisions/s "

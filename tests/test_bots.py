@@ -42,7 +42,7 @@ def deal(game: str, preset: str, players: int, seed: int, max_turns: int) -> Any
     rules = {"preset": preset, "max_turns": max_turns}
     if game == "marriage":
         return marriage_deal(rules, players, seed, seed % players)
-    return tunisian_deal(rules, seed, seed % players)
+    return tunisian_deal(rules, players, seed, seed % players)
 
 
 class Strict:
@@ -264,7 +264,7 @@ def test_levels_and_names() -> None:
 
 
 def test_a_bot_refuses_a_view_without_legal_actions() -> None:
-    state = tunisian_deal("1v1", 1)
+    state = tunisian_deal("1v1", 2, 1)
     waiting = 1 - state.to_move
     with pytest.raises(InputError):
         make_bot("tunisian", "greedy", 0).act(state.view(waiting))
@@ -277,7 +277,7 @@ def test_search_keeps_its_time_budget() -> None:
 
     from rami.bots.search import SearchBot
 
-    state = tunisian_deal("1v1", 21)
+    state = tunisian_deal("1v1", 2, 21)
     bot = make_bot("tunisian", "search:30ms", 1)
     assert isinstance(bot, SearchBot)
     driver = make_bot("tunisian", "greedy", 1)
@@ -324,7 +324,7 @@ def test_greedy_tunisian_opens_when_it_can_and_never_discards_a_joker() -> None:
     bots = [make_bot("tunisian", "greedy", s) for s in range(2)]
     opened = 0
     for seed in range(10):
-        state = tunisian_deal("1v1", 900 + seed)
+        state = tunisian_deal("1v1", 2, 900 + seed)
         while not state.is_over:
             seat = state.to_move
             view = state.view(seat)
@@ -371,3 +371,23 @@ def test_sampled_deals_show_the_seat_the_same_view(game: str, preset: str, playe
                 checked += 1
             state.apply(driver[seat].act(view))
     assert checked >= 10
+
+
+def test_a_game_without_bot_hooks_gets_only_the_random_bot() -> None:
+    """Bots come through the registry: a game with no ``bots`` kit plays ``random`` only."""
+    import dataclasses
+
+    from rami.games import get_game, register, unregister
+
+    register(dataclasses.replace(get_game("tunisian"), name="kitless", bots=None))
+    try:
+        state = tunisian_deal("1v1", 2, 3)
+        view = state.view(state.to_move)
+        assert str(make_bot("kitless", "random", 1).act(view)) in view["legal_actions"]
+        for level in ("greedy", "easy", "search", "hard:3it", "expert"):
+            with pytest.raises(InputError, match="only the random bot"):
+                make_bot("kitless", level, 1)
+            with pytest.raises(InputError, match="only the random bot"):
+                check_spec("kitless", level)
+    finally:
+        unregister("kitless")

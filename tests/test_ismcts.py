@@ -36,7 +36,7 @@ def _positions(game: str, seeds: range, players: int = 4) -> Any:
         if game == "marriage":
             state = marriage_deal({"preset": "nepali", "max_turns": 200}, players, seed)
         else:
-            state = tunisian_deal({"preset": "1v1", "max_turns": 200}, seed)
+            state = tunisian_deal({"preset": "1v1", "max_turns": 200}, 2, seed)
         bots = [make_bot(game, "greedy", s) for s in range(state.num_players)]
         while not state.is_over:
             view = json.loads(json.dumps(state.view(state.to_move)))
@@ -52,7 +52,7 @@ def test_marriage_tree_covers_draw_take_show_wait_and_discards() -> None:
         if len(view["legal_actions"]) < 2 or view["phase"] == "expose":
             continue
         model = model_of(view)
-        moves = game.moves(game.observe(view), model, 6)
+        moves = game.tree_moves(game.observe(view), model, 6)
         assert moves and all(str(m) in view["legal_actions"] for m in moves)
         assert len(set(moves)) == len(moves)
         kinds.add(frozenset(m.kind for m in moves))
@@ -68,7 +68,7 @@ def test_tunisian_tree_covers_draw_take_open_or_wait_and_discards() -> None:
     for _state, view in _positions("tunisian", range(8)):
         if len(view["legal_actions"]) < 2:
             continue
-        moves = game.moves(game.observe(view), model_of(view), 6)
+        moves = game.tree_moves(game.observe(view), model_of(view), 6)
         assert moves and all(str(m) in view["legal_actions"] for m in moves)
         kinds.add(frozenset(m.kind for m in moves))
     assert frozenset({"draw", "take"}) in kinds

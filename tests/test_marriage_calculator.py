@@ -220,7 +220,7 @@ def test_N2_indian_in_hand_must_be_part_of_the_cards() -> None:
 def test_N2_matches_the_engine_on_played_deals() -> None:
     """Deals played by the greedy bot, then typed into the calculator: same nets."""
     game = pytest.importorskip("rami.marriage.game")
-    bot = pytest.importorskip("rami.bots.marriage_greedy")
+    bot = pytest.importorskip("rami.marriage.greedy_bot")
     checked = 0
     for preset in ("nepali", "indian"):
         for seed in range(6):

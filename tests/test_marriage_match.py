@@ -141,3 +141,30 @@ def test_M16_leaving_without_the_rule_keeps_balances() -> None:
     match.records.append(DealRecord(0, 0, 1, (), (3, -1, -2), 0))
     match.leave(1)
     assert match.totals() == [3, -1, -2] and not match.void
+
+
+def test_M16_match_offers_the_match_protocol_itself() -> None:
+    """The registry hands out the Marriage match itself (no adapter): apply/standing/view."""
+    from rami.games import get_game
+
+    match = get_game("marriage").new_match(SHORT_NEPALI, 3, 4)
+    assert isinstance(match, Match)
+    state = match.current
+    seat = state.to_move
+    assert seat is not None
+    with pytest.raises(IllegalAction, match="turn"):
+        match.apply(state.legal_actions()[0], seat=(seat + 1) % 3)
+    applied = match.apply(state.legal_actions()[0], seat=seat)
+    assert state.actions[-1] == str(applied)
+    standing = match.standing()
+    assert standing["deal_number"] == 0 and standing["deals_total"] == 3
+    assert standing["totals"] == [0, 0, 0] and standing["game_over"] is False
+    assert standing["winners"] is None and standing["deals"] == []
+    assert match.view(seat)["match"] == standing
+    play_match(match)
+    standing = match.standing()
+    assert standing["game_over"] and standing["winners"] == match.winners
+    assert [d["points"] for d in standing["deals"]] == [list(r["nets"]) for r in match.ledger()]
+    assert standing["totals"] == match.balances
+    with pytest.raises(IllegalAction, match="over"):
+        match.apply("draw")

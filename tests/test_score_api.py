@@ -607,7 +607,7 @@ def test_random_garbage_never_makes_a_500(client: Any) -> None:
 def test_attainable_maal_values() -> None:
     """M-12: no hand scores 1 or 6; two marriages 30; 3 jhiplus + tiplu + 3 poplus 23;
     the tunnela bonuses only for a player who saw by showing melds."""
-    from rami.ledger.marriage import attainable_maal
+    from rami.marriage.ledger import attainable_maal
 
     nepali = rules_from("nepali")
     plain = attainable_maal(nepali, False)

@@ -86,3 +86,30 @@ def test_memo_values_are_not_tracked_by_the_cyclic_gc() -> None:
     tables = [*cover._SUIT_ENTRY, *cover._SOLVE_MEMO, *cover._COST_MEMO, cover._LEX]
     tracked = [value for table in tables for value in table.values() if gc.is_tracked(value)]
     assert sum(len(t) for t in tables) > 100 and tracked == []
+
+
+def test_generation_memo_keeps_its_base_and_its_bound_from_threads() -> None:
+    """The inner-loop memo (``rami.memo.GenerationMemo``): a plain dict to read, bounded,
+    its base entries never missing, even while other threads start new generations."""
+    from rami.memo import GenerationMemo
+
+    memo: GenerationMemo[int, int] = GenerationMemo(50, {0: 0})
+    table = memo.table
+    missing: list[int] = []
+
+    def work(offset: int) -> None:
+        for i in range(4000):
+            memo.remember(offset + i, i)
+            if table.get(0) != 0:
+                missing.append(i)
+
+    threads = [threading.Thread(target=work, args=(k * 10_000,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert missing == [] and len(table) <= 50 + 4 and memo.generations > 0
+    memo.new_generation()
+    assert table == {0: 0} and memo.table is table
+    shared = {1: 1}
+    assert GenerationMemo.over(shared, 10).table is shared

@@ -40,7 +40,7 @@ def test_T11_a_deal_nobody_opens_ends_at_the_cap() -> None:
 def test_T3_greedy_pair_holding_one_card_each_does_not_cycle() -> None:
     """1v1 seed 110: both greedy bots down to one 3 passed the 3s round for 400 turns."""
     bots = [make_bot("tunisian", "greedy", s) for s in range(2)]
-    state = new_deal("1v1", 110, dealer=0)
+    state = new_deal("1v1", 2, 110, dealer=0)
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
@@ -51,7 +51,7 @@ def test_T3_greedy_pair_holding_one_card_each_does_not_cycle() -> None:
 def test_T3_T11_search_bot_deals_end() -> None:
     for seed in (10, 11):  # greedy seeds 10 and 11 used to loop on 2♦
         bots = [make_bot("tunisian", "search:2it", seed), make_bot("tunisian", "greedy", seed)]
-        state = new_deal("1v1", seed, dealer=seed % 2)
+        state = new_deal("1v1", 2, seed, dealer=seed % 2)
         while not state.is_over:
             seat = state.to_move
             assert seat is not None

@@ -13,7 +13,7 @@ from rami.cards import parse_cards, shoe
 from rami.engine import Action
 from rami.errors import IllegalAction
 from rami.tunisian.game import TunisianState, new_deal
-from rami.tunisian.rules import MODES
+from rami.tunisian.rules import MODES, rules_from
 
 OPENING_73 = "10♥ J♥ Q♥ K♥ 7♠ 7♥ 7♦ 3♣ 4♣ 5♣ 2♠ 9♦"  # 40 + 21 + 12
 
@@ -35,7 +35,7 @@ def raises(state: TunisianState, action: str, match: str, seat: int | None = Non
 
 @pytest.mark.parametrize("mode", MODES)
 def test_T1_modes_players_and_108_cards(mode: str) -> None:
-    state = new_deal(mode, seed=5)
+    state = new_deal(mode, rules_from(mode).players, seed=5)
     assert state.num_players == (2 if mode == "1v1" else 4)
     assert sum(state.hand_sizes) + state.stock_size + len(state.discard_pile) == 108
     assert len(shoe(2, 4)) == 108
@@ -43,18 +43,18 @@ def test_T1_modes_players_and_108_cards(mode: str) -> None:
 
 
 def test_T1_2v2_partners_sit_opposite() -> None:
-    state = new_deal("2v2", seed=1)
+    state = new_deal("2v2", 4, seed=1)
     assert [state.team(s) for s in range(4)] == [0, 1, 0, 1]
     view = state.view(2)
     assert view["team"] == 0 and view["teams"] == [[0, 2], [1, 3]]
-    assert new_deal("ffa", seed=1).view(0)["team"] is None
+    assert new_deal("ffa", 4, seed=1).view(0)["team"] is None
 
 
 # --------------------------------------------------------------------- T-2
 
 
 def test_T2_deal_dealer_fifteen_others_fourteen_discard_empty() -> None:
-    state = new_deal("ffa", seed=3, dealer=2)
+    state = new_deal("ffa", 4, seed=3, dealer=2)
     assert state.hand_sizes == (14, 14, 15, 14)
     assert state.discard_pile == ()
     assert state.stock_size == 108 - 15 - 3 * 14
@@ -62,7 +62,7 @@ def test_T2_deal_dealer_fifteen_others_fourteen_discard_empty() -> None:
 
 
 def test_T2_dealer_first_turn_is_discard_only() -> None:
-    state = new_deal("1v1", seed=4, dealer=1)
+    state = new_deal("1v1", 2, seed=4, dealer=1)
     assert {a.kind for a in state.legal_actions()} == {"discard"}
     raises(state, "draw", "discard only")
     raises(state, "take", "discard only")
@@ -73,7 +73,7 @@ def test_T2_dealer_first_turn_is_discard_only() -> None:
 
 
 def test_T2_play_moves_counter_clockwise_skipping_players_out() -> None:
-    state = new_deal("ffa", seed=8, dealer=1)
+    state = new_deal("ffa", 4, seed=8, dealer=1)
     order = [state.to_move]
     for _ in range(5):
         seat = state.to_move
@@ -83,7 +83,7 @@ def test_T2_play_moves_counter_clockwise_skipping_players_out() -> None:
         state.apply(f"discard {state.hand(seat)[0]}")
         order.append(state.to_move)
     assert order == [1, 0, 3, 2, 1, 0]
-    out = new_deal("ffa", seed=8, dealer=3, active=[True, False, True, True])
+    out = new_deal("ffa", 4, seed=8, dealer=3, active=[True, False, True, True])
     assert out.hand_sizes[1] == 0
     assert [out.next_seat(3), out.next_seat(2), out.next_seat(0)] == [2, 0, 3]
 
@@ -462,7 +462,7 @@ def test_T11_no_card_to_shuffle_ends_the_deal_without_winner() -> None:
 
 
 def test_T11_option_max_turns_caps_the_deal() -> None:
-    state = new_deal({"preset": "1v1", "max_turns": 2}, seed=9)
+    state = new_deal({"preset": "1v1", "max_turns": 2}, 2, seed=9)
     state.apply(Action("discard", (state.hand(0)[0],)))
     state.apply("draw")
     state.apply(Action("discard", (state.hand(1)[0],)))
@@ -472,16 +472,15 @@ def test_T11_option_max_turns_caps_the_deal() -> None:
 
 
 def test_T11_default_cap_is_400_turns_and_0_means_none() -> None:
-    from rami.tunisian.rules import rules_from
 
     assert rules_from("ffa").max_turns == 400
     assert rules_from({"preset": "2v2", "max_turns": 0}).max_turns == 0
-    state = new_deal({"preset": "1v1", "max_turns": 0}, seed=9)
+    state = new_deal({"preset": "1v1", "max_turns": 0}, 2, seed=9)
     for _ in range(3):
         state.apply(Action("discard", (state.hand(state.to_move or 0)[0],)))
         state.apply("draw")
     assert not state.is_over  # 0: no cap
-    capped = new_deal("1v1", seed=9)
+    capped = new_deal("1v1", 2, seed=9)
     capped._turn = 399
     capped.apply(Action("discard", (capped.hand(0)[0],)))
     assert capped.is_over and capped.end_reason == "max_turns"
@@ -491,7 +490,7 @@ def test_T11_default_cap_is_400_turns_and_0_means_none() -> None:
 
 
 def test_out_of_turn_and_bad_text_change_nothing() -> None:
-    state = new_deal("ffa", seed=2, dealer=0)
+    state = new_deal("ffa", 4, seed=2, dealer=0)
     raises(state, "discard 7♣", "it is seat 0's turn", seat=1)
     raises(state, "fly", "unknown action")
     raises(state, "fly away", "bad card .away.")
@@ -511,7 +510,7 @@ def test_actions_given_as_text_or_action_and_canonical_meld_order() -> None:
 
 
 def test_view_hides_other_hands_and_stock_draws() -> None:
-    state = new_deal("1v1", seed=11, dealer=0)
+    state = new_deal("1v1", 2, seed=11, dealer=0)
     state.apply(Action("discard", (state.hand(0)[0],)))
     state.apply("draw")
     drawn_card = state.events[-1]["card"]
@@ -529,7 +528,7 @@ def test_view_hides_other_hands_and_stock_draws() -> None:
 def test_state_follows_the_engine_protocol() -> None:
     from rami.engine import GameState
 
-    state = new_deal("2v2", seed=1)
+    state = new_deal("2v2", 4, seed=1)
     assert isinstance(state, GameState)
     twin = state.clone()
     twin.apply(twin.legal_actions()[0])

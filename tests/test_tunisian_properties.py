@@ -106,7 +106,7 @@ def play(
     mode: str, seed: int, policy: Policy, rng: random.Random, max_turns: int, deep: bool
 ) -> TunisianState:
     rules: Any = {"preset": mode, "max_turns": max_turns}
-    state = new_deal(rules, seed, dealer=seed % rules_from(mode).players)
+    state = new_deal(rules, rules_from(mode).players, seed, dealer=seed % rules_from(mode).players)
     probe = rng.randrange(1, 60)
     steps = 0
     while not state.is_over:
@@ -173,7 +173,7 @@ def test_card_in_no_meld_is_never_wrong() -> None:
 
 def test_states_clone_independently() -> None:
     rng = random.Random(3)
-    state = new_deal("ffa", 77)
+    state = new_deal("ffa", 4, 77)
     for _ in range(40):
         state.apply(layer(state, rng))
     twin = state.clone()

@@ -7,8 +7,10 @@ once against this protocol, never against one game's internals:
   ``state.result``;
 - ``state.legal_actions()``: every legal action at this decision point (small steps,
   so the list stays short);
-- ``state.apply(action)``: all-or-nothing; raises ``IllegalAction`` with a reason a
-  person understands and then has changed nothing;
+- ``state.apply(action, seat=None)``: all-or-nothing; raises ``IllegalAction`` with a
+  reason a person understands and then has changed nothing; ``seat`` (who is acting)
+  is checked here and only here; returns the canonical ``Action`` it applied, whose
+  text is what every log stores;
 - ``state.view(seat)``: a JSON-ready dict of what that seat may know (``None`` for a
   spectator); the only thing a bot or a client ever receives;
 - ``state.events``: the log of applied actions, which replays to the identical state.
@@ -135,7 +137,7 @@ class GameState(Protocol):
 
     def legal_actions(self) -> list[Action]: ...
 
-    def apply(self, action: Action | str) -> None: ...
+    def apply(self, action: Action | str, seat: int | None = None) -> Action: ...
 
     def view(self, seat: int | None) -> GameView: ...
 

@@ -13,12 +13,19 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import InputError
 from rami.views import GameView, Rules, Standing
+
+if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
+    from rami.bots.kit import BotKit
+    from rami.cli.hooks import CliCommands
+    from rami.play.hooks import TerminalHooks
+    from rami.rl.hooks import OpenSpielHooks
+    from rami.server.hooks import WebHooks
 
 __all__ = [
     "GAMES",
@@ -33,6 +40,7 @@ __all__ = [
     "id_of",
     "legal_action_ids",
     "register",
+    "rl_default_game",
     "unregister",
 ]
 
@@ -46,7 +54,7 @@ class Match(Protocol):
     @property
     def is_over(self) -> bool: ...
 
-    def apply(self, action: Action | str) -> None: ...
+    def apply(self, action: Action | str, seat: int | None = None) -> Action: ...
 
     def next_deal(self) -> GameState: ...
 
@@ -80,6 +88,45 @@ class Game:
     # are this game's deals
     action_space: Callable[[object], ActionSpace] | None = None
     owns: Callable[[GameState], bool] | None = None
+    # --- bot hooks (part D): builds the kit the bots play this game with
+    # (``rami.bots.kit.BotKit``); None means the game has only the ``random`` bot
+    bots: Callable[[], BotKit[Any, Any]] | None = None
+    # --- consumer hooks (part A)
+    # A fresh deal: (rules, seats, seed, dealer); simulations and the conformance suite.
+    new_deal: Callable[[Any, int, int, int], GameState] | None = None
+    # The preset a table of n seats plays when none is named (default: the first preset).
+    default_preset: Callable[[int], str] | None = None
+    # Simulations: the turn cap that keeps deals between weak bots finite, whether whole
+    # matches may be the unit, and what a seat achieved in a deal (shown, opened…).
+    turn_cap: int | None = None
+    whole_matches: bool = False
+    progress_of: Callable[[GameState], list[bool]] | None = None
+    progress_label: str = "progress"
+    points_label: str = "points"  # what a deal's scores are called ("ledger", "points")
+    signed_points: bool = False  # scores are nets (+12, -9) rather than points (45)
+    match_word: str = "the match"  # "… wins the match" / "… wins the game"
+    # The scorekeeper (rami.ledger, ``rami ledger``, /score): a whole ledger document,
+    # one N-2 deal document (``rami score``), and the terminal's questions for a deal.
+    ledger: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    score_deal: Callable[[object], dict[str, Any]] | None = None
+    # Front ends: the CLI's per-game sub-commands, the terminal's and the web's hooks.
+    cli: Callable[[], CliCommands] | None = None
+    terminal: Callable[[], TerminalHooks] | None = None
+    web: Callable[[], WebHooks] | None = None
+    # Lobby and rules pages: one line of help per rules option (rule ids), and the
+    # choices of the options that take one of a few values.
+    option_help: Callable[[], Mapping[str, str]] | None = None
+    option_choices: Callable[[], Mapping[str, tuple[Any, ...]]] | None = None
+    # RL (rami.rl): the observation encoder for (players, rules document), and the sign
+    # that turns a deal's scores into "more is better" rewards.
+    observation: Callable[[int, Mapping[str, Any]], Any] | None = None
+    reward_sign: float = 1.0
+    openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
+    rl_default: bool = False  # the game ``rami train`` and the RL environments default to
+
+    def preset_for(self, seats: int) -> str:
+        """The preset a table of ``seats`` plays when the user names none."""
+        return self.default_preset(seats) if self.default_preset else self.presets[0]
 
     def new_match(self, rules: object, players: int | None, seed: int) -> Match:
         """A new match; ``players`` None means the preset's usual count."""
@@ -145,6 +192,12 @@ def all_games() -> tuple[Game, ...]:
     """Every registered game, built-ins first."""
     _ensure_loaded()
     return tuple(_REGISTRY.values())
+
+
+def rl_default_game() -> Game:
+    """The game ``rami train`` and the RL environments use when none is named."""
+    games = all_games()
+    return next((g for g in games if g.rl_default), games[0])
 
 
 def game_names() -> tuple[str, ...]:

@@ -1,7 +1,12 @@
-"""Bounded memo tables for the solvers: least recently used entries go first.
+"""Bounded, thread-safe memo tables for every solver: the one place their policy lives.
 
-The server runs solvers from worker threads, so a table takes a lock around each
-operation (an ``OrderedDict`` reordering is not atomic). Keys and values are plain
+Two kinds. ``BoundedMemo`` drops the least recently used entry first; it takes a lock
+around each operation (an ``OrderedDict`` reordering is not atomic) and suits tables
+read a few times per call. ``GenerationMemo`` is for the solvers' inner loops: its
+``table`` is a plain ``dict`` read directly (``memo.table.get``: no method call, no lock),
+and once full it starts a new generation, dropping every entry but its *base* entries
+(the ones recursions end on) in place, under a lock, so a reader in another thread
+sees an entry or its absence, never a table without its base. Keys and values are plain
 immutable data (bytes, tuples, ints), so the tables hold no reference cycles and the
 cyclic garbage collector never has to walk them (``gc.freeze`` friendly, steady RSS).
 """
@@ -13,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
-__all__ = ["BoundedMemo"]
+__all__ = ["BoundedMemo", "GenerationMemo"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -61,3 +66,56 @@ class BoundedMemo(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+class GenerationMemo(Generic[K, V]):
+    """A memo read as a plain ``dict`` (``table``), bounded by generations of ``size``.
+
+    ``remember`` stores an entry, first dropping all but the ``base`` entries when the
+    table holds ``size``; ``new_generation`` does that drop (also the benches' cold
+    start). The table object itself never changes, so hot code may keep a reference.
+    """
+
+    __slots__ = ("_lock", "base", "generations", "size", "table")
+
+    def __init__(self, size: int, base: dict[K, V] | None = None) -> None:
+        if size < 1:
+            raise ValueError("a memo holds at least one entry")
+        self.size = size
+        self.base: dict[K, V] = dict(base or {})
+        self.table: dict[K, V] = dict(self.base)
+        self.generations = 0
+        self._lock = threading.Lock()
+
+    @classmethod
+    def over(cls, table: dict[K, V], size: int) -> GenerationMemo[K, V]:
+        """A memo on the existing dict ``table`` (kept, not copied; its entries now are
+        the base), for modules whose hot loops name the dict itself."""
+        memo = cls(size, table)
+        memo.table = table
+        return memo
+
+    def get(self, key: K) -> V | None:
+        return self.table.get(key)
+
+    def remember(self, key: K, value: V) -> V:
+        """Store ``value`` for ``key`` (a new generation first if the table is full)."""
+        table = self.table
+        if len(table) >= self.size:
+            self.new_generation()
+        table[key] = value
+        return value
+
+    def new_generation(self) -> None:
+        """Drop every entry but the base ones, in place (readers keep a valid table)."""
+        with self._lock:
+            table = self.table
+            base = self.base
+            for key in list(table):
+                if key not in base:
+                    table.pop(key, None)
+            table.update(base)
+            self.generations += 1
+
+    def __len__(self) -> int:
+        return len(self.table)

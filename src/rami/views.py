@@ -17,7 +17,6 @@ from typing import Any, ClassVar, NotRequired, Protocol, TypedDict
 from rami.errors import InputError
 
 __all__ = [
-    "DealRecord",
     "GameView",
     "HistoryEntry",
     "JsonObject",
@@ -27,7 +26,9 @@ __all__ = [
     "RulesJson",
     "SeatView",
     "Standing",
+    "StandingDeal",
     "own_seat",
+    "seat_entries",
 ]
 
 #: A JSON document built to be sent or saved (read-only containers, so any list or dict
@@ -82,7 +83,7 @@ class SeatView(TypedDict):
     hand_size: int
 
 
-class DealRecord(TypedDict):
+class StandingDeal(TypedDict):
     """One finished deal in a match's standing."""
 
     deal: int
@@ -104,7 +105,7 @@ class Standing(TypedDict):
     totals: list[int]
     game_over: bool
     winners: list[int] | None
-    deals: list[DealRecord]
+    deals: list[StandingDeal]
     deals_total: NotRequired[int]  # Marriage: the number of deals agreed (M-16)
     # Tunisian rami (T-13)
     team_totals: NotRequired[list[int] | None]
@@ -137,3 +138,10 @@ def own_seat(view: GameView) -> int:
     if seat is None:
         raise InputError("a spectator's view has no seat to act from")
     return seat
+
+
+def seat_entries(view: GameView) -> list[SeatView]:
+    """The view's public seat entries, for code written for any game (each game's view
+    types its own; read the game-specific keys with ``.get``)."""
+    seats = view.get("seats")
+    return seats if isinstance(seats, list) else []

@@ -1,11 +1,13 @@
-"""Bots for both games behind one interface: ``make_bot(game, level, seed).act(view)``.
+"""Bots behind one interface, for every game in the registry: ``make_bot(game, level, seed)``.
 
-Levels: ``random`` (uniform legal moves, the baseline), ``greedy`` (fast evaluation on
-the solvers), ``search`` (flat determinized Monte Carlo over greedy simulations, the
-previous ``hard``), ``ismcts`` (information-set Monte Carlo tree search with opponent
-modelling, ``rami.bots.ismcts``). The names users see: ``easy`` = greedy with noise,
-``medium`` = greedy, ``hard`` = ismcts with ``HARD_ITERATIONS`` iterations a decision,
-``expert`` = ismcts with ``EXPERT_ITERATIONS``.
+Levels: ``random`` (uniform legal moves, the baseline, for any game), ``greedy`` (the
+game's fast evaluation on its solvers), ``search`` (flat determinized Monte Carlo over
+greedy simulations, the previous ``hard``), ``ismcts`` (information-set Monte Carlo
+tree search with opponent modelling, ``rami.bots.ismcts``). The names users see:
+``easy`` = greedy with noise, ``medium`` = greedy, ``hard`` = ismcts with the game's
+``hard_iterations`` a decision, ``expert`` = ismcts with its ``expert_iterations``.
+Every level but ``random`` needs the game's bot kit (``rami.bots.kit.BotKit``, the
+``bots`` hook of its ``rami.games.Game``).
 
 ``learned:PATH`` plays a policy file written by ``rami train`` (extra ``rl``).
 
@@ -19,28 +21,27 @@ The rules engines never import this package; bots see views only.
 from __future__ import annotations
 
 from rami.bots.base import Bot
+from rami.bots.kit import kit_of
 from rami.errors import InputError
+from rami.games import get_game
 
-__all__ = ["GAMES", "LEVELS", "Bot", "check_spec", "make_bot"]
+__all__ = ["LEVELS", "Bot", "check_spec", "make_bot"]
 
-GAMES = ("marriage", "tunisian")
 LEVELS = ("random", "greedy", "search", "ismcts", "easy", "medium", "hard", "expert")
 SEARCHERS = ("search", "ismcts", "hard", "expert")  # the levels that take a budget
-EASY_NOISE = {"marriage": 6.0, "tunisian": 16.0}  # in units of each greedy's discard scores
 DEFAULT_BUDGET_MS = 200.0
-HARD_ITERATIONS = {"marriage": 48, "tunisian": 48}
-EXPERT_ITERATIONS = {"marriage": 160, "tunisian": 160}
 
 
 def _parse(game: str, spec: str) -> tuple[str, float | None, int | None]:
     """``(level, time budget in ms, iterations)`` of a bot spec; ``InputError`` if bad."""
-    if not isinstance(game, str) or game.lower() not in GAMES:
-        raise InputError(f"unknown game {game!r}: choose marriage or tunisian")
+    spec_game = get_game(game)  # InputError naming the registered games
     if not isinstance(spec, str) or not spec.strip():
         raise InputError(f"a bot is named by its level: {', '.join(LEVELS)}")
     level, _, budget = spec.strip().lower().partition(":")
     if level not in LEVELS:
         raise InputError(f"unknown bot {spec!r}: choose one of {', '.join(LEVELS)}")
+    if level != "random" and spec_game.bots is None:
+        raise InputError(f"{spec_game.title} has only the random bot, not {level!r}")
     if not budget:
         return level, None, None
     if level not in SEARCHERS:
@@ -91,22 +92,15 @@ def make_bot(game: str, level: str, seed: int = 0) -> Bot:
         _parse(game, "random")  # the game's name
         return LearnedBot(game, path, seed)
     name, ms, its = _parse(game, level)
-    game = game.lower()
+    game = get_game(game).name
     bot: Bot
     if name == "random":
         from rami.bots.random_bot import RandomBot
 
         bot = RandomBot(seed)
     elif name in ("greedy", "medium", "easy"):
-        noise = EASY_NOISE[game] if name == "easy" else 0.0
-        if game == "marriage":
-            from rami.bots.marriage_greedy import MarriageGreedy
-
-            bot = MarriageGreedy(seed, noise)
-        else:
-            from rami.bots.tunisian_greedy import TunisianGreedy
-
-            bot = TunisianGreedy(seed, noise)
+        kit = kit_of(game)
+        bot = kit.greedy(seed, kit.easy_noise if name == "easy" else 0.0)
     elif name == "search":
         from rami.bots.search import SearchBot
 
@@ -116,8 +110,8 @@ def make_bot(game: str, level: str, seed: int = 0) -> Bot:
         from rami.bots.ismcts import ISMCTSBot
 
         if ms is None and its is None:
-            table = EXPERT_ITERATIONS if name == "expert" else HARD_ITERATIONS
-            its = table[game]
+            kit = kit_of(game)
+            its = kit.expert_iterations if name == "expert" else kit.hard_iterations
         bot = ISMCTSBot(game, seed, budget_ms=ms, iterations=its)
     if name in ("easy", "medium", "hard", "expert"):
         bot.name = name

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from rami.cards import CARDS, Card
 from rami.engine import Action
 from rami.errors import InputError
+from rami.memo import GenerationMemo
 from rami.views import GameView
 
 __all__ = [
@@ -29,8 +30,7 @@ __all__ = [
 ]
 
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
-_ACTION_CACHE: dict[str, Action] = {}
-_ACTION_CACHE_LIMIT = 50_000
+_ACTIONS: GenerationMemo[str, Action] = GenerationMemo(50_000)
 
 
 def card_of(text: str) -> Card:
@@ -55,12 +55,9 @@ def hand_counts(texts: Sequence[str]) -> list[int]:
 
 def parse_action(text: str) -> Action:
     """``Action.parse`` with a cache: views list the same few dozen action texts."""
-    found = _ACTION_CACHE.get(text)
+    found = _ACTIONS.table.get(text)
     if found is None:
-        found = Action.parse(text)
-        if len(_ACTION_CACHE) >= _ACTION_CACHE_LIMIT:
-            _ACTION_CACHE.clear()
-        _ACTION_CACHE[text] = found
+        found = _ACTIONS.remember(text, Action.parse(text))
     return found
 
 

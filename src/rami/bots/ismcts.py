@@ -3,17 +3,16 @@
 Single-observer IS-MCTS from the bot's own view (Cowling, Powley and Whitehouse, 2012):
 
 1. Each iteration deals a fresh *determinization*: the cards the seat cannot see are
-   dealt at random, consistent with the view (``rami.<game>.determinize.sample_state``),
-   weighted by what each opponent's picks, refusals and discards say about their hand
+   dealt at random, consistent with the view (the game kit's ``sample``), weighted by
+   what each opponent's picks, refusals and discards say about their hand
    (``rami.bots.opponent_model``).
 2. The tree holds the bot's own decisions of the turn it is playing, every kind of them
-   (Marriage: draw or take, show or wait, which meld to show, discard; Tunisian rami:
-   draw or take, open now or wait, lay off, swap a joker, discard): a node is the
-   sequence of the bot's moves so far, its children the engine's legal moves at that
-   point in this determinization. A Marriage show is laid meld by meld: each step is a
-   node, so "show or wait" is one choice and "which meld" the next. Moves that the rules
-   or the exact solvers settle (a single legal move, exposing at the deal, seeing the
-   tiplu, finishing, going out in Tunisian rami) are played without branching.
+   (draw or take, show or open now or wait, which meld, lay off, swap a joker, discard:
+   the game kit's ``tree_moves``): a node is the sequence of the bot's moves so far, its
+   children the engine's legal moves at that point in this determinization. A show laid
+   meld by meld is one node per meld, so "show or wait" is one choice and "which meld"
+   the next. Moves that the rules or the exact solvers settle (a single legal move,
+   finishing or going out) are played without branching.
 3. Children are chosen by UCB1 with *availability* counts (a move offered in only some
    determinizations is judged against the visits it could have had), a progressive bias
    towards the greedy move, and *progressive widening*: a node with ``n`` visits
@@ -34,18 +33,17 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from rami.bots.base import Bot, legal_actions
+from rami.bots.kit import BotKit, kit_of
 from rami.bots.opponent_model import OpponentModel, model_of
-from rami.cards import CARDS
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
 from rami.views import GameView, own_seat
 
-__all__ = ["ISMCTSBot", "Node"]
+__all__ = ["ISMCTSBot", "Node", "game_for"]
 
 _RESERVE = 0.004  # seconds of a time budget kept for choosing the move
 
@@ -75,169 +73,9 @@ class Node:
         return math.sqrt(var / n)
 
 
-@dataclass(frozen=True)
-class Game:
-    """What the search needs from one game."""
-
-    observe: Callable[[GameView], Any]
-    observe_state: Callable[[Any, int], Any]
-    moves: Callable[[Any, OpponentModel, int], list[Action]]
-    sample: Callable[..., Any]
-    policy: Callable[[Any], Action]
-    leaf_value: Callable[[Any, int], float]
-    wilds: Callable[[Any], frozenset[int]]
-    scale: float  # points of advantage over the greedy line that count as one unit in UCB
-
-
-# --------------------------------------------------------------------------- Marriage
-
-DANGER_MARRIAGE = 4.0  # discard-score units (10 = one card of deficiency) per danger
-DANGER_TUNISIAN = 5.0
-
-
-def _marriage_moves(obs: Any, model: OpponentModel, width: int) -> list[Action]:
-    """The bot's moves at one node, the greedy order first (see the module docstring)."""
-    from rami.bots import marriage_greedy as g
-
-    legal = obs.legal
-    if len(legal) <= 1:
-        return list(legal)
-    first = g.decide(obs)
-    if obs.phase == "expose" or first.kind in ("finish", "see"):
-        return [first]
-    if obs.phase == "draw":
-        return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
-    out = [first]
-    if first.kind == "show":
-        shows = [a for a in legal if a.kind == "show" and a != first]
-        if shows:
-            out.append(_second_show(obs, shows))
-    scores = g.discard_scores(obs)
-    if scores:
-        ranked = sorted(scores, key=lambda c: (scores[c] + DANGER_MARRIAGE * model.danger(c), c))
-        discards = [Action("discard", (CARDS[c],)) for c in ranked if scores[c] < 100.0]
-        if first.kind == "discard":
-            out = discards[:1] or [first]
-            if first not in out:
-                out.append(first)
-        for a in discards:
-            if len(out) >= width:
-                break
-            if a not in out:
-                out.append(a)
-    else:
-        for a in sorted(legal, key=str):
-            if len(out) >= min(width, 3):
-                break
-            if a not in out and a.kind in ("dublee", "meld", "add"):
-                out.append(a)
-    return out
-
-
-def _second_show(obs: Any, shows: list[Action]) -> Action:
-    from rami.bots import marriage_greedy as g
-
-    tun = obs.rules.tunnela_melds
-    hand = obs.hand
-    need = 3 - obs.shown - 1
-
-    def rest_cost(a: Action) -> tuple[float, str]:
-        for c in a.cards:
-            hand[c] -= 1
-        cost = g.cover_cost(hand, frozenset(), tun)[0] + 2 * g.show_deficiency(hand, need, tun)
-        for c in a.cards:
-            hand[c] += 1
-        return (cost, str(a))
-
-    return min(shows, key=rest_cost)
-
-
-def _marriage_wilds(view: GameView) -> frozenset[int]:
-    from rami.bots.base import card_of
-    from rami.marriage.melds import wild_kinds
-
-    tiplu = view.get("tiplu")
-    if view.get("seen") and isinstance(tiplu, str) and tiplu:
-        return frozenset(int(k) for k in wild_kinds(card_of(tiplu)))
-    return frozenset()
-
-
-def _marriage() -> Game:
-    from rami.bots import marriage_greedy as g
-    from rami.marriage.determinize import sample_state
-
-    return Game(
-        g.observe,
-        g.observe_state,
-        _marriage_moves,
-        sample_state,
-        g.policy,
-        g.leaf_value,
-        _marriage_wilds,
-        6.0,
-    )
-
-
-# --------------------------------------------------------------------------- Tunisian
-
-
-def _tunisian_moves(obs: Any, model: OpponentModel, width: int) -> list[Action]:
-    from rami.bots import tunisian_greedy as g
-
-    legal = obs.legal
-    if len(legal) <= 1:
-        return list(legal)
-    if obs.phase == "draw":
-        first = g.decide(obs)
-        return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
-    out: list[Action] = []
-    if obs.phase != "first_discard":
-        step = g._going_out_step(obs)
-        if step is not None:
-            return [step]  # the exact solver: the hand can be emptied this turn
-        first = g.decide(obs)
-        if first.kind != "discard":
-            out.append(first)
-    scores = g.discard_scores(obs)
-    ranked = sorted(scores, key=lambda c: (scores[c] + DANGER_TUNISIAN * model.danger(c), -c))
-    for c in ranked:
-        if len(out) >= width:
-            break
-        if c != g._JOKER or len(scores) == 1:
-            out.append(Action("discard", (CARDS[c],)))
-    return out or list(legal[:1])
-
-
-def _tunisian() -> Game:
-    from rami.bots import tunisian_greedy as g
-    from rami.tunisian.determinize import sample_state
-
-    return Game(
-        g.observe,
-        g.observe_state,
-        _tunisian_moves,
-        sample_state,
-        g.policy,
-        g.leaf_value,
-        lambda view: frozenset(),
-        10.0,
-    )
-
-
-_GAMES: dict[str, Game] = {}
-
-
-def game_for(name: str) -> Game:
-    found = _GAMES.get(name)
-    if found is None:
-        if name == "marriage":
-            found = _marriage()
-        elif name == "tunisian":
-            found = _tunisian()
-        else:
-            raise InputError(f"unknown game {name!r}: choose marriage or tunisian")
-        _GAMES[name] = found
-    return found
+def game_for(name: str) -> BotKit[Any, Any]:
+    """The bot kit of the registered game ``name`` (``rami.bots.kit.kit_of``)."""
+    return kit_of(name)
 
 
 # --------------------------------------------------------------------------- the bot
@@ -267,7 +105,7 @@ class ISMCTSBot(Bot):
         if budget_ms is None and iterations is None:
             raise InputError("a search bot needs a time budget or a number of iterations")
         self.game = game
-        self.rules = game_for(game)
+        self.rules = kit_of(game)
         self.budget_ms = budget_ms
         self.iterations = iterations
         self.width = width
@@ -288,14 +126,14 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        model = model_of(view, gm.wilds(view))
-        root_moves = gm.moves(gm.observe(view), model, self.width)
+        model = model_of(view, gm.wilds(view), gm.play_step(view))
+        root_moves = gm.tree_moves(gm.observe(view), model, self.width)
         if len(root_moves) <= 1:
             self.last_iterations = 0
             return root_moves[0] if root_moves else legal[0]
         weights = model.weights() if self.modelled else None
         seat = own_seat(view)
-        turn = int(view["turn"])
+        turn = view["turn"]
         players = view["players"]
         stop = turn + self.rounds * players
         rng = self.rng(view, "ismcts")
@@ -354,7 +192,7 @@ class ISMCTSBot(Bot):
         for a, child in offered:
             if child.visits == 0:
                 return a, child
-        scale = self.rules.scale
+        scale = self.rules.tree_scale
         c = self.exploration
         best = offered[0]
         best_score = -math.inf
@@ -393,7 +231,7 @@ class ISMCTSBot(Bot):
         moves: list[Action] | None = root_moves
         while not state.is_over and state.to_move == seat and state.turn < stop:
             if moves is None:
-                moves = gm.moves(gm.observe_state(state, seat), model, self.width)
+                moves = gm.tree_moves(gm.observe_state(state, seat), model, self.width)
             if len(moves) == 1:
                 if greedy_line and base is not None and moves[0] != gm.policy(state):
                     greedy_line = False

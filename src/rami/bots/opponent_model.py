@@ -1,17 +1,18 @@
 """What each opponent's public moves say about their hand, read from one seat's view.
 
-Both games show every pick from the discard pile, every refusal (a player who draws
+The rummy games show every pick from the discard pile, every refusal (a player who draws
 blind while a discard lies on the pile) and every discard (M-5, T-8). A player who took
 the 7♥ collects cards near it; one who refused or threw the 7♥ does not need it. The
 model turns that into two figures per opponent and card kind:
 
 - ``weights[s][c]``: how much more likely than average ``c`` is in seat ``s``'s hand,
-  used by ``rami.<game>.determinize.sample_state`` to deal hidden cards;
+  used by the game's determinizer (its bot kit's ``sample``) to deal hidden cards;
 - ``danger(c)``: how much discarding ``c`` feeds the next player, used by the hard
   bots to rank their discards (do not give the next player what they visibly collect).
 
-In Marriage an opponent who has seen the tiplu (M-7) keeps every wild card it draws:
-the bot that knows the wild cards puts them in seen hands more often than in the stock.
+An opponent who has seen the wild cards (M-7) keeps every wild card it draws: the bot
+that knows the wild cards (the kit's ``wilds``) puts them in seen hands more often than
+in the stock.
 
 Everything comes from the view: two deals that show the seat the same view give the
 same model.
@@ -24,31 +25,29 @@ from dataclasses import dataclass, field
 
 from rami.bots.base import card_of
 from rami.cards import KINDS
-from rami.marriage.view import is_marriage_view
-from rami.tunisian.view import is_tunisian_view
-from rami.views import GameView, own_seat
+from rami.runs import positions
+from rami.views import GameView, own_seat, seat_entries
 
 __all__ = ["OpponentModel", "affinity", "model_of"]
 
 TAKE_WEIGHT = 0.7  # log-weight per unit of affinity with a card the seat took
 REFUSE_WEIGHT = 0.35  # ... with a card it refused
 DISCARD_WEIGHT = 0.35  # ... with a card it discarded
-WILD_WEIGHT = 0.8  # log-weight of a wild card in a seen Marriage opponent's hand
+WILD_WEIGHT = 0.8  # log-weight of a wild card in the hand of an opponent who has seen (M-7)
 LOW, HIGH = 0.25, 4.0  # bounds of one weight
 
 
 def affinity(a: int, b: int) -> float:
     """How much holding ``b`` makes ``a`` useful (the same card, a neighbour in suit, the
-    same rank in another suit): the cards that make melds together in both games."""
+    same rank in another suit): the cards that make melds together in rummy."""
     if a >= 52 or b >= 52:
         return 0.0
     if a == b:
         return 1.0
     sa, ra = divmod(a, 13)
     sb, rb = divmod(b, 13)
-    if sa == sb:
-        gap = abs(ra - rb)
-        gap = min(gap, 13 - gap) if {ra, rb} & {0} else gap  # the ace is high and low
+    if sa == sb:  # the ace is high and low: the nearer of its positions
+        gap = min(abs(p - q) for p in positions(ra) for q in positions(rb))
         return 0.8 if gap == 1 else 0.45 if gap == 2 else 0.0
     return 0.5 if ra == rb else 0.0
 
@@ -103,20 +102,19 @@ class OpponentModel:
         return max(0.0, x)
 
 
-def model_of(view: GameView, wilds: frozenset[int] = frozenset()) -> OpponentModel:
-    """The model of ``view``'s history (both games: ``take X``, ``draw``, ``discard X``)."""
-    n = view["players"]
+def model_of(
+    view: GameView, wilds: frozenset[int] = frozenset(), step: int | None = None
+) -> OpponentModel:
+    """The model of ``view``'s history (``take X``, ``draw``, ``discard X``); ``step`` is
+    +1 or -1, the way play goes (M-2, T-2), by default the game kit's ``play_step``."""
+    seats = seat_entries(view)
+    n = len(seats)
     seat = own_seat(view)
-    rules = view.get("rules") or {}
-    seen = [False] * n
-    active = [True] * n
-    if is_tunisian_view(view):
-        step = -1  # T-2: play passes to (seat - 1) mod n
-        active = [s["active"] for s in view["seats"]]
-    else:
-        step = -1 if rules.get("direction") == "counterclockwise" else 1  # M-2
-        if is_marriage_view(view):
-            seen = [s["seen"] for s in view["seats"]]
+    if step is None:
+        from rami.bots.kit import kit_of
+
+        step = kit_of(str(view.get("game"))).play_step(view)
+    active = [bool(s.get("active", True)) for s in seats]
     nxt = (seat + step) % n
     for _ in range(n):
         if active[nxt] and nxt != seat:
@@ -130,7 +128,7 @@ def model_of(view: GameView, wilds: frozenset[int] = frozenset()) -> OpponentMod
         refused=[[] for _ in range(n)],
         discarded=[[] for _ in range(n)],
         wilds=wilds,
-        seen=seen,
+        seen=[bool(s.get("seen", False)) for s in seats],
     )
     top: int | None = None
     for entry in view.get("history") or ():

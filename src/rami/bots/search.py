@@ -1,18 +1,17 @@
 """The ``search`` bot: information-set Monte Carlo over greedy simulations.
 
-At a decision greedy's rules do not settle (which card to discard; in Tunisian rami
-also whether to draw or take), the bot:
+At a decision greedy's rules do not settle (which card to discard; in some games also
+whether to draw or take: the game kit's ``candidates``), the bot:
 
 1. lists a few candidate moves, the greedy move first (``candidates``);
-2. repeatedly samples the cards it cannot see, consistent with its view
-   (``rami.<game>.determinize.sample_state``: other hands, the stock's order, an unseen
-   tiplu), and for each candidate plays the sampled deal on with the greedy policy for
-   every seat, for about one round, then scores the position for itself in points
-   (``leaf_value``: the exact result if the deal ended, otherwise an estimate of the
-   ledger points, Marriage, or the point difference, Tunisian rami);
+2. repeatedly samples the cards it cannot see, consistent with its view (the game
+   kit's ``sample``: other hands, the stock's order, any hidden chance card), and for
+   each candidate plays the sampled deal on with the greedy policy for every seat, for
+   about one round, then scores the position for itself in points (``leaf_value``: the
+   exact result if the deal ended, otherwise an estimate of what the deal would bring);
 3. plays the candidate with the best mean, but leaves the greedy move only for one
-   that beats it by more than ``margin`` standard errors of the paired difference
-   (Marriage: one; Tunisian rami: zero, the best mean). Every candidate sees the same
+   that beats it by more than ``margin`` standard errors of the paired difference (the
+   game's ``search_margin``; zero plays the best mean). Every candidate sees the same
    samples (common random numbers), so the comparison measures the move, not the luck.
 
 The budget per decision is a time (``budget_ms``, default 200 ms) or a number of
@@ -22,74 +21,19 @@ bot does not start a sample it expects to overrun, and abandons one that does.
 
 from __future__ import annotations
 
-import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from rami.bots.base import Bot, legal_actions
+from rami.bots.kit import kit_of
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
 from rami.views import GameView, own_seat
 
-__all__ = ["Adapter", "SearchBot", "adapter_for"]
+__all__ = ["SearchBot"]
 
 
-@dataclass(frozen=True)
-class Adapter:
-    """What the search needs from one game (all functions of views or sampled states)."""
-
-    observe: Callable[[GameView], Any]
-    decide: Callable[[Any], Action]
-    candidates: Callable[[Any, int], list[Action]]
-    sample: Callable[[GameView, random.Random], Any]
-    policy: Callable[[Any], Action]
-    leaf_value: Callable[[Any, int], float]
-    turns_ahead: Callable[[int], int]
-    margin: float  # standard errors by which a candidate must beat the greedy move
-
-
-def _marriage() -> Adapter:
-    from rami.bots import marriage_greedy as g
-    from rami.marriage.determinize import sample_state
-
-    return Adapter(
-        g.observe, g.decide, g.candidates, sample_state, g.policy, g.leaf_value, g.turns_ahead, 1.0
-    )
-
-
-def _tunisian() -> Adapter:
-    from rami.bots import tunisian_greedy as g
-    from rami.tunisian.determinize import sample_state
-
-    return Adapter(
-        g.observe,
-        g.decide,
-        g.candidates,
-        sample_state,
-        g.policy,
-        g.leaf_value,
-        lambda players: players,
-        0.0,
-    )
-
-
-_ADAPTERS: dict[str, Adapter] = {}
 _RESERVE = 0.005  # seconds of a time budget kept for choosing the move
-
-
-def adapter_for(game: str) -> Adapter:
-    found = _ADAPTERS.get(game)
-    if found is None:
-        if game == "marriage":
-            found = _marriage()
-        elif game == "tunisian":
-            found = _tunisian()
-        else:
-            raise InputError(f"unknown game {game!r}: choose marriage or tunisian")
-        _ADAPTERS[game] = found
-    return found
 
 
 class SearchBot(Bot):
@@ -111,17 +55,17 @@ class SearchBot(Bot):
         if budget_ms is None and iterations is None:
             raise InputError("a search bot needs a time budget or a number of iterations")
         self.game = game
-        self.adapter = adapter_for(game)
+        self.kit = kit_of(game)
         self.budget_ms = budget_ms
         self.iterations = iterations
         self.width = width
         self.max_steps = max_steps
-        self.margin = self.adapter.margin if margin is None else margin
+        self.margin = self.kit.search_margin if margin is None else margin
         self.last_iterations = 0
 
     def choose(self, view: GameView) -> Action:
         start = time.perf_counter()
-        ad = self.adapter
+        ad = self.kit
         legal = legal_actions(view)
         if len(legal) == 1:
             return legal[0]
@@ -143,7 +87,7 @@ class SearchBot(Bot):
             now = time.perf_counter()
             if deadline is not None and done and now + cost > deadline:
                 break
-            state = ad.sample(view, rng)
+            state = ad.sample(view, rng, None)
             row: list[float] = []
             for move in moves:
                 value = self._simulate(state.clone(), move, seat, deadline)
@@ -189,7 +133,7 @@ class SearchBot(Bot):
     ) -> float | None:
         """Play ``move`` then greedy for everyone about one round; the value for ``seat``
         (``None`` if the deadline passed first)."""
-        ad = self.adapter
+        ad = self.kit
         state.apply(move)
         stop = state.turn + ad.turns_ahead(state.num_players)
         steps = 0

@@ -13,10 +13,13 @@ from typer.core import TyperOption
 from typer.exceptions import TyperException
 
 from rami.cli import calc, demo, ledger, play, serve, simulate, train
+from rami.games import all_games
+
+_HELP = f"{' and '.join(g.title for g in all_games())}: play, score, analyse, simulate."
 
 app = typer.Typer(
     name="rami",
-    help="Marriage (Nepali, Indian) and Tunisian rami: play, score, analyse, simulate.",
+    help=_HELP,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -48,9 +51,26 @@ def _main(
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
 ) -> None:
-    """Marriage (Nepali, Indian) and Tunisian rami: play, score, analyse, simulate."""
+    """Play, score, analyse and simulate rami's games (``rami --help`` lists them)."""
 
 
+def _add_game_commands() -> None:
+    """Every registered game's own sub-commands (``Game.cli``), under the game's name."""
+    for game in all_games():
+        if game.cli is None:
+            continue
+        commands = game.cli()
+        for group, command in (
+            (calc.score_app, commands.score),
+            (calc.analyze_app, commands.analyze),
+            (demo.demo_app, commands.demo),
+            (play.play_app, commands.play),
+        ):
+            if command is not None:
+                group.command(game.name)(command)
+
+
+_add_game_commands()
 app.add_typer(calc.score_app, name="score")
 app.add_typer(calc.analyze_app, name="analyze")
 app.add_typer(demo.demo_app, name="demo")

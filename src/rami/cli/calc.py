@@ -1,4 +1,8 @@
-"""``rami score`` (N-2) and ``rami analyze`` (N-3): thin glue over the calculators."""
+"""``rami score`` (N-2) and ``rami analyze`` (N-3): thin glue over the calculators.
+
+Each game adds its own ``score``/``analyze`` command (``Game.cli``); this module holds
+what they share.
+"""
 
 from __future__ import annotations
 
@@ -49,58 +53,5 @@ def read_json(source: str) -> Any:
 
 
 def emit(result: Mapping[str, object]) -> None:
+    """Print a result as indented JSON (what ``--json`` and ``rami score`` write)."""
     print(json.dumps(result, ensure_ascii=False, indent=2))
-
-
-@score_app.command("marriage")
-def score_marriage(source: FileArg) -> None:
-    """Settle one Marriage deal as it lay on a real table (M-12 … M-15)."""
-    from rami.marriage import calculator
-
-    emit(calculator.score(read_json(source)))
-
-
-@score_app.command("tunisian")
-def score_tunisian(source: FileArg) -> None:
-    """Score one Tunisian rami deal and update the running totals (T-10, T-13)."""
-    from rami.tunisian import calculator
-
-    emit(calculator.score(read_json(source)))
-
-
-@analyze_app.command("marriage")
-def analyze_marriage(
-    hand: Annotated[str, typer.Option(help='The seen player\'s 22 cards, e.g. "3♠ 4♠ 5♠ …".')],
-    tiplu: Annotated[str, typer.Option(help="The tiplu, e.g. J♣.")],
-    shown: Annotated[
-        str | None, typer.Option(help="Melds or dublees already shown (part of the hand).")
-    ] = None,
-    rules: Annotated[str, typer.Option(help="Rules preset: nepali or indian.")] = "nepali",
-    as_json: JsonOpt = False,
-    ascii: AsciiOpt = False,
-) -> None:
-    """Can this Marriage hand finish now? If not, how many cards does it miss?"""
-    from rami.marriage import calculator
-
-    result = calculator.analyze(hand, tiplu, shown, rules)
-    if as_json:
-        emit(result)
-    else:
-        print(calculator.format_analysis(result, ascii=ascii))
-
-
-@analyze_app.command("tunisian")
-def analyze_tunisian(
-    hand: Annotated[str, typer.Option(help='The hand, e.g. "10♥ J♥ Q♥ K♥ JK …".')],
-    threshold: Annotated[int, typer.Option(help="The opening threshold to reach.")] = 71,
-    as_json: JsonOpt = False,
-    ascii: AsciiOpt = False,
-) -> None:
-    """The best opening (man3a) this Tunisian hand holds."""
-    from rami.tunisian import calculator
-
-    result = calculator.analyze(hand, threshold)
-    if as_json:
-        emit(result)
-    else:
-        print(calculator.format_analysis(result, ascii=ascii))

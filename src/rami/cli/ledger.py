@@ -3,7 +3,7 @@
 The same ledger as the web page ``/score`` (issue 15): a JSON document of the players,
 the rules and each deal's entries, recomputed from scratch by ``rami.ledger`` (the
 calculators of ``rami score``) after every change, so undoing or editing any deal just
-works. ``rami ledger new marriage --players Asha,Bikash,Chandra`` starts an evening and
+works. ``rami ledger new GAME --players Asha,Bikash,Chandra`` starts an evening and
 asks for the deals; ``rami ledger`` goes on with it; ``show``, ``export``, ``import``
 and ``add`` work without questions (scripts, or a ledger shared from the page). The
 ledger lives in ``$XDG_DATA_HOME/rami/ledger.json`` unless ``--file`` says otherwise.
@@ -15,16 +15,21 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from rami.cli.hooks import LedgerPrompts
 from rami.errors import InputError
+from rami.games import all_games, game_names, get_game
+
+_PRESETS_HELP = "; ".join(f"{g.title.split()[0]}: {', '.join(g.presets)}" for g in all_games())
 
 ledger_app = typer.Typer(
-    help="Keep an evening's points ledger (Marriage or Tunisian rami, real cards).",
+    help=f"Keep an evening's points ledger ({' or '.join(g.title for g in all_games())}, "
+    "real cards).",
     invoke_without_command=True,
 )
 
@@ -32,7 +37,7 @@ FileOpt = Annotated[
     Path | None,
     typer.Option("--file", help="The ledger file (default: $XDG_DATA_HOME/rami/ledger.json)."),
 ]
-_NUMBER = re.compile(r"^[+-]?\d+$")
+NUMBER = re.compile(r"^[+-]?\d+$")  # a whole number typed as an answer
 
 
 def ledger_path(file: Path | None) -> Path:
@@ -46,7 +51,8 @@ def ledger_path(file: Path | None) -> Path:
 def load(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise InputError(
-            f"no ledger at {path}: start one with 'rami ledger new marriage --players A,B,C'"
+            f"no ledger at {path}: start one with "
+            f"'rami ledger new {game_names()[0]} --players A,B,C'"
         )
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -73,63 +79,50 @@ def compute(doc: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- text
 
 
-def _signed(n: int) -> str:
+def signed(n: int) -> str:
+    """A ledger net as the tables write it (+12, -9, 0)."""
     return f"{n:+d}" if n else "0"
+
+
+def _prompts(game: str) -> LedgerPrompts:
+    spec = get_game(game)
+    commands = spec.cli() if spec.cli is not None else None
+    if commands is None or commands.ledger is None:
+        raise InputError(f"{spec.title} has no scorekeeper in the terminal")
+    return commands.ledger
 
 
 def standing_text(doc: dict[str, Any], result: dict[str, Any]) -> str:
     """The ledger as a table: one line per deal, the totals, who deals next."""
+    spec = get_game(result["game"])
+    prompts = _prompts(spec.name)
     names: list[str] = result["players"]
-    marriage = result["game"] == "marriage"
-    preset = result["rules"].get("preset") if marriage else result["mode"]
-    title = "Marriage" if marriage else "Tunisian rami"
+    chosen = result.get(spec.preset_label)
+    preset = chosen.get("preset") if isinstance(chosen, Mapping) else chosen
     width = max(6, *(len(n) for n in names))
-    lines = [f"{title} · {preset} · {len(names)} players · {len(result['deals'])} deals"]
+    lines = [f"{spec.title} · {preset} · {len(names)} players · {len(result['deals'])} deals"]
     lines.append(f"{'#':>3}  {'dealer':<{width}}  " + "  ".join(f"{n:>{width}}" for n in names))
     for deal in result["deals"]:
-        players = deal["result"]["players"]
-        cells = [_signed(p["net"]) if marriage else str(p["points"]) for p in players]
+        cells = prompts.deal_cells(deal["result"])
         lines.append(
             f"{deal['number']:>3}  {deal['dealer']:<{width}}  "
             + "  ".join(f"{c:>{width}}" for c in cells)
         )
-    totals = [_signed(t) if marriage else str(t) for t in result["totals"]]
+    totals = [signed(t) if spec.signed_points else str(t) for t in result["totals"]]
     lines.append("-" * len(lines[1]))
-    tail = f"   sum {result['sum']}" if marriage else f"   out at {result['limit']}"
+    tail, after, over = prompts.standing_end(result, names)
     lines.append(f"{'=':>3}  {'':<{width}}  " + "  ".join(f"{t:>{width}}" for t in totals) + tail)
-    if not marriage:
-        if result["teams"]:
-            for team in result["teams"]:
-                lines.append(f"  team {' + '.join(team['players'])}: {team['total']}")
-        out = [n for n, o in zip(names, result["eliminated"], strict=True) if o]
-        if out:
-            lines.append(f"  out: {', '.join(out)}")
-        if result["game_over"]:
-            lines.append(f"Game over: {result['game_winner']} won.")
-            return "\n".join(lines)
-    elif result["deals"]:
-        lines.append(f"  ahead: {', '.join(result['leaders'])}")
-    lines.append(f"Next: deal {len(result['deals']) + 1}, dealer {result['next_dealer']}")
+    lines.extend(after)
+    if not over:
+        lines.append(f"Next: deal {len(result['deals']) + 1}, dealer {result['next_dealer']}")
     return "\n".join(lines)
 
 
 def deal_text(result: dict[str, Any], number: int, entry: dict[str, Any]) -> str:
-    """One deal: what each player scored and, in Marriage, who pays whom."""
+    """One deal: what each player scored and, where the game settles pairs, who pays whom."""
     deal = result["deals"][number - 1]
     lines = [f"Deal {number} (dealer {deal['dealer']})"]
-    if result["game"] == "marriage":
-        who = entry.get("finisher")
-        lines.append(f"  finished: {who}" if who is not None else "  nobody finished")
-        for p in deal["result"]["players"]:
-            items = f"  ({'; '.join(p['maal_items'])})" if p["maal_items"] else ""
-            lines.append(f"  {p['name']}: maal {p['maal']}, net {_signed(p['net'])}{items}")
-        for pair in deal["result"]["pairs"]:
-            lines.append(f"  {pair['from']} pays {pair['to']} {pair['points']}")
-    else:
-        who = entry.get("winner")
-        lines.append(f"  went out: {who}" if who is not None else "  nobody went out")
-        for p in deal["result"]["players"]:
-            lines.append(f"  {p['name']}: {p['points']} points, total {p['total']}")
+    lines.extend(_prompts(result["game"]).deal_lines(deal, entry))
     return "\n".join(lines)
 
 
@@ -148,112 +141,9 @@ class Asker:
         return answer or default
 
 
-def _tokens(text: str) -> list[str]:
+def tokens(text: str) -> list[str]:
+    """The words of an answer (spaces or commas between them)."""
     return [t for t in re.split(r"[\s,]+", text) if t]
-
-
-def _maal_answer(text: str, row: dict[str, Any]) -> None:
-    """A number, or cards with ``+C`` for a tunnela of C exposed at the deal."""
-    if _NUMBER.match(text):
-        if int(text):  # 0: no maal, as if no card was given
-            row["maal"] = int(text)
-        return
-    cards: list[str] = []
-    exposed: list[str] = []
-    for token in _tokens(text):
-        if token.startswith("+") and len(token) > 1:
-            exposed.append(token[1:])
-            cards += [token[1:]] * 3
-        else:
-            cards.append(token)
-    if cards:
-        row["cards"] = cards
-    if exposed:
-        row["exposed_tunnelas"] = exposed
-
-
-def _maal_default(row: dict[str, Any]) -> str:
-    if "maal" in row:
-        return str(row["maal"])
-    cards = list(row.get("cards", []))
-    parts = []
-    for t in row.get("exposed_tunnelas", []):
-        for _ in range(3):
-            cards.remove(t)
-        parts.append(f"+{t}")
-    return " ".join(cards + parts) or "0"
-
-
-_STATUS = {"u": None, "s": "melds", "d": "dublees"}
-
-
-def ask_marriage(
-    ask: Asker, names: list[str], rules: dict[str, Any], old: dict[str, Any] | None
-) -> dict[str, Any]:
-    indian = rules.get("scoring") == "indian"
-    old_rows: list[dict[str, Any]] = old["players"] if old else [{} for _ in names]
-    tiplu = ask("Tiplu (a card; empty: nobody saw)", (old or {}).get("tiplu") or "")
-    rows: list[dict[str, Any]] = []
-    choices = "u/s/d" if rules.get("dublees") else "u/s"
-    for name, prev in zip(names, old_rows, strict=True):
-        was = "u" if not prev.get("seen") else "d" if prev.get("qualified") == "dublees" else "s"
-        status = ask(f"{name}: unseen, seen or dublees? ({choices})", was).lower()[:1]
-        if status not in _STATUS:
-            raise InputError(f"{name}: answer u (unseen), s (seen) or d (dublees)")
-        row: dict[str, Any] = {"seen": status != "u"}
-        if status != "u":
-            row["qualified"] = _STATUS[status]
-        _maal_answer(
-            ask(
-                f"{name}: maal (a number, or cards; +6H = tunnela 6♥ at the deal)",
-                _maal_default(prev),
-            ),
-            row,
-        )
-        rows.append(row)
-    who = ask("Who finished? (a name; empty: nobody)", (old or {}).get("finisher") or "")
-    finisher = who if who else None
-    if indian:
-        for name, row, prev in zip(names, rows, old_rows, strict=True):
-            if name == finisher:
-                continue
-            text = ask(f"{name}: card points left in hand", str(prev.get("hand_points", 0)))
-            if not _NUMBER.match(text):
-                raise InputError(f"{name}: the card points must be a whole number, not {text!r}")
-            row["hand_points"] = int(text)
-    return {"tiplu": tiplu or None, "players": rows, "finisher": finisher}
-
-
-def ask_tunisian(
-    ask: Asker, names: list[str], out: list[bool], old: dict[str, Any] | None
-) -> dict[str, Any]:
-    who = ask("Who went out? (a name; empty: nobody)", (old or {}).get("winner") or "")
-    winner = who if who else None
-    old_rows: list[Any] = old["players"] if old else [None for _ in names]
-    rows: list[Any] = []
-    for name, gone, prev in zip(names, out, old_rows, strict=True):
-        if gone:
-            rows.append(None)
-            continue
-        if name == winner:
-            rows.append({})
-            continue
-        default = ""
-        if isinstance(prev, dict):
-            if prev.get("opened") is False:
-                default = "-"
-            elif "points" in prev:
-                default = str(prev["points"])
-            elif prev.get("hand"):
-                default = " ".join(prev["hand"])
-        text = ask(f"{name}: points, or the cards left (JK = joker), or - if not opened", default)
-        if text == "-":
-            rows.append({"opened": False})
-        elif _NUMBER.match(text):
-            rows.append({"opened": True, "points": int(text)})
-        else:
-            rows.append({"opened": True, "hand": _tokens(text)})
-    return {"winner": winner, "players": rows}
 
 
 # ---------------------------------------------------------------------------- the session
@@ -327,17 +217,8 @@ def _apply(doc: dict[str, Any], deals: list[Any]) -> tuple[dict[str, Any], dict[
 def _change(
     doc: dict[str, Any], ask: Asker, result: dict[str, Any], number: int | None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    names: list[str] = result["players"]
     old = doc["deals"][number - 1] if number else None
-    if result["game"] == "marriage":
-        entry = ask_marriage(ask, names, result["rules"], old)
-    else:
-        index = (number or len(doc["deals"]) + 1) - 1
-        out = result["deals"][index - 1]["result"] if index else None
-        gone = [p["eliminated"] for p in out["players"]] if out else [False] * len(names)
-        if number is None and result["game_over"]:
-            raise InputError(f"the game is over: {result['game_winner']} won")
-        entry = ask_tunisian(ask, names, gone, old)
+    entry = _prompts(result["game"]).ask_deal(ask, doc, result, number, old)
     deals = list(doc["deals"])
     if number is None:
         deals.append(entry)
@@ -364,19 +245,17 @@ def _file(ctx: typer.Context, file: Path | None) -> Path:
 @ledger_app.command("new")
 def ledger_new(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="marriage or tunisian")],
+    game: Annotated[str, typer.Argument(help=" or ".join(game_names()))],
     players: Annotated[str, typer.Option(help="The names in seat order, e.g. Asha,Bikash,Chandra")],
     rules: Annotated[
         str | None,
-        typer.Option("--rules", "--mode", help="Marriage: nepali, indian; Tunisian: 1v1, ffa, 2v2"),
+        typer.Option("--rules", "--mode", help=_PRESETS_HELP),
     ] = None,
     first_dealer: Annotated[str | None, typer.Option(help="Who deals first (a name)")] = None,
     file: FileOpt = None,
     ask: Annotated[bool, typer.Option(help="Ask for the deals now.")] = True,
 ) -> None:
     """Start an evening's ledger (the previous one is kept as ledger-previous.json)."""
-    from rami.games import get_game
-
     spec = get_game(game)
     names = [n.strip() for n in players.split(",")]
     doc: dict[str, Any] = {"game": spec.name, "players": names, "deals": []}

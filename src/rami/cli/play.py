@@ -9,9 +9,10 @@ from typing import Annotated, Any
 import typer
 
 from rami.errors import InputError
+from rami.games import all_games, game_names
 
 play_app = typer.Typer(
-    help="Play against bots in the terminal (Marriage or Tunisian rami).",
+    help=f"Play against bots in the terminal ({' or '.join(g.title for g in all_games())}).",
     invoke_without_command=True,
     no_args_is_help=True,
 )
@@ -40,13 +41,13 @@ def play_main(
         typer.Option(
             "--resume",
             help="Resume a saved match: 'rami play --resume' asks which when there are "
-            "several; 'rami play --resume tunisian' resumes that game's.",
+            f"several; 'rami play --resume {game_names()[-1]}' resumes that game's.",
         ),
     ] = False,
     ascii: AsciiOpt = False,
     delay: DelayOpt = None,
 ) -> None:
-    """Play a whole match against bots: `rami play marriage`, `rami play tunisian`."""
+    """Play a whole match against bots: `rami play GAME` (see the commands below)."""
     if ctx.invoked_subcommand is not None:
         if resume:
             from rami.play.saves import save_path
@@ -82,36 +83,7 @@ def _choose_save() -> Any:
     return saves[int(answer) - 1][0]
 
 
-@play_app.command("marriage")
-def play_marriage(
-    rules: Annotated[str, typer.Option(help="Rules preset: nepali or indian.")] = "nepali",
-    players: Annotated[
-        int | None, typer.Option(help="Players, you included: 2-5 (nepali), 2-7 (indian).")
-    ] = None,
-    level: LevelOpt = "medium",
-    seed: SeedOpt = None,
-    ascii: AsciiOpt = False,
-    delay: DelayOpt = None,
-    max_turns: MaxTurnsOpt = None,
-) -> None:
-    """Marriage against bots: one rotation of deals, the ledger between deals."""
-    _start("marriage", rules, players, level, seed, ascii, delay, max_turns)
-
-
-@play_app.command("tunisian")
-def play_tunisian(
-    mode: Annotated[str, typer.Option(help="1v1, ffa (4 players) or 2v2 (bot partner).")] = "1v1",
-    level: LevelOpt = "medium",
-    seed: SeedOpt = None,
-    ascii: AsciiOpt = False,
-    delay: DelayOpt = None,
-    max_turns: MaxTurnsOpt = None,
-) -> None:
-    """Tunisian rami against bots: deals until one player (or team) is left."""
-    _start("tunisian", mode, None, level, seed, ascii, delay, max_turns)
-
-
-def _start(
+def start(
     game: str,
     preset: str,
     players: int | None,
@@ -121,6 +93,7 @@ def _start(
     delay: float | None,
     max_turns: int | None,
 ) -> None:
+    """Start a new match of ``game`` against bots (each game's ``play`` command)."""
     from rami.games import get_game
     from rami.play.saves import save_path
     from rami.play.session import LEVELS, Session, Settings, default_delay

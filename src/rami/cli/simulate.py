@@ -1,6 +1,6 @@
 """``rami simulate``: a tournament between bots, with the statistics to trust it.
 
-Example: ``rami simulate marriage --games 400 --bots greedy,search,greedy,greedy
+Example: ``rami simulate GAME --games 400 --bots greedy,search,greedy,greedy
 --workers 2 --seed 1``. The same seed gives the same results whatever ``--workers`` and
 ``--backend`` (for bots with a time budget, how far they search depends on the machine).
 """
@@ -29,6 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rami.errors import InputError
+from rami.games import all_games, game_names, get_game
 
 __all__ = ["simulate"]
 
@@ -47,8 +48,9 @@ class _RateColumn(ProgressColumn):
 
 def _table(summary: Any) -> Table:
     config = summary.config
-    marriage = config.game == "marriage"
-    points = "ledger / deal" if marriage else "points / deal"
+    spec = get_game(config.game)
+    signed = spec.signed_points
+    points = f"{spec.points_label} / deal"
     table = Table(
         title=f"{config.game} {config.preset}: {summary.games} games, {summary.deals} deals"
     )
@@ -57,12 +59,12 @@ def _table(summary: Any) -> Table:
     if config.unit == "game":
         table.add_column("game wins", justify="right")
     table.add_column("deal wins", justify="right")
-    table.add_column("shows" if marriage else "openings", justify="right")
+    table.add_column(spec.progress_label, justify="right")
     table.add_column("decisions", justify="right")
     table.add_column("ms p50", justify="right")
     table.add_column("ms p95", justify="right")
     for b in summary.bots:
-        row = [b.name, b.points.text(signed=marriage) if b.points else "–"]
+        row = [b.name, b.points.text(signed=signed) if b.points else "–"]
         if config.unit == "game":
             rate = b.game_win_rate
             row.append(
@@ -83,8 +85,6 @@ def _table(summary: Any) -> Table:
 
 def _default_seats(game: str, mode: str | None, rules: str | None) -> int:
     """Seats of the preset named by --mode/--rules (4 if none: the usual table)."""
-    from rami.games import get_game
-
     preset = mode or rules
     if preset is None:
         return 4
@@ -94,6 +94,26 @@ def _default_seats(game: str, mode: str | None, rules: str | None) -> int:
     except (InputError, KeyError, ValueError):
         return 4  # make_config explains what is wrong with the game or preset
     return 4 if 4 in allowed else int(allowed[0])
+
+
+def preset_help(option: str) -> str:
+    """``--rules``/``--mode`` help from the registry: "Marriage rules: nepali or indian."."""
+    games = [g for g in all_games() if g.preset_label == option]
+    return " ".join(f"{g.title.split()[0]} {option}: {_or(g.presets)}." for g in games)
+
+
+def _or(items: tuple[str, ...]) -> str:
+    return ", ".join(items[:-1]) + f" or {items[-1]}" if len(items) > 1 else items[0]
+
+
+def _whole_help() -> str:
+    return " / ".join(
+        f"{g.title} {g.match_word.split()[-1]}s" for g in all_games() if g.whole_matches
+    )
+
+
+def _caps_help() -> str:
+    return " / ".join(str(g.turn_cap) for g in all_games() if g.turn_cap is not None)
 
 
 def _check_writable(path: Path) -> None:
@@ -108,7 +128,7 @@ def _check_writable(path: Path) -> None:
 
 
 def simulate(
-    game: Annotated[str, typer.Argument(help="marriage or tunisian")],
+    game: Annotated[str, typer.Argument(help=" or ".join(game_names()))],
     games: Annotated[int, typer.Option(help="Games to play (rounded up to whole groups).")] = 100,
     bots: Annotated[
         str | None,
@@ -118,17 +138,17 @@ def simulate(
             "(default: greedy in every seat of the mode or rules; four seats if neither is given)."
         ),
     ] = None,
-    rules: Annotated[str | None, typer.Option(help="Marriage rules: nepali or indian.")] = None,
-    mode: Annotated[str | None, typer.Option(help="Tunisian mode: 1v1, ffa or 2v2.")] = None,
+    rules: Annotated[str | None, typer.Option(help=preset_help("rules"))] = None,
+    mode: Annotated[str | None, typer.Option(help=preset_help("mode"))] = None,
     unit: Annotated[
-        str, typer.Option(help="deal, or game: whole Tunisian games played to elimination.")
+        str, typer.Option(help="deal, or game: whole " + _whole_help() + " played to the end.")
     ] = "deal",
     duplicate: Annotated[
         bool,
         typer.Option(help="Replay each deal once per seating (bots rotated) to cut variance."),
     ] = True,
     max_turns: Annotated[
-        int, typer.Option(help="Cap on a deal's turns (0: none; default 1000 / 400).")
+        int, typer.Option(help=f"Cap on a deal's turns (0: none; default {_caps_help()}).")
     ] = -1,
     workers: Annotated[int, typer.Option(help="Parallel workers.")] = 1,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
@@ -190,7 +210,7 @@ def simulate(
     out.print(_table(summary))
     for (a, b), est in summary.differences.items():
         verdict = "significant" if est.excludes_zero else "not significant"
-        what = "ledger" if config.game == "marriage" else "points"
+        what = get_game(config.game).points_label
         out.print(f"{a} − {b}: {est.text()} {what} per deal (95% CI, {est.n} groups, {verdict})")
     for (a, b), est in summary.game_wins_differences.items():
         out.print(f"{a} − {b} game win rate: {est.mean:+.1%} ± {est.half_width:.1%}")

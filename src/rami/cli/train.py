@@ -1,7 +1,7 @@
 """``rami train``: train a masked policy (MaskablePPO) against rami bots on this CPU.
 
-Example: ``rami train tunisian --mode 1v1 --minutes 3 --out tunisian-1v1.npz``, then
-``rami simulate tunisian --bots learned:tunisian-1v1.npz,greedy``. Needs the rl extra.
+Example: ``rami train GAME --mode 1v1 --minutes 3 --out policy.npz``, then
+``rami simulate GAME --bots learned:policy.npz,greedy``. Needs the rl extra.
 """
 
 from __future__ import annotations
@@ -11,14 +11,18 @@ from typing import Annotated
 
 import typer
 
+from rami.cli.simulate import preset_help
 from rami.errors import InputError
+from rami.games import game_names, rl_default_game
 
 
 def train(
-    game: Annotated[str, typer.Argument(help="marriage or tunisian")] = "tunisian",
-    rules: Annotated[str | None, typer.Option(help="Marriage rules: nepali or indian.")] = None,
-    mode: Annotated[str | None, typer.Option(help="Tunisian mode: 1v1, ffa or 2v2.")] = None,
-    players: Annotated[int | None, typer.Option(help="Players (Marriage).")] = None,
+    game: Annotated[str, typer.Argument(help=" or ".join(game_names()))] = rl_default_game().name,
+    rules: Annotated[str | None, typer.Option(help=preset_help("rules"))] = None,
+    mode: Annotated[str | None, typer.Option(help=preset_help("mode"))] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Players (games with a choice of table size).")
+    ] = None,
     opponents: Annotated[
         str,
         typer.Option(help="Bot levels the learner plays against, one per environment, cycled."),

@@ -13,34 +13,16 @@ and the player at fault; nothing is half-applied because nothing is stored here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rami.errors import InputError
 from rami.games import get_game
 
-__all__ = ["DEAL_SCORERS", "LEDGERS", "compute", "compute_deal", "maal_cards"]
+__all__ = ["compute", "compute_deal"]
 
 
-def _marriage(doc: Mapping[str, object]) -> dict[str, object]:
-    from rami.ledger.marriage import ledger
-
-    return ledger(doc)
-
-
-def _tunisian(doc: Mapping[str, object]) -> dict[str, object]:
-    from rami.ledger.tunisian import ledger
-
-    return ledger(doc)
-
-
-#: The ledger of each game in the registry (``rami.games``), by the game's name.
-LEDGERS: dict[str, Callable[[Mapping[str, object]], dict[str, object]]] = {
-    "marriage": _marriage,
-    "tunisian": _tunisian,
-}
-
-
-def compute(doc: object, game: str | None = None) -> dict[str, object]:
+def compute(doc: object, game: str | None = None) -> dict[str, Any]:
     """The whole ledger computed from its document (``game`` overrides ``doc["game"]``)."""
     if not isinstance(doc, Mapping):
         raise InputError("the ledger must be a JSON object with 'game', 'players', 'deals'")
@@ -50,35 +32,14 @@ def compute(doc: object, game: str | None = None) -> dict[str, object]:
     spec = get_game(name)
     if game is not None and doc.get("game", spec.name) != spec.name:
         raise InputError(f"this ledger is for {doc.get('game')!r}, not {spec.name}")
-    return LEDGERS[spec.name](doc)
+    if spec.ledger is None:
+        raise InputError(f"{spec.title} has no scorekeeper's ledger")
+    return spec.ledger(doc)
 
 
-def _marriage_deal(doc: object) -> dict[str, object]:
-    from rami.ledger.marriage import score_deal
-
-    return score_deal(doc)
-
-
-def _tunisian_deal(doc: object) -> dict[str, object]:
-    from rami.tunisian.calculator import score
-
-    return score(doc)
-
-
-#: One deal's N-2 document scored as ``rami score GAME`` does (Marriage adds ``pairs``).
-DEAL_SCORERS: dict[str, Callable[[object], dict[str, object]]] = {
-    "marriage": _marriage_deal,
-    "tunisian": _tunisian_deal,
-}
-
-
-def compute_deal(game: str, doc: object) -> dict[str, object]:
+def compute_deal(game: str, doc: object) -> dict[str, Any]:
     """One deal's N-2 document scored exactly as ``rami score GAME`` scores it."""
-    return DEAL_SCORERS[get_game(game).name](doc)
-
-
-def maal_cards(tiplu: str, rules: object = "nepali") -> dict[str, object]:
-    """The maal cards of a tiplu, for the tapping pad (the client knows no rules)."""
-    from rami.ledger.marriage import maal_cards as _maal_cards
-
-    return _maal_cards(tiplu, rules)
+    spec = get_game(game)
+    if spec.score_deal is None:
+        raise InputError(f"{spec.title} has no deal calculator")
+    return spec.score_deal(doc)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from rami.cards import CARDS, Card, sort_key
 from rami.engine import Action
 from rami.errors import IllegalAction
+from rami.marriage.phases import Verb
 
 __all__ = [
     "ADD",
@@ -55,19 +56,7 @@ ADD = "add"
 FINISH = "finish"
 DISCARD = "discard"
 
-VERBS = (
-    "expose",
-    "pass",
-    "draw",
-    "take",
-    "show",
-    "dublee",
-    "see",
-    "meld",
-    "add",
-    "finish",
-    "discard",
-)
+VERBS = tuple(v.value for v in Verb)  # plain strings: ``in`` tests on every move
 
 # One shared instance per card for the verbs that name a single card: legal action
 # lists are rebuilt at every decision and should not allocate.

@@ -37,11 +37,13 @@ from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from rami.cards import CARDS, KINDS, Card
+from rami.memo import GenerationMemo
+from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
 
 __all__ = ["arrange3", "discards3", "show_discards3"]
 
 _UNIT = tuple(1 << (8 * r) for r in range(13))
-_QKA = _UNIT[0] + _UNIT[11] + _UNIT[12]
+_QKA = sum(_UNIT[r] for r in ACE_HIGH_THREE)  # Q-K-A, the ace high
 _MEMO_LIMIT = 100_000  # entries per table; a full table starts a new generation
 _WILD_SHIFT = 8 * 13  # a suit *code*: the key, and the wild-rank mask above it
 _CARD_BITS = (1 << _WILD_SHIFT) - 1
@@ -51,17 +53,15 @@ Vec = tuple[int, int, int, int]
 _ZERO_VEC: Vec = (0, _INF, _INF, _INF)
 
 
-def _remember(memo: dict[int, object], key: int, value: object) -> None:
-    """Store in a bounded memo: a full table starts a new generation (cleared, its
-    base entries put back: the recursions end on them)."""
-    if len(memo) > _MEMO_LIMIT:
-        memo.clear()
-        memo.update(_SEEDS.get(id(memo), ()))
-    memo[key] = value
+def _remember(memo: dict[Any, Any], key: Any, value: object) -> None:
+    """Store in a memo table through its ``rami.memo.GenerationMemo``: bounded, thread-safe,
+    a full table starts a new generation (its base entries kept: the recursions end on
+    them). Hot loops read the plain dicts directly."""
+    _GENERATIONS[id(memo)].remember(key, value)
 
 
-#: The base entries of the seeded memo tables, by ``id`` (filled at the end).
-_SEEDS: dict[int, dict[int, object]] = {}
+#: Each memo table's generations, by the table's ``id`` (filled at the end).
+_GENERATIONS: dict[int, GenerationMemo[Any, Any]] = {}
 
 
 # ---------------------------------------------------------------------------------------
@@ -88,7 +88,7 @@ def _clusters(key: int) -> tuple[tuple[int, int, int], ...]:
     got = _KEY_CLUSTERS.get(key)
     if got is None:
         got = _mask_clusters(_held_mask(key))
-        _remember(_KEY_CLUSTERS, key, got)  # type: ignore[arg-type]
+        _remember(_KEY_CLUSTERS, key, got)
     return got
 
 
@@ -113,7 +113,7 @@ def _mask_clusters(mask: int) -> tuple[tuple[int, int, int], ...]:
         )
         for g in groups
     )
-    _CLUSTER_MEMO[mask] = result
+    _remember(_CLUSTER_MEMO, mask, result)
     return result
 
 
@@ -151,20 +151,15 @@ def _solve(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
     if best and low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
         c = _solve(key - _QKA, tun)[0]
         if c < best:
-            best, piece = c, (0, 11, 12)
+            best, piece = c, ACE_HIGH_THREE
     if best > 1:
-        partners: tuple[int, ...] = ()
-        if low <= 11:
-            partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
-        if low == 0:
-            partners = (*partners, 11, 12)
-        for p in partners:
+        for p in NEAR_ABOVE[low]:
             if (key >> (8 * p)) & 255:
                 c = _solve(key - unit - _UNIT[p], tun)[0] + 1
                 if c < best:
                     best, piece = c, (low, p)
     result = (best, piece)
-    _remember(memo, key, result)  # type: ignore[arg-type]
+    _remember(memo, key, result)
     return result
 
 
@@ -177,7 +172,7 @@ def suit_cost(key: int, tun: bool) -> int:
     total = 0
     for bytes_, shift, _ in _clusters(key):
         total += _solve((key & bytes_) >> (8 * shift), tun)[0]
-    _remember(memo, key, total)  # type: ignore[arg-type]
+    _remember(memo, key, total)
     return total
 
 
@@ -192,7 +187,7 @@ def _cluster_entry(part: int, tun: bool) -> tuple[int, tuple[tuple[int, int], ..
                 (r, suit_cost(part - _UNIT[r], tun)) for r in range(13) if (part >> (8 * r)) & 255
             ),
         )
-        _remember(memo, part, got)  # type: ignore[arg-type]
+        _remember(memo, part, got)
     return got
 
 
@@ -219,7 +214,7 @@ def suit_entry(key: int, tun: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
         base = total - cost
         out.extend((r + shift, base + c) for r, c in table)
     got = (total, tuple(out))  # tuples of ints: the cyclic GC stops tracking them
-    _remember(memo, key, got)  # type: ignore[arg-type]
+    _remember(memo, key, got)
     return got
 
 
@@ -273,7 +268,7 @@ def _cross_options(held: tuple[int, ...]) -> tuple[CrossOption, ...]:
 
     walk(0, list(held), 0, [])
     result = tuple(sorted(((t, c, g) for t, (c, g) in found.items()), key=lambda o: o[1]))
-    _CROSS_MEMO[held] = result
+    _remember(_CROSS_MEMO, held, result)
     return result
 
 
@@ -389,7 +384,7 @@ def _suit_lone(key: int) -> tuple[int, int]:
         if alone:
             alone &= ~int(key.to_bytes(13, "little").translate(_THREE_PLUS)[::-1], 2)
         got = (held, alone)
-        _remember(_LONE_MEMO, key, got)  # type: ignore[arg-type]
+        _remember(_LONE_MEMO, key, got)
     return got
 
 
@@ -428,7 +423,7 @@ def _shifted_options(keys: Sequence[int], r: int) -> tuple[tuple[int, int, int, 
             (t[0] * unit, t[1] * unit, t[2] * unit, t[3] * unit, c)
             for t, c, _ in _cross_options(held)
         )
-        _SHIFTED_MEMO[memo_key] = got
+        _remember(_SHIFTED_MEMO, memo_key, got)
     return got
 
 
@@ -558,7 +553,7 @@ def _cluster_vec(code: int) -> Vec:
     if low >= 2:
         down = low - 1
         got = _cluster_vec((key >> (8 * down)) | ((wmask >> down) << _WILD_SHIFT))
-        _remember(_CLUSTER_VEC, code, got)  # type: ignore[arg-type]
+        _remember(_CLUSTER_VEC, code, got)
         return got
     unit = _UNIT[low]
     wild = (wmask >> low) & 1
@@ -582,12 +577,7 @@ def _cluster_vec(code: int) -> Vec:
         b2 = min(b2, c1)
         b3 = min(b3, c2)
     if not wild:  # a natural pair and a wild card
-        partners: tuple[int, ...] = ()
-        if low <= 11:
-            partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
-        if low == 0:
-            partners = (*partners, 11, 12)
-        for p in partners:
+        for p in NEAR_ABOVE[low]:
             if (key >> (8 * p)) & 255 and not (wmask >> p) & 1:
                 c0, c1, c2, c3 = _cluster_vec(code - unit - _UNIT[p])
                 b0 = min(b0, c0 + 1)
@@ -595,7 +585,7 @@ def _cluster_vec(code: int) -> Vec:
                 b2 = min(b2, c2 + 1)
                 b3 = min(b3, c3 + 1)
     result = (b0, b1, b2, b3)
-    _remember(_CLUSTER_VEC, code, result)  # type: ignore[arg-type]
+    _remember(_CLUSTER_VEC, code, result)
     return result
 
 
@@ -607,7 +597,7 @@ def suit_vec(code: int) -> Vec:
     vec = _ZERO_VEC
     for part, _ in _split_code(code):
         vec = conv(vec, _cluster_vec(part))
-    _remember(_VEC_MEMO, code, vec)  # type: ignore[arg-type]
+    _remember(_VEC_MEMO, code, vec)
     return vec
 
 
@@ -627,7 +617,7 @@ def _vec_table(code: int) -> tuple[tuple[int, Vec], ...]:
             if (part >> (8 * r)) & 255:
                 out.append((r + shift, conv(suit_vec(part - _UNIT[r]), others)))
     result = tuple(out)
-    _remember(_VEC_TABLE_MEMO, code, result)  # type: ignore[arg-type]
+    _remember(_VEC_TABLE_MEMO, code, result)
     return result
 
 
@@ -770,7 +760,7 @@ def _lex(key: int) -> int:
     low = ((key & -key).bit_length() - 1) >> 3
     if low >= 2:
         got = _lex(key >> (8 * (low - 1)))
-        _remember(_LEX, key, got)  # type: ignore[arg-type]
+        _remember(_LEX, key, got)
         return got
     unit = _UNIT[low]
     best = _lex(key - unit) + 2 * _SHOWS
@@ -786,17 +776,12 @@ def _lex(key: int) -> int:
         c = _lex(key - _QKA) - 1
         if c < best:
             best = c
-    partners: tuple[int, ...] = ()
-    if low <= 11:
-        partners = (low + 1, low + 2) if low <= 10 else (low + 1,)
-    if low == 0:
-        partners = (*partners, 11, 12)
-    for p in partners:
+    for p in NEAR_ABOVE[low]:
         if (key >> (8 * p)) & 255:
             c = _lex(key - unit - _UNIT[p]) + _SHOWS
             if c < best:
                 best = c
-    _remember(_LEX, key, best)  # type: ignore[arg-type]
+    _remember(_LEX, key, best)
     return best
 
 
@@ -814,7 +799,7 @@ def _lex_entry(part: int) -> tuple[int, tuple[tuple[int, int], ...]]:
             key >>= 8
             r += 1
         got = (min((v for _, v in out), default=0), tuple(out))
-        _remember(_LEX_ENTRY, part, got)  # type: ignore[arg-type]
+        _remember(_LEX_ENTRY, part, got)
     return got
 
 
@@ -856,9 +841,7 @@ def _export_table(part: int, spec: int) -> ExportTable:
         r += 1
     values = [_lex(x) for x in residuals]
     got = (values, _levels(values, digits), residuals)
-    if len(_EXPORT_TABLE) > _MEMO_LIMIT // 8:
-        _EXPORT_TABLE.clear()
-    _EXPORT_TABLE[memo_key] = got
+    _remember(_EXPORT_TABLE, memo_key, got)
     return got
 
 
@@ -957,9 +940,7 @@ def _export_cross(key: int, spec: int) -> CrossSuit:
         tuple((t, shift) for t, shift, _ in cross),
         combos,
     )
-    if len(_EXPORT_SUIT) > _MEMO_LIMIT // 8:
-        _EXPORT_SUIT.clear()
-    _EXPORT_SUIT[key | spec << _WILD_SHIFT] = got
+    _remember(_EXPORT_SUIT, key | spec << _WILD_SHIFT, got)
     return got
 
 
@@ -978,7 +959,7 @@ def _column(col: int) -> tuple[Options, tuple[int, int, int, int]]:
             max(o[3] for o in options),
         )
         got = (options, most)
-        _COLUMN[col] = got
+        _remember(_COLUMN, col, got)
     return got
 
 
@@ -1239,22 +1220,34 @@ def _memo_tables() -> list[dict[Any, Any]]:
     ]  # fmt: skip
 
 
-for _table in _memo_tables():
-    if _table:
-        _SEEDS[id(_table)] = dict(_table)
+_FINITE_SIZE = 1 << 15  # room for a finite table's every key: it never starts over
 
 
 def _finite_tables() -> list[dict[Any, Any]]:
-    """Memo tables without generations: their keys are few by construction (a 13-bit
+    """Memo tables that never start over: their keys are few by construction (a 13-bit
     rank mask, a column of four per-suit counts, with the rank): at most ~12,000."""
     return [_CLUSTER_MEMO, _CROSS_MEMO, _SHIFTED_MEMO, _COLUMN]
 
 
+def _size(table: dict[Any, Any]) -> int:
+    if any(table is t for t in _finite_tables()):
+        return _FINITE_SIZE
+    if table is _EXPORT_TABLE or table is _EXPORT_SUIT:
+        return max(1, _MEMO_LIMIT // 8)  # their entries hold lists: fewer of them
+    return _MEMO_LIMIT
+
+
+for _table in _memo_tables():
+    _GENERATIONS[id(_table)] = GenerationMemo.over(_table, _size(_table))
+
+
 def reset_memos() -> None:
-    """Empty every memo table (their base entries kept): the cold path, for benches."""
+    """Empty every memo table (their base entries kept): the cold path, for benches.
+    The bounds are read again from ``_MEMO_LIMIT``."""
     for table in _memo_tables():
-        table.clear()
-        table.update(_SEEDS.get(id(table), ()))
+        memo = _GENERATIONS[id(table)]
+        memo.size = _size(table)
+        memo.new_generation()
 
 
 def memo_entries() -> int:

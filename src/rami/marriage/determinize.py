@@ -20,10 +20,11 @@ from collections.abc import Sequence
 
 from rami.cards import CARDS, Card, cards_from_texts, take_out
 from rami.errors import InputError
-from rami.marriage.game import DUBLEES_PATH, MarriageState
+from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
 from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.view import MarriageView, is_marriage_view
+from rami.memo import BoundedMemo
 from rami.sampling import deal_others
 from rami.views import GameView, RulesJson
 
@@ -32,7 +33,7 @@ __all__ = ["known_cards", "sample_state", "unseen_cards"]
 _VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
 
 
-_RULES: dict[str, MarriageRules] = {}
+_RULES: BoundedMemo[str, MarriageRules] = BoundedMemo(256)
 
 
 def _rules(doc: RulesJson) -> MarriageRules:
@@ -41,9 +42,7 @@ def _rules(doc: RulesJson) -> MarriageRules:
     found = _RULES.get(key)
     if found is None:
         found = rules_from(doc)
-        if len(_RULES) > 256:
-            _RULES.clear()
-        _RULES[key] = found
+        _RULES.put(key, found)
     return found
 
 
@@ -162,7 +161,7 @@ def sample_state(
     state.tiplu = tiplu if picked else None
     state.tiplu_picked = picked
     state.wilds = wild_kinds(tiplu) if picked else frozenset()
-    state.phase = str(view["phase"])
+    state.phase = Phase(str(view["phase"]))
     state.current = int(to_move)
     history = view["history"]
     moves = [e["move"] for e in history if "move" in e]

@@ -37,6 +37,7 @@ from rami.errors import IllegalAction, InputError
 from rami.marriage import actions as act
 from rami.marriage.maal import maal
 from rami.marriage.melds import is_meld, is_pure_meld, is_show_meld, wild_kinds
+from rami.marriage.phases import Phase, Verb
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
 from rami.marriage.solver import (
@@ -48,17 +49,19 @@ from rami.marriage.solver import (
     max_show_melds,
     show_meld_options,
 )
+from rami.marriage.view import build_view
+from rami.runs import kind_at, positions, three_windows
 from rami.view_cache import ViewCache
 
 if TYPE_CHECKING:
     from rami.marriage.view import FinishJson, MarriageDetails, MarriagePlayerResult, MarriageView
 
-__all__ = ["InvariantError", "MarriageState", "new_deal"]
+__all__ = ["InvariantError", "MarriageState", "Phase", "Verb", "new_deal"]
 
-EXPOSE_PHASE = "expose"
-DRAW_PHASE = "draw"
-PLAY_PHASE = "play"
-OVER = "over"
+EXPOSE_PHASE = Phase.EXPOSE
+DRAW_PHASE = Phase.DRAW
+PLAY_PHASE = Phase.PLAY
+OVER = Phase.OVER
 
 MELDS_PATH = "melds"
 DUBLEES_PATH = "dublees"
@@ -67,7 +70,10 @@ SHOW_MELDS = 3  # M-6
 _NO_WILDS: frozenset[int] = frozenset()
 _KINDS52 = range(52)
 _DISCARDS = tuple(act.discard_action(c) for c in range(52))
-_JSON_KEYS = {"game", "rules", "players", "seed", "dealer", "actions", "setup"}
+# A saved deal (the layout both games share) and the former Marriage keys still read:
+# ``players`` for ``seats``, ``setup`` for ``start``.
+_JSON_KEYS = {"game", "rules", "seats", "seed", "dealer", "active", "actions", "start"}
+_OLD_JSON_KEYS = {"players", "setup"}
 
 
 class InvariantError(AssertionError):
@@ -144,7 +150,7 @@ class MarriageState:
     tiplu: Card | None
     tiplu_picked: bool
     wilds: frozenset[int]
-    phase: str
+    phase: Phase
     current: int
     passes: int
     taken: int | None
@@ -352,8 +358,6 @@ class MarriageState:
 
     def view(self, seat: int | None) -> MarriageView:
         """What ``seat`` may know (``None``: a spectator); see ``rami.marriage.view``."""
-        from rami.marriage.view import build_view
-
         return build_view(self, seat)
 
     def seat_wilds(self, seat: int) -> frozenset[int]:
@@ -584,11 +588,13 @@ class MarriageState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
         """Play one step for the seat to move; all-or-nothing (``IllegalAction``, no change).
 
         ``seat``, when given, is checked against the seat to move, so a front end can
-        pass who is acting and get "it is seat 2's turn" instead of a wrong move.
+        pass who is acting and get "it is seat 2's turn" instead of a wrong move. The
+        action is normalised once; the canonical action applied (the text the log keeps,
+        e.g. ``show 3♠ 4♠ 5♠``) is returned.
         """
         a = act.normalise(as_action(action))
         if self.phase == OVER:
@@ -598,6 +604,15 @@ class MarriageState:
         handler = _HANDLERS[a.kind]
         handler(self, a)
         self._legal = None
+        return a
+
+    def check(self, action: Action | str, seat: int | None = None) -> str | None:
+        """Why ``action`` (by ``seat``, if given) is illegal now, or None (changes nothing)."""
+        try:
+            self.clone().apply(action, seat)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
 
     def _record(self, a: Action, public: str | None = None) -> None:
         text = act.DISCARD_TEXTS[a.cards[0]] if a.kind == act.DISCARD else str(a)
@@ -1094,17 +1109,23 @@ class MarriageState:
     # ------------------------------------------------------------------ persistence
 
     def to_json(self) -> dict[str, Any]:
-        """Rules, table, seed and actions: everything needed to replay this deal."""
+        """Rules, table, seed and actions: everything needed to replay this deal.
+
+        The layout every game's deal shares: ``game``, ``rules``, ``seats``, ``seed``,
+        ``dealer``, ``active`` (every Marriage seat plays the whole deal), ``actions``
+        (the canonical texts) and, for a chosen deal, ``start`` (its cards).
+        """
         doc: dict[str, Any] = {
             "game": "marriage",
             "rules": self.rules.to_json(),
-            "players": self.n,
+            "seats": self.n,
             "seed": self.seed,
             "dealer": self.dealer,
+            "active": [True] * self.n,
             "actions": list(self.actions),
         }
         if self.setup is not None:
-            doc["setup"] = self.setup
+            doc["start"] = self.setup
         return doc
 
     @classmethod
@@ -1112,25 +1133,30 @@ class MarriageState:
         """Replay a ``to_json`` document; ``InputError`` says what is wrong with it."""
         if not isinstance(doc, Mapping):
             raise InputError("a saved deal must be a JSON object")
-        unknown = set(doc) - _JSON_KEYS
+        unknown = set(doc) - _JSON_KEYS - _OLD_JSON_KEYS
         if unknown:
             raise InputError(f"unknown key {sorted(unknown)[0]!r} in saved deal")
-        for key in ("players", "seed", "actions"):
+        seats_key = "seats" if "seats" in doc or "players" not in doc else "players"
+        start_key = "setup" if "setup" in doc and "start" not in doc else "start"
+        for key in (seats_key, "seed", "actions"):
             if key not in doc:
                 raise InputError(f"saved deal is missing {key!r}")
         if doc.get("game", "marriage") != "marriage":
             raise InputError(f"not a Marriage deal: {doc.get('game')!r}")
-        players, seed, dealer = doc["players"], doc["seed"], doc.get("dealer", 0)
-        for name, value in (("players", players), ("seed", seed), ("dealer", dealer)):
+        players, seed, dealer = doc[seats_key], doc["seed"], doc.get("dealer", 0)
+        for name, value in ((seats_key, players), ("seed", seed), ("dealer", dealer)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InputError(f"{name!r} must be a whole number")
-        setup = doc.get("setup")
+        active = doc.get("active")
+        if active is not None and active != [True] * players:
+            raise InputError(f"'active' must list {players} seats, all in play (true)")
+        setup = doc.get(start_key)
         if setup is not None:
             if not isinstance(setup, Mapping):
-                raise InputError("'setup' must be an object")
+                raise InputError(f"{start_key!r} must be an object")
             hands = setup.get("hands")
             if not isinstance(hands, list) or len(hands) != players:
-                raise InputError(f"'setup.hands' must list {players} hands")
+                raise InputError(f"'{start_key}.hands' must list {players} hands")
             state = cls.from_setup(
                 doc.get("rules"),
                 hands,
@@ -1234,15 +1260,10 @@ def _pure_meld(cards: tuple[Card, ...], rules: MarriageRules) -> bool:
 
 def _joins_show_meld(hand: Sequence[int], c: int, rules: MarriageRules) -> bool:
     """Whether card ``c`` (already in ``hand``) is part of some show meld there (M-6)."""
-    base, r = divmod(c, 13)
-    base *= 13
-
-    def held(p: int) -> bool:  # position 1 … 14, the ace at both ends
-        return hand[base + (p - 1) % 13] > 0
-
-    for p in (1, 14) if r == 0 else (r + 1,):
-        for lo in (p - 2, p - 1, p):
-            if lo >= 1 and lo + 2 <= 14 and held(lo) and held(lo + 1) and held(lo + 2):
+    suit, r = divmod(c, 13)
+    for p in positions(r):  # the ace at both ends
+        for window in three_windows(p):
+            if all(hand[kind_at(suit, q)] for q in window):
                 return True
     if rules.show_kinds == "sequence+tunnela":
         return hand[c] >= 3
@@ -1299,6 +1320,9 @@ _HANDLERS = {
 }
 
 
-def new_deal(rules: object, players: int, seed: int, dealer: int = 0) -> MarriageState:
-    """A new shuffled deal: ``rules`` is a preset name, an options object or ``MarriageRules``."""
-    return MarriageState.new(rules, players, seed, dealer)
+def new_deal(rules: object, seats: int, seed: int, dealer: int = 0) -> MarriageState:
+    """A new shuffled deal for ``seats`` players, the same call as every game's ``new_deal``.
+
+    ``rules`` is a preset name, an options object or ``MarriageRules`` (M-1, M-2).
+    """
+    return MarriageState.new(rules, seats, seed, dealer)

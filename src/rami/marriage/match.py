@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from rami.engine import chance_rng
+from rami.engine import Action, chance_rng
 from rami.errors import IllegalAction, InputError
 from rami.marriage.game import MarriageState, new_deal
 from rami.marriage.rules import MarriageRules, rules_from
+from rami.marriage.view import MarriageView
+from rami.views import Standing, StandingDeal
 
 __all__ = ["DealRecord", "Match"]
 
@@ -138,6 +140,15 @@ class Match:
         )
         return self.current
 
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
+        """Play one step in the current deal (``seat``: who acts, checked by the deal).
+
+        Returns the canonical action the deal applied.
+        """
+        if self.is_over and self.current.is_over:
+            raise IllegalAction("the match is over")
+        return self.current.apply(action, seat)
+
     # ------------------------------------------------------------------ ledger
 
     def ledger(self) -> list[LedgerRow]:
@@ -214,6 +225,40 @@ class Match:
         if not self.left and self.current.is_over:
             self.records.append(self._record_of_current())
         self.left.append(seat)
+
+    # ------------------------------------------------------------------ views
+
+    def standing(self) -> Standing:
+        """The public state of the match, in the shape every game's match reports.
+
+        ``totals`` are the ledger balances, ``deals[i].points`` each deal's nets (M-16).
+        """
+        deals: list[StandingDeal] = [
+            {
+                "deal": rec.number,
+                "dealer": rec.dealer,
+                "winner": rec.finisher,
+                "points": list(rec.nets),
+                "totals": list(row["balances"]),
+            }
+            for rec, row in zip(self.finished_deals(), self.ledger(), strict=True)
+        ]
+        over = self.is_over
+        return {
+            "deal_number": self.deal_number,
+            "deals_total": self.deals,
+            "dealer": self.current.dealer,
+            "totals": self.balances,
+            "game_over": over,
+            "winners": self.winners if over else None,
+            "deals": deals,
+        }
+
+    def view(self, seat: int | None) -> MarriageView:
+        """The current deal's view for ``seat`` plus the match's standing under ``match``."""
+        out = self.current.view(seat)
+        out["match"] = self.standing()
+        return out
 
     # ------------------------------------------------------------------ persistence
 

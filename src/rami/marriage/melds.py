@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from rami.cards import CARDS, Card
 from rami.marriage.rules import MarriageRules
+from rami.runs import run_span
 
 __all__ = [
     "MAX_SEQUENCE",
@@ -52,11 +53,6 @@ def wild_kinds(tiplu: Card | None) -> frozenset[int]:
     return frozenset({s * 13 + rank0 for s in range(4)} | {jhiplu(tiplu), poplu(tiplu)})
 
 
-def _positions(card: int) -> tuple[int, ...]:
-    rank = card % 13 + 1
-    return (1, 14) if rank == 1 else (rank,)
-
-
 def seq_span(cards: Iterable[int]) -> int | None:
     """The shortest window (in ranks) holding these cards of one suit as a sequence.
 
@@ -75,15 +71,7 @@ def seq_span(cards: Iterable[int]) -> int | None:
         return 0
     if len(set(ranks)) != len(ranks):
         return None
-    best: int | None = None
-    aces = ranks.count(1)
-    others = [r for r in ranks if r != 1]
-    for ace_pos in (1, 14) if aces else (0,):
-        pos = [*others, ace_pos] if aces else others
-        span = max(pos) - min(pos) + 1
-        if best is None or span < best:
-            best = span
-    return best
+    return run_span(ranks)
 
 
 def _trial_ok(cards: Sequence[int]) -> bool:

@@ -33,6 +33,7 @@ from rami.cards import KINDS, Card
 from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import dublees_to_finish, melds_to_finish
+from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE, kind_at, positions, three_windows
 
 __all__ = [
     "HINT_WORK",
@@ -128,28 +129,19 @@ def _kind_tables() -> tuple[
     trial_partners: list[list[int]] = []
     for c in range(52):
         s, r = divmod(c, 13)
-        positions = (1, 14) if r == 0 else (r + 1,)
         wins = []
-        for p in positions:
-            for lo in (p - 2, p - 1, p):
-                if lo >= 1 and lo + 2 <= 14:
-                    ks = [s * 13 + (q - 1) % 13 for q in (lo, lo + 1, lo + 2) if q != p]
-                    wins.append((ks[0], ks[1]))
+        for p in positions(r):
+            for window in three_windows(p):
+                ks = [kind_at(s, q) for q in window if q != p]
+                wins.append((ks[0], ks[1]))
         windows.append(wins)
         seqs = []
         if r <= 10:
             seqs.append((c + 1, c + 2))
         if r == 0:
-            seqs.append((s * 13 + 11, s * 13 + 12))
+            seqs.append((s * 13 + ACE_HIGH_THREE[1], s * 13 + ACE_HIGH_THREE[2]))
         seq3.append(seqs)
-        pairs = []
-        if r <= 11:
-            pairs.append(c + 1)
-        if r <= 10:
-            pairs.append(c + 2)
-        if r == 0:
-            pairs += [s * 13 + 11, s * 13 + 12]
-        seq_pairs.append(pairs)
+        seq_pairs.append([s * 13 + p for p in NEAR_ABOVE[r]])
         trial_partners.append([t * 13 + r for t in range(s + 1, 4)])
     return windows, seq3, seq_pairs, trial_partners
 

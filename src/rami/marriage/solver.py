@@ -16,6 +16,7 @@ from rami.cards import CARDS, KINDS, Card
 from rami.marriage.cover import arrange3, discards3, show_discards3
 from rami.marriage.melds import is_show_meld
 from rami.marriage.rules import MarriageRules
+from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS
 
 __all__ = [
     "Finish",
@@ -72,17 +73,14 @@ def show_meld_options(hand: Sequence[int], rules: MarriageRules) -> list[tuple[C
     out: list[tuple[Card, ...]] = []
     longer = rules.melds_at_least3
     for s in range(4):
-        base = s * 13
-        # positions 1..14 (ace at both ends)
-        held = [False] + [hand[base + (p - 1) % 13] > 0 for p in range(1, 15)]
+        kinds = RUN_KINDS[s]  # positions 1..14 (ace at both ends)
+        held = [False] + [hand[kinds[p]] > 0 for p in range(ACE_LOW, ACE_HIGH + 1)]
         for start in range(1, 13):
             length = 0
             while start + length <= 14 and held[start + length] and length < 13:
                 length += 1
                 if length >= 3 and (longer or length == 3):
-                    out.append(
-                        tuple(CARDS[base + (p - 1) % 13] for p in range(start, start + length))
-                    )
+                    out.append(tuple(CARDS[kinds[p]] for p in range(start, start + length)))
                 if length == 3 and not longer:
                     break
     if rules.show_kinds == "sequence+tunnela":

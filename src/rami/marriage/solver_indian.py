@@ -36,6 +36,7 @@ from rami.cards import CARDS, KINDS, Card
 from rami.marriage.melds import MAX_SEQUENCE, MAX_TRIAL, is_pure_meld, seq_span
 from rami.marriage.rules import MarriageRules
 from rami.memo import BoundedMemo
+from rami.runs import POSITIONS, kind_at, positions, three_windows
 
 __all__ = ["arrange_indian", "indian_discards", "indian_finish", "indian_missing"]
 
@@ -91,19 +92,11 @@ def _gap_dead(grown: Sequence[int], held: Sequence[int]) -> bool:
     ranks = [x % 13 + 1 for x in grown]
     aces = 1 in ranks
     others = {r for r in ranks if r != 1}
-    for ace_pos in (1, 14) if aces else (0,):
+    for ace_pos in POSITIONS[0] if aces else (0,):
         pos = others | {ace_pos} if aces else others
-        if all(p in pos or held[suit * 13 + (p - 1) % 13] for p in range(min(pos), max(pos) + 1)):
+        if all(p in pos or held[kind_at(suit, p)] for p in range(min(pos), max(pos) + 1)):
             return False
     return True
-
-
-def _positions(rank0: int) -> tuple[int, ...]:
-    return (1, 14) if rank0 == 0 else (rank0 + 1,)
-
-
-def _kind(suit: int, pos: int) -> int:
-    return suit * 13 + (pos - 1) % 13
 
 
 class _Search:
@@ -186,7 +179,7 @@ class _Search:
         s = c // 13
         out = []
         for p in range(pos_c + 1, hi + 1):
-            k = _kind(s, p)
+            k = kind_at(s, p)
             if k != c and k not in skip and self.R[k] and not self.wild[k]:
                 out.append(k)
         return out
@@ -196,7 +189,7 @@ class _Search:
         s = c // 13
         his = [start]
         for p in range(start + 1, min(14, pos_c + MAX_SEQUENCE - 1) + 1):
-            k = _kind(s, p)
+            k = kind_at(s, p)
             if k != c and self.R[k] and not self.wild[k]:
                 his.append(p)
         return his
@@ -261,7 +254,7 @@ class _Search:
         self._take(c)
         try:
             # new sequences: windows of ranks starting at c (the ace low or high)
-            for pos_c in _positions(r):
+            for pos_c in positions(r):
                 for hi in self._his(c, pos_c, pos_c):
                     if pos_c == 14:
                         continue
@@ -286,13 +279,13 @@ class _Search:
             if r == 0:
                 # the ace high: windows [lo, 14] holding every natural card in them
                 for lo in range(2, 15):
-                    k = _kind(s, lo)
+                    k = kind_at(s, lo)
                     if lo < 14 and not (self.R[k] and not wild[k]):
                         continue
                     cards = [
-                        _kind(s, p)
+                        kind_at(s, p)
                         for p in range(lo, 14)
-                        if self.R[_kind(s, p)] and not wild[_kind(s, p)]
+                        if self.R[kind_at(s, p)] and not wild[kind_at(s, p)]
                     ]
                     span = 15 - lo
                     if span > MAX_SEQUENCE:
@@ -407,7 +400,7 @@ class _Search:
         if r in held:
             return
         skip = {s * 13 + h for h in held}
-        for pos_c in _positions(r):
+        for pos_c in positions(r):
             for hi in self._his(c, pos_c, pos_c):
                 cards = self._window_cards(c, pos_c, hi, skip)
                 if len(g) + 1 + len(cards) <= MAX_SEQUENCE:
@@ -557,7 +550,7 @@ def _pure_options(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, 
         for lo in range(1, 13):
             run: list[int] = []
             for p in range(lo, min(14, lo + MAX_SEQUENCE - 1) + 1):
-                k = _kind(s, p)
+                k = kind_at(s, p)
                 if not hand[k] or k in run:
                     break
                 run.append(k)
@@ -790,12 +783,12 @@ def _too_many_loners(
         if (ranks >> r) & 1 or reach[s] & own:
             continue
         others = held[s] & ~own
-        near = rank_suits[r] > 1 or any(others & _NEAR[p] for p in _POSITIONS[r])
+        near = rank_suits[r] > 1 or any(others & _NEAR[p] for p in POSITIONS[r])
         if not near:
             loners += hand[c]
             lonely[s] |= 1 << r
         elif rank_cards[r] < 3 and not any(
-            (held[s] >> lo) & 7 == 7 for p in _POSITIONS[r] for lo in _RUN_STARTS[p]
+            (held[s] >> lo) & 7 == 7 for p in POSITIONS[r] for lo in _RUN_STARTS[p]
         ):
             needy += hand[c]  # its meld holds a wild card: no natural meld holds it
             lonely[s] |= 1 << r
@@ -811,14 +804,11 @@ def _too_many_loners(
 
 
 #: Per rank (0 = ace): its positions in a sequence, and their bits.
-_POSITIONS = tuple((1, 14) if r == 0 else (r + 1,) for r in range(13))
-_BITS = tuple(sum(1 << p for p in ps) for ps in _POSITIONS)
+_BITS = tuple(sum(1 << p for p in ps) for ps in POSITIONS)
 #: Per position p: the bits of positions within two of p (1..14).
 _NEAR = tuple(sum(1 << q for q in range(max(1, p - 2), min(14, p + 2) + 1)) for p in range(15))
 #: Per position p: the starts of the three-card runs through p.
-_RUN_STARTS = tuple(
-    tuple(lo for lo in range(p - 2, p + 1) if lo >= 1 and lo + 2 <= 14) for p in range(15)
-)
+_RUN_STARTS = tuple(tuple(w[0] for w in three_windows(p)) for p in range(15))
 
 
 def _matching(edges: list[int]) -> int:
@@ -1056,7 +1046,7 @@ def _partial_pures(
     for s in range(4):
         for lo in range(1, 13):
             for hi in range(lo + 2, min(14, lo + MAX_SEQUENCE - 1) + 1):
-                held = tuple(k for p in range(lo, hi + 1) if hand[(k := _kind(s, p))])
+                held = tuple(k for p in range(lo, hi + 1) if hand[(k := kind_at(s, p))])
                 lack = hi - lo + 1 - len(held)
                 if held and lack <= budget and len(set(held)) == len(held):
                     options.append((tuple(sorted(held)), lack, hi - lo + 1 < MAX_SEQUENCE))

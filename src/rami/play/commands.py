@@ -18,6 +18,7 @@ from typing import Any
 from rami.cards import JOKER, Card, CardError, parse_card
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
+from rami.play.hooks import hooks_of
 
 __all__ = ["ALIASES", "Command", "describe_refusal", "legal_actions", "parse_command"]
 
@@ -131,15 +132,16 @@ def _one(verb: str, cards: Sequence[Card], example: str) -> Card:
     return cards[0]
 
 
-def _marriage(view: Mapping[str, Any]) -> bool:
-    return view.get("game") == "marriage"
-
-
 def _lays_on_table(view: Mapping[str, Any]) -> bool:
     """Melds laid on the table (Tunisian rami, Indian Marriage) rather than shown."""
-    if not _marriage(view):
-        return True
-    return bool((view.get("rules") or {}).get("table_melding"))
+    return hooks_of(view).lays_on_table(view)
+
+
+def _refuse(verb: str, view: Mapping[str, Any]) -> None:
+    """``InputError`` with the game's reason when it has no such verb."""
+    reason = hooks_of(view).refusals.get(verb)
+    if reason is not None:
+        raise InputError(reason)
 
 
 def _top_discard(view: Mapping[str, Any]) -> str | None:
@@ -199,7 +201,7 @@ def parse_command(text: str, view: Mapping[str, Any], pending: Sequence[Action] 
         options = [a for a in legal if a.kind == "dublee"]
         return _choose("dublees you may show", options, "no dublee can be shown now")
     if verb == "open":
-        return Command("auto_show" if _marriage(view) else "open")
+        return Command(hooks_of(view).open_command)
     if verb == "show":
         return _show(rest, view, legal)
     if verb == "lay":
@@ -235,11 +237,11 @@ def _unknown(word: str, view: Mapping[str, Any]) -> Command:
 
 def _finish(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
     cards, _ = _cards(rest)
-    if not _marriage(view):
+    if "finish" in hooks_of(view).refusals:  # going out is discarding the last card
         hand = view.get("hand") or []
         if len(hand) == 1:
             return _act(Action("discard", (parse_card(hand[0]),)))
-        raise InputError("to go out, lay your melds and then discard your last card (T-9)")
+        _refuse("finish", view)
     if cards:
         return _act(Action("finish", (_one("finish", cards, "finish K♦"),)))
     options = [a for a in legal if a.kind == "finish"]
@@ -257,8 +259,7 @@ def _groups(rest: Sequence[str]) -> list[list[str]]:
 
 
 def _show(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
-    if not _marriage(view):
-        raise InputError("Tunisian rami has no show: 'open' lays your best opening, 'lay' one meld")
+    _refuse("show", view)
     options = [a for a in legal if a.kind in ("show", "dublee", "see")]
     if not rest:
         return _choose(
@@ -287,9 +288,8 @@ def _show(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> 
 
 def _lay(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
     if not _lays_on_table(view):
-        seen = bool(view.get("seen"))
-        if seen:
-            raise InputError("in Nepali Marriage melds stay in hand until you 'finish'")
+        if view.get("seen"):
+            _refuse("lay_seen", view)
         return _show(rest, view, legal)
     if not rest:
         options = [a for a in legal if a.kind == "meld"]
@@ -312,7 +312,7 @@ def _lay(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> C
 
 def _add(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
     if not _lays_on_table(view):
-        raise InputError("in Nepali Marriage nobody adds to melds (M-6)")
+        _refuse("add", view)
     cards, target = _cards(rest)
     if not cards:
         options = [a for a in legal if a.kind == "add"]
@@ -327,8 +327,7 @@ def _add(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> C
 
 
 def _swap(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
-    if _marriage(view):
-        raise InputError("Marriage has no joker swaps")
+    _refuse("swap", view)
     cards, target = _cards(rest)
     cards = [c for c in cards if c != JOKER]  # 'swap JK 7♥ @1' names the joker too
     swaps = [a for a in legal if a.kind == "swap"]

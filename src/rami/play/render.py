@@ -17,6 +17,7 @@ from typing import Any
 from rich.text import Text
 
 from rami.cards import SUIT_LETTERS, SUITS, Card, parse_card, sort_key
+from rami.play.hooks import TerminalHooks, hooks_of
 
 __all__ = [
     "Frame",
@@ -276,26 +277,7 @@ def _seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame) -> T
     name = frame.names[seat]
     line.append(f"{name:<10}", style="bold" if seat == frame.human else "")
     line.append(f"{s.get('hand_size', 0):>2} in hand ")
-    if view.get("game") == "marriage":
-        seen = bool(s.get("seen"))
-        line.append("seen   " if seen else "unseen ", style="green" if seen else "dim")
-        for t in s.get("exposed_tunnelas") or []:
-            line.append_text(meld_text([t] * 3, a))
-            line.append(" ")
-        for m in s.get("melds") or []:
-            if seat != frame.human:
-                line.append_text(meld_text(m, a))
-                line.append(" ")
-        dublees = s.get("dublees") or []
-        if dublees and seat != frame.human:
-            line.append(f"{len(dublees)} dublees ")
-    else:
-        if not s.get("active", True):
-            line.append("out of the game", style="dim")
-        elif s.get("opened"):
-            line.append(f"opened {s.get('opening_value')} ", style="green")
-        else:
-            line.append("not opened ", style="dim")
+    _hooks(view).seat_line(view, s, frame, line)
     if seat == view.get("dealer"):
         line.append("(dealer)", style="dim")
     _fit(line, frame)
@@ -303,7 +285,7 @@ def _seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame) -> T
 
 
 def _table_lines(view: Mapping[str, Any], frame: Frame) -> list[Text]:
-    """Tunisian table melds, several per line, each with its ``@N``."""
+    """The table's melds (``view["table"]``), several per line, each with its ``@N``."""
     melds = view.get("table") or []
     if not melds:
         return [Text("Table: no melds yet", style="dim")]
@@ -327,24 +309,7 @@ def _own_lines(view: Mapping[str, Any], frame: Frame) -> list[Text]:
     me = _seat(view, frame.human)
     a = frame.ascii
     lines: list[Text] = []
-    if view.get("game") == "marriage":
-        table = table_melding(view)
-        shown = Text("Your table: " if table else "Your shown: ")
-        parts = 0
-        for i, m in enumerate(me.get("melds") or []):
-            shown.append_text(meld_text(m, a, f"@{i} " if table else ""))
-            shown.append(" ")
-            parts += 1
-        for t in me.get("exposed_tunnelas") or []:
-            shown.append_text(meld_text([t] * 3, a, "tunnela"))
-            shown.append(" ")
-            parts += 1
-        for d in me.get("dublees") or []:
-            shown.append_text(meld_text([d, d], a))
-            shown.append(" ")
-            parts += 1
-        if parts:
-            lines.append(shown)
+    lines.extend(_hooks(view).own_lines(view, me, frame))
     hand = list(view.get("hand") or [])
     head = Text(f"Your hand ({len(hand)}): ", style="bold")
     head.append_text(hand_text(hand, a, view.get("wild_cards") or ()))
@@ -353,25 +318,8 @@ def _own_lines(view: Mapping[str, Any], frame: Frame) -> list[Text]:
 
 
 def _status_line(view: Mapping[str, Any], frame: Frame) -> Text:
-    a = frame.ascii
     line = Text(f"Stock {view.get('stock_size', 0)}")
-    if view.get("game") == "marriage":
-        line.append(" · Tiplu: ")
-        if view.get("tiplu"):
-            line.append_text(card_text(view["tiplu"], a))
-            wild = view.get("wild_cards") or []
-            if wild:
-                line.append(" · wild: ")
-                line.append_text(cards_text(wild, a))
-        elif view.get("tiplu_picked"):
-            line.append("picked, hidden until you see", style="dim")
-        else:
-            line.append("not picked yet", style="dim")
-    else:
-        line.append(f" · opening needs {view.get('threshold')}")
-        staged = view.get("staged_value") or 0
-        if staged and view.get("to_move") == frame.human:
-            line.append(f" · you have laid {staged}", style="bold")
+    _hooks(view).status_line(view, frame, line)
     if frame.standing:
         line.append(f" · {frame.standing}")
     _fit(line, frame)
@@ -402,7 +350,7 @@ def _verbs(view: Mapping[str, Any], frame: Frame) -> Text:
     if {"show", "dublee", "see"} & kinds.keys():
         parts.append("show")
     if "meld" in kinds:
-        parts.append("open" if view.get("game") == "tunisian" and not _opened(view) else "lay")
+        parts.append(_hooks(view).lay_word(view))
     if "add" in kinds:
         parts.append("add CARD @N")
     if "swap" in kinds:
@@ -420,8 +368,13 @@ def table_melding(view: Mapping[str, Any]) -> bool:
     return bool((view.get("rules") or {}).get("table_melding"))
 
 
-def _opened(view: Mapping[str, Any]) -> bool:
-    return bool(_seat(view, view.get("seat")).get("opened"))
+def _hooks(view: Mapping[str, Any]) -> TerminalHooks:
+    return hooks_of(view)
+
+
+def seat_entry(view: Mapping[str, Any], seat: Any) -> Mapping[str, Any]:
+    """The public entry of ``seat`` in the view's seat list (empty if absent)."""
+    return _seat(view, seat)
 
 
 def _seat(view: Mapping[str, Any], seat: Any) -> Mapping[str, Any]:
@@ -448,7 +401,7 @@ def turn_screen(view: Mapping[str, Any], frame: Frame) -> list[Text]:
     top.append(_status_line(view, frame))
     for s in view.get("seats") or []:
         top.append(_seat_line(view, s, frame))
-    if view.get("game") == "tunisian":
+    if _hooks(view).table_section:
         top.extend(_table_lines(view, frame))
     pile = view.get("discard_pile") or []
     line = Text(f"Discards ({len(pile)}): ")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rami.errors import InputError
+from rami.games import game_names
 
 __all__ = ["SAVE_FORMAT", "SavedGame", "data_dir", "latest_save", "save_path", "saved_games"]
 
@@ -94,7 +95,8 @@ def latest_save() -> Path:
     saves = sorted(folder.glob("play-*.json"), key=lambda p: p.stat().st_mtime)
     if not saves:
         raise InputError(
-            f"no saved game to resume (looked in {folder}); start one with 'rami play marriage'"
+            f"no saved game to resume (looked in {folder}); "
+            f"start one with 'rami play {game_names()[0]}'"
         )
     return saves[-1]
 

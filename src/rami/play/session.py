@@ -20,12 +20,12 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from rami.bots import Bot, make_bot
-from rami.cards import counts, parse_cards
 from rami.engine import Action, chance_rng
 from rami.errors import IllegalAction, InputError
 from rami.games import Match, get_game
 from rami.play.commands import Command, describe_refusal, legal_actions, parse_command
 from rami.play.hints import hint_lines
+from rami.play.hooks import TerminalHooks
 from rami.play.panels import (
     Ledger,
     deal_end_screen,
@@ -91,6 +91,7 @@ class Session:
         self.match = match
         self.settings = settings
         self.spec = get_game(settings.game)
+        self.hooks = self.spec.terminal() if self.spec.terminal is not None else TerminalHooks()
         self.console = console or make_console(settings.ascii)
         self.read = read
         self.human = settings.human
@@ -147,41 +148,18 @@ class Session:
         notes = []
         if len(rows) > LEDGER_ROWS:
             notes.append(f"(the first {len(rows) - LEDGER_ROWS} deals are not listed)")
-        totals = list(st.get("totals") or [])
-        if self.settings.game == "marriage":
-            notes.append(
-                f"{len(rows)} of {st.get('deals_total', '?')} deals played; "
-                "the best balance wins (M-16)"
-            )
-            return Ledger("Ledger", self.names, rows[-LEDGER_ROWS:], totals, notes=notes)
-        limit = st.get("elimination")
-        teams = st.get("team_totals")
-        if teams:
-            mine = self.human % 2
-            notes.append(
-                f"team totals: yours {teams[mine]}, theirs {teams[1 - mine]}; "
-                f"a team reaching {limit} loses (T-13)"
-            )
-        else:
-            notes.append(f"a player reaching {limit} is out; the last one left wins (T-13)")
-        return Ledger(
-            "Totals (points are bad)",
-            self.names,
-            rows[-LEDGER_ROWS:],
-            totals,
-            out=list(st.get("eliminated") or []),
-            notes=notes,
-            signed=False,
-        )
+        hook = self.hooks.ledger
+        if hook is None:
+            totals = list(st.get("totals") or [])
+            return Ledger("Totals", self.names, rows[-LEDGER_ROWS:], totals, notes=notes)
+        ledger = hook(st, self.names, self.human)
+        ledger.rows = rows[-LEDGER_ROWS:]
+        ledger.notes[:0] = notes
+        return ledger
 
     def standing_text(self, st: Mapping[str, Any]) -> str:
         """A few words on the match for the status line."""
-        totals = st.get("totals") or [0] * len(self.names)
-        if self.settings.game == "marriage":
-            return f"your balance {totals[self.human]:+d}"
-        if st.get("team_totals"):
-            return f"your team {st['team_totals'][self.human % 2]}/{st.get('elimination')}"
-        return f"your total {totals[self.human]}/{st.get('elimination')}"
+        return self.hooks.standing_text(st, self.human)
 
     def title(self, view: Mapping[str, Any], st: Mapping[str, Any]) -> str:
         preset = (view.get("rules") or {}).get("preset", "")
@@ -278,10 +256,11 @@ class Session:
             self.screen.pending_title = command.title
         elif kind == "act":
             self.play(command.actions)
-        elif kind == "open":
-            self.open_best(view)
-        elif kind == "auto_show":
-            self.auto_show(view)
+        elif kind in ("open", "auto_show"):
+            if self.hooks.quick_lay is None:
+                self.screen.notes.append(("error", "no solver lays cards for you in this game"))
+            else:
+                self.hooks.quick_lay(self, view)
         return True
 
     def page(self, lines: Sequence[str], title: str) -> None:
@@ -321,59 +300,6 @@ class Session:
             if f"seat {self.human} sees" in text and tiplu:
                 out.append(f"You see the tiplu: {tiplu}.")
         return out
-
-    def open_best(self, view: Mapping[str, Any]) -> None:
-        """Tunisian rami: lay the best melds the solver finds, one meld at a time (T-6)."""
-        from rami.tunisian.solver import best_opening
-
-        if view.get("phase") != "play":
-            self.screen.notes.append(("error", "draw first: 'd' draws, 't' takes the discard"))
-            return
-        me = next(s for s in view["seats"] if s["seat"] == self.human)
-        best = best_opening(counts(parse_cards(view.get("hand") or [])))
-        threshold = int(view.get("threshold") or 0)
-        staged = int(view.get("staged_value") or 0)
-        if best is None:
-            self.screen.notes.append(("error", "your hand holds no meld to lay"))
-            return
-        if not me.get("opened") and staged + best.value < threshold:
-            self.screen.notes.append(
-                ("error", f"your best opening is {staged + best.value}; it needs {threshold} (T-6)")
-            )
-            return
-        laid = self.play([Action("meld", m.cards) for m in best.melds])
-        if laid:
-            what = "opening" if not me.get("opened") else "melds"
-            self.screen.notes.append(
-                ("info", f"Your {what}: {staged + best.value}. Now lay more, or discard.")
-            )
-
-    def auto_show(self, view: Mapping[str, Any]) -> None:
-        """Marriage: complete a show step by step with the engine's legal shows (M-6)."""
-        if view.get("seen"):
-            self.screen.notes.append(("error", "you have already seen the tiplu"))
-            return
-        if view.get("phase") != "play":
-            self.screen.notes.append(("error", "draw first: 'd' draws, 't' takes the discard"))
-            return
-        steps = 0
-        while True:
-            current = self.match.current.view(self.human)
-            if current.get("seen") or self.match.current.to_move != self.human:
-                break
-            legal = legal_actions(current)
-            see = [a for a in legal if a.kind == "see"]
-            shows = [a for a in legal if a.kind == "show"] or [
-                a for a in legal if a.kind == "dublee"
-            ]
-            step = see[0] if see else shows[0] if shows else None
-            if step is None:
-                break
-            if not self.play([step]):
-                return
-            steps += 1
-        if not steps:
-            self.screen.notes.append(("error", "you cannot show now (type ? for a hint)"))
 
     def bot_turn(self, seat: int) -> None:
         """The bot of ``seat`` plays one step from its own view."""

@@ -1,5 +1,4 @@
-"""PettingZoo AEC environments over the game registry (``rami.rl.marriage_v0``,
-``rami.rl.tunisian_v0``).
+"""PettingZoo AEC environments over the game registry (``rami.rl.<game>_v0``).
 
 One agent per seat (``player_0`` …). ``observe(agent)`` returns ``{"observation":
 float32 vector from rami.rl.observation, "action_mask": int8 vector over the game's
@@ -30,10 +29,7 @@ from rami.engine import GameState
 from rami.games import GameSpec, Match, get_game
 from rami.rl.observation import Encoder, Obs, encoder_for
 
-__all__ = ["REWARD_SIGN", "RamiAECEnv", "deal_rules"]
-
-#: Scores of ``DealResult`` per game, turned into "more is better" rewards.
-REWARD_SIGN: dict[str, float] = {"marriage": 1.0, "tunisian": -1.0}
+__all__ = ["RamiAECEnv", "deal_rules"]
 
 
 def deal_rules(preset: str, max_turns: int | None, rules: Mapping[str, object] | None) -> Any:
@@ -88,7 +84,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
-        self._sign = REWARD_SIGN.get(self.spec.name, 1.0)
+        self._sign = self.spec.reward_sign
         self._rng = random.Random()
         self.match: Match | None = None
         self.state: GameState | None = None

@@ -9,7 +9,7 @@ seat) from their own views. The observation is the encoder's vector
 ``dict_obs=True`` the observation is PettingZoo's ``{"observation", "action_mask"}``.
 
 The reward is paid when a deal ends: the learning seat's score, signed so that more is
-better (``rami.rl.aec.REWARD_SIGN``), times ``reward_scale``. An id the mask forbids
+better (``Game.reward_sign``), times ``reward_scale``. An id the mask forbids
 changes nothing and earns ``illegal_penalty`` (``strict=True``: ``IllegalAction``).
 """
 
@@ -26,8 +26,8 @@ from rami.action_space import ActionSpace
 from rami.bots import Bot, make_bot
 from rami.engine import GameState
 from rami.errors import IllegalAction
-from rami.games import GameSpec, Match, get_game
-from rami.rl.aec import REWARD_SIGN, deal_rules
+from rami.games import GameSpec, Match, get_game, rl_default_game
+from rami.rl.aec import deal_rules
 from rami.rl.observation import Encoder, encoder_for
 
 __all__ = ["RamiGymEnv"]
@@ -40,8 +40,8 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
 
     def __init__(
         self,
-        game: str = "tunisian",
-        preset: str = "1v1",
+        game: str | None = None,
+        preset: str | None = None,
         players: int | None = None,
         *,
         opponents: str | Sequence[str] = "random",
@@ -56,7 +56,8 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         strict: bool = False,
         illegal_penalty: float = -1.0,
     ) -> None:
-        self.spec_: GameSpec = get_game(game)
+        self.spec_: GameSpec = get_game(game) if game is not None else rl_default_game()
+        preset = preset or self.spec_.presets[0]
         self.rules = self.spec_.rules_from(deal_rules(preset, max_turns, rules))
         probe = self.spec_.new_match(self.rules, players, 0)
         self.num_players = probe.current.num_players
@@ -75,7 +76,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         self.bot_seed = bot_seed
         self.strict = strict
         self.illegal_penalty = illegal_penalty
-        self._sign = REWARD_SIGN.get(self.spec_.name, 1.0)
+        self._sign = self.spec_.reward_sign
         obs_box = spaces.Box(0.0, 1.0, self.encoder.shape, np.float32)
         mask_box = spaces.Box(0, 1, (self.space.size,), np.int8)
         self.observation_space: spaces.Space[Any] = (

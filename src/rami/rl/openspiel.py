@@ -31,95 +31,32 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from rami.action_space import ActionSpace
-from rami.cards import CARDS, KINDS, shoe
+from rami.cards import CARDS, KINDS
 from rami.engine import GameState
-from rami.games import get_game
-from rami.rl.aec import REWARD_SIGN, deal_rules
+from rami.games import all_games, get_game
+from rami.rl.aec import deal_rules
+from rami.rl.hooks import OpenSpielHooks
 from rami.rl.observation import Encoder, encoder_for
-from rami.views import GameView, HistoryEntry
+from rami.views import GameView
 
-__all__ = ["RamiGame", "RamiState"]
+__all__ = ["RamiGame", "RamiState", "register_games"]
 
 
 # ---------------------------------------------------------------- per-game glue
 
 
-def _marriage_deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
-    from rami.marriage.game import MarriageState
-
-    size = rules.hand_size
-    hands = [list(order[i * size : (i + 1) * size]) for i in range(players)]
-    at = players * size
-    return MarriageState.from_setup(
-        rules,
-        hands,
-        discard=[order[at]],
-        stock=list(order[at + 1 :]),
-        seed=seed,
-    )
-
-
-def _tunisian_deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
-    from rami.tunisian.game import TunisianState
-
-    hands: list[list[int]] = [[] for _ in range(players)]
-    pos = 0
-    for seat in range(players):  # the dealer (seat 0) is dealt first, one card more
-        take = rules.hand_size + (1 if seat == 0 else 0)
-        hands[seat] = list(order[pos : pos + take])
-        pos += take
-    stock = list(order[pos:])[::-1]  # ``stock`` is given top last
-    return TunisianState.from_position(
-        rules,
-        [[CARDS[c] for c in h] for h in hands],
-        stock=[CARDS[c] for c in stock],
-        to_move=0,
-        dealer=0,
-        phase="first_discard",
-        turn=0,
-        seed=seed,
-    )
-
-
-def _marriage_sample(view: GameView, rng: random.Random) -> GameState:
-    from rami.marriage.determinize import sample_state
-
-    return sample_state(view, rng)
-
-
-def _tunisian_sample(view: GameView, rng: random.Random) -> GameState:
-    from rami.tunisian.determinize import sample_state
-
-    return sample_state(view, rng)
-
-
-def _marriage_shoe(rules: Any) -> list[int]:
-    return [int(c) for c in shoe(rules.decks)]
-
-
-def _tunisian_shoe(rules: Any) -> list[int]:
-    return [int(c) for c in shoe(rules.decks, rules.jokers)]
-
-
-_DEAL: dict[str, Callable[[Any, int, Sequence[int], int], GameState]] = {
-    "marriage": _marriage_deal,
-    "tunisian": _tunisian_deal,
-}
-_SAMPLE: dict[str, Callable[[GameView, random.Random], GameState]] = {
-    "marriage": _marriage_sample,
-    "tunisian": _tunisian_sample,
-}
-_SHOE: dict[str, Callable[[Any], list[int]]] = {
-    "marriage": _marriage_shoe,
-    "tunisian": _tunisian_shoe,
-}
+def _hooks(name: str) -> OpenSpielHooks:
+    spec = get_game(name)
+    if spec.openspiel is None:
+        raise pyspiel.SpielError(f"{spec.title} has no OpenSpiel hooks")
+    return spec.openspiel()
 
 
 def _strip(view: GameView) -> dict[str, object]:
@@ -137,7 +74,8 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
-        defaults = _DEFAULTS[self.game_name]
+        hooks = _hooks(self.game_name)
+        defaults = hooks.defaults
         merged = {**defaults, **params}
         spec = get_game(self.game_name)
         turns = int(merged["max_turns"])
@@ -151,8 +89,9 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         assert spec.action_space is not None
         self.space: ActionSpace = spec.action_space(self.rules)
         self.encoder: Encoder = encoder_for(probe.view(0))
-        self.shoe = _SHOE[self.game_name](self.rules)
-        self.sign = REWARD_SIGN[self.game_name]
+        self.hooks = hooks
+        self.shoe = hooks.shoe(self.rules)
+        self.sign = spec.reward_sign
         bound = 5000.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
@@ -160,16 +99,16 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             num_players=self.players,
             min_utility=-bound,
             max_utility=bound,
-            utility_sum=0.0 if self.game_name == "marriage" else None,
+            utility_sum=0.0 if hooks.zero_sum else None,
             max_game_length=len(self.shoe) + 40 * max(turns, 200),
         )
-        super().__init__(_TYPES[self.game_name], info, params)
+        super().__init__(_game_type(self.game_name), info, params)
 
     def new_initial_state(self) -> RamiState:
         return RamiState(self)
 
     def make_py_observer(
-        self, iig_obs_type: Any = None, params: Mapping[str, object] | None = None
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> RamiObserver:
         perfect = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
         return RamiObserver(self.encoder.size, perfect)
@@ -188,7 +127,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         self.engine: GameState | None = None
         # information-state prefix per seat: the public history a resampled world does
         # not hold (the determinizer builds its deal from the position, not the past)
-        self.prefix: list[list[HistoryEntry]] = [[] for _ in range(game.players)]
+        self.prefix: list[list[Any]] = [[] for _ in range(game.players)]
         self.base = 0
 
     @property
@@ -226,7 +165,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             self.left[action] -= 1
             self.order.append(action)
             if len(self.order) == len(game.shoe):
-                deal = _DEAL[game.game_name]
+                deal = game.hooks.deal
                 self.engine = deal(game.rules, game.players, self.order, game.seed)
                 self.base = len(self.engine.events)
             return
@@ -269,10 +208,8 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(_strip(self.engine.view(player)), ensure_ascii=False, sort_keys=True)
 
     def _dealt_to(self, player: int) -> list[int]:
-        rules = self._game.rules
-        size = rules.hand_size
-        start = player * size + (1 if player and self._game.game_name == "tunisian" else 0)
-        end = start + size + (1 if player == 0 and self._game.game_name == "tunisian" else 0)
+        game = self._game
+        start, end = game.hooks.dealt(game.rules, game.players, player)
         return self.order[start:end]
 
     def tensor_for(self, player: int) -> np.ndarray[Any, np.dtype[np.float32]]:
@@ -298,7 +235,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             return same
         seed = int(probability_sampler() * 2**31)
         view = self.engine.view(player_id)
-        world = _SAMPLE[game.game_name](view, random.Random(seed))
+        world = game.hooks.sample(view, random.Random(seed))
         other = game.new_initial_state()
         other.order = list(self.order)
         other.left = [0] * KINDS
@@ -327,48 +264,46 @@ class RamiObserver:
 
 # ---------------------------------------------------------------- registration
 
-_DEFAULTS: dict[str, dict[str, object]] = {
-    "marriage": {"preset": "nepali", "players": 4, "max_turns": 200, "seed": 0},
-    "tunisian": {"mode": "1v1", "max_turns": 200, "seed": 0},
-}
 
-
-def _type(game: str, title: str, max_players: int, zero_sum: bool) -> Any:
+def _game_type(name: str) -> Any:
+    spec = get_game(name)
+    hooks = _hooks(name)
     utility = pyspiel.GameType.Utility
     return pyspiel.GameType(
-        short_name=f"python_rami_{game}",
-        long_name=f"Python rami {title}",
+        short_name=f"python_rami_{name}",
+        long_name=f"Python rami {spec.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM,
+        utility=utility.ZERO_SUM if hooks.zero_sum else utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max_players,
+        max_num_players=hooks.max_players,
         min_num_players=2,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=_DEFAULTS[game],
+        parameter_specification=dict(hooks.defaults),
     )
 
 
-_TYPES = {
-    "marriage": _type("marriage", "Marriage", 7, True),
-    "tunisian": _type("tunisian", "Tunisian rami", 4, False),
-}
+def register_games() -> list[str]:
+    """Register ``python_rami_NAME`` for every game in the registry with OpenSpiel hooks
+    (again after ``rami.games.register``); returns the short names."""
+    names = []
+    for spec in all_games():
+        if spec.openspiel is None:
+            continue
+        hooks = spec.openspiel()
+        cls = type(
+            f"{spec.name.title()}Game",
+            (RamiGame,),
+            {"game_name": spec.name, "preset_key": hooks.preset_key},
+        )
+        with contextlib.suppress(pyspiel.SpielError):  # registered already (module reloaded)
+            pyspiel.register_game(_game_type(spec.name), cls)
+        names.append(f"python_rami_{spec.name}")
+    return names
 
 
-class MarriageGame(RamiGame):
-    game_name = "marriage"
-    preset_key = "preset"
-
-
-class TunisianGame(RamiGame):
-    game_name = "tunisian"
-    preset_key = "mode"
-
-
-for _name, _cls in (("marriage", MarriageGame), ("tunisian", TunisianGame)):
-    with contextlib.suppress(pyspiel.SpielError):  # registered already (module reloaded)
-        pyspiel.register_game(_TYPES[_name], _cls)
+register_games()

@@ -15,14 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from rami.errors import InputError
+from rami.games import rl_default_game
 
 __all__ = ["TrainConfig", "train"]
 
 
 @dataclass
 class TrainConfig:
-    game: str = "tunisian"
-    preset: str = "1v1"
+    game: str = field(default_factory=lambda: rl_default_game().name)
+    preset: str = field(default_factory=lambda: rl_default_game().presets[0])
     players: int | None = None
     opponents: Sequence[str] = ("random", "greedy")  # one per env, cycled
     minutes: float = 3.0

@@ -24,6 +24,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 
 from rami.errors import InputError
+from rami.games import all_games
 from rami.server.config import ServerConfig, default_db_url
 from rami.server.limits import BadJSON, BodyGuard, SafeJSONResponse, dumps, loads
 from rami.server.metrics import CONTENT_TYPE_LATEST, Metrics
@@ -145,7 +146,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app = FastAPI(
         title="rami",
         version="0.1.0",
-        summary="Marriage and Tunisian rami tables with friends and bots",
+        summary=f"{' and '.join(g.title for g in all_games())} tables with friends and bots",
         description="The HTTP part of the rami server. Play itself goes over the table's "
         "WebSocket `/ws/tables/{code}`; see docs/protocol.md.",
         lifespan=lifespan,

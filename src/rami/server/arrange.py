@@ -1,10 +1,9 @@
 """Auto-group: an arrangement of a seat's own hand proposed by the solvers.
 
 The page shows the hand in these groups (the player may reorder afterwards). Built
-from the seat's view only, like hints. Marriage: pure melds first (the greedy cover of
-the solver's show melds, rule M-6), then dublees (pairs, M-9), then near-melds (two
-cards of a suit one or two apart), then the rest. Tunisian: the best opening the hand
-holds (T-6), then the rest. Every card of the hand is in exactly one group.
+from the seat's view only, like hints, by the game's ``WebHooks.arrange`` (Marriage: pure
+melds, dublees, near-melds, the rest; Tunisian: the best opening, the rest). Every card
+of the hand is in exactly one group.
 """
 
 from __future__ import annotations
@@ -13,7 +12,8 @@ import logging
 from collections.abc import Sequence
 
 from rami.cards import Card, counts, parse_cards, sort_key
-from rami.views import GameView, RulesJson
+from rami.games import get_game
+from rami.views import GameView
 
 __all__ = ["arrange_hand"]
 
@@ -21,7 +21,8 @@ log = logging.getLogger(__name__)
 _SOLVER_ERRORS = (NotImplementedError, ValueError, KeyError, TypeError, IndexError)
 
 
-def _take(left: list[int], group: Sequence[int]) -> bool:
+def take_group(left: list[int], group: Sequence[int]) -> bool:
+    """Take ``group`` out of the counts ``left`` if all its cards are there."""
     need = counts(group)
     if any(left[k] < n for k, n in enumerate(need) if n):
         return False
@@ -30,7 +31,8 @@ def _take(left: list[int], group: Sequence[int]) -> bool:
     return True
 
 
-def _rest(left: list[int], cards: Sequence[Card]) -> list[Card]:
+def sorted_rest(left: list[int], cards: Sequence[Card]) -> list[Card]:
+    """The cards of ``cards`` still counted in ``left``, sorted by suit."""
     pool = list(left)
     out: list[Card] = []
     for c in sorted(cards, key=sort_key):
@@ -40,56 +42,6 @@ def _rest(left: list[int], cards: Sequence[Card]) -> list[Card]:
     return out
 
 
-def _marriage_groups(cards: list[Card], rules_doc: RulesJson) -> list[list[Card]]:
-    from rami.marriage.rules import rules_from
-    from rami.marriage.solver import show_meld_options
-
-    rules = rules_from(rules_doc)
-    left = counts(cards)
-    groups: list[list[Card]] = []
-    options = sorted(show_meld_options(left, rules), key=len, reverse=True)
-    progress = True
-    while progress:
-        progress = False
-        for meld in options:
-            if _take(left, meld):
-                groups.append(list(meld))
-                progress = True
-                break
-    for k in range(len(left)):  # dublees: two identical cards
-        while k < 52 and left[k] >= 2:
-            left[k] -= 2
-            groups.append([Card(k), Card(k)])
-    rest = _rest(left, cards)
-    near: list[list[Card]] = []
-    loose: list[Card] = []
-    i = 0
-    while i < len(rest):
-        a = rest[i]
-        b = rest[i + 1] if i + 1 < len(rest) else None
-        if b is not None and a < 52 and b < 52 and a // 13 == b // 13 and 0 < b % 13 - a % 13 <= 2:
-            near.append([a, b])
-            i += 2
-        else:
-            loose.append(a)
-            i += 1
-    return [*groups, *near, *([loose] if loose else [])]
-
-
-def _tunisian_groups(cards: list[Card]) -> list[list[Card]]:
-    from rami.tunisian.solver import best_opening
-
-    left = counts(cards)
-    groups: list[list[Card]] = []
-    opening = best_opening(left)
-    if opening is not None:
-        for meld in opening.melds:
-            if _take(left, meld.cards):
-                groups.append(list(meld.cards))
-    rest = _rest(left, cards)
-    return [*groups, *([rest] if rest else [])]
-
-
 def arrange_hand(game: str, view: GameView) -> list[list[str]]:
     """Groups of the view's hand, as card texts; one group sorted by suit if no solver helps."""
     hand = list(view.get("hand") or ())
@@ -97,12 +49,9 @@ def arrange_hand(game: str, view: GameView) -> list[list[str]]:
         return []
     cards = parse_cards(" ".join(hand))
     try:
-        if game == "marriage":
-            groups = _marriage_groups(cards, view.get("rules"))
-        elif game == "tunisian":
-            groups = _tunisian_groups(cards)
-        else:
-            groups = [sorted(cards, key=sort_key)]
+        hooks = get_game(game).web
+        arrange = hooks().arrange if hooks is not None else None
+        groups = arrange(cards, view) if arrange is not None else [sorted(cards, key=sort_key)]
     except _SOLVER_ERRORS as exc:
         log.warning("auto-group failed: %s", exc)
         groups = [sorted(cards, key=sort_key)]

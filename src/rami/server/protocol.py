@@ -12,6 +12,8 @@ from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rami.games import all_games, game_names
+
 __all__ = [
     "CLIENT_TYPES",
     "ERROR_CODES",
@@ -121,6 +123,12 @@ class ErrorResponse(_Model):
     error: ErrorBody
 
 
+_PRESET_HELP = " or ".join(
+    f"{'rules preset' if g.preset_label == 'rules' else g.preset_label} ({g.name})"
+    for g in all_games()
+)
+
+
 class SeatSpec(_Model):
     kind: Literal["human", "bot"] = "human"
     level: str | None = Field(None, description="bot level (bots only)")
@@ -128,8 +136,8 @@ class SeatSpec(_Model):
 
 
 class CreateTable(_Model):
-    game: str = Field(description="marriage or tunisian")
-    preset: str | None = Field(None, description="rules preset (marriage) or mode (tunisian)")
+    game: str = Field(description=" or ".join(game_names()))
+    preset: str | None = Field(None, description=_PRESET_HELP)
     options: dict[str, object] = Field(
         default_factory=dict, description="rule options overriding the preset, by name"
     )

@@ -14,12 +14,13 @@ import asyncio
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 
-from rami.games import get_game
+from rami.games import Game, all_games, get_game
+from rami.server.hooks import WebHooks
 
 __all__ = ["MAX_BODY", "router"]
 
@@ -42,39 +43,29 @@ _ERRORS: dict[int | str, dict[str, object]] = {
     400: {"description": "A bad document: one line saying what is wrong"},
     413: {"description": "The document is too large"},
 }
-_MARRIAGE_LEDGER = {
-    "game": "marriage",
-    "rules": "nepali",
-    "players": ["Asha", "Bikash", "Chandra"],
-    "first_dealer": 0,
-    "deals": [
-        {
-            "tiplu": "J♣",
-            "players": [
-                {"seen": True, "cards": ["10♣", "J♣", "Q♣"]},
-                {"seen": True, "maal": 2},
-                {"seen": False},
-            ],
-            "finisher": "Asha",
-        }
-    ],
-}
-_TUNISIAN_LEDGER = {
-    "game": "tunisian",
-    "mode": "1v1",
-    "players": ["Sami", "Ines"],
-    "deals": [{"winner": "Sami", "players": [{}, {"opened": True, "hand": ["JK", "K♠"]}]}],
-}
-_DEAL = {
-    "rules": "nepali",
-    "tiplu": "J♣",
-    "players": [
-        {"name": "A", "cards": ["10♣", "J♣", "Q♣"], "seen": True, "qualified": "melds"},
-        {"name": "B", "cards": ["Q♣"], "seen": True, "qualified": "melds"},
-        {"name": "C", "cards": [], "seen": False},
-    ],
-    "finisher": "A",
-}
+
+
+def _hooks() -> list[tuple[Game, WebHooks]]:
+    return [(g, g.web()) for g in all_games() if g.web is not None]
+
+
+def _ledger_body() -> dict[str, Any]:
+    """The ledger schema's example and description, from every game's hooks."""
+    examples = [(g, h.ledger_example) for g, h in _hooks() if h.ledger_example is not None]
+    games = " or ".join(f"{g.preset_label} ({g.title.split()[0]})" for g, _ in examples)
+    text = f"A ledger: game, {games}, players in seat order, first_dealer, deals. "
+    text += "See docs/score.md."
+    for g, doc in examples[1:]:
+        text += f" Example for {g.title.split()[0]}: " + json.dumps(doc, ensure_ascii=False)
+    return _body(dict(examples[0][1]) if examples else {}, text)
+
+
+def _deal_body() -> dict[str, Any]:
+    deals = [h.deal_example for _, h in _hooks() if h.deal_example is not None]
+    return _body(
+        dict(deals[0]) if deals else {},
+        "One finished deal, the N-2 document of `rami score GAME`.",
+    )
 
 
 def _body(example: Mapping[str, object], description: str) -> dict[str, object]:
@@ -153,12 +144,7 @@ async def service_worker() -> FileResponse:
     "/api/score/{game}/ledger",
     tags=["score"],
     responses=_ERRORS,
-    openapi_extra=_body(
-        _MARRIAGE_LEDGER,
-        "A ledger: game, rules (Marriage) or mode (Tunisian), players in seat order, "
-        "first_dealer, deals. See docs/score.md. Example for Tunisian: "
-        + json.dumps(_TUNISIAN_LEDGER, ensure_ascii=False),
-    ),
+    openapi_extra=_ledger_body(),
 )
 async def post_ledger(game: str, request: Request) -> Any:
     """Recompute a whole ledger: every deal's result and dealer, the running totals
@@ -175,7 +161,7 @@ async def post_ledger(game: str, request: Request) -> Any:
     "/api/score/{game}/deal",
     tags=["score"],
     responses=_ERRORS,
-    openapi_extra=_body(_DEAL, "One finished deal, the N-2 document of `rami score GAME`."),
+    openapi_extra=_deal_body(),
 )
 async def post_deal(game: str, request: Request) -> Any:
     """Score one deal exactly as ``rami score GAME`` (Marriage adds ``pairs``: who pays
@@ -185,16 +171,11 @@ async def post_deal(game: str, request: Request) -> Any:
     return await _answer(request, compute_deal, game)
 
 
-@router.get("/api/score/marriage/maal-cards", tags=["score"], responses=_ERRORS)
-async def get_maal_cards(
-    tiplu: Annotated[str, Query(max_length=8, description="the tiplu, e.g. J♣ or JC")],
-    rules: Annotated[str, Query(max_length=20, description="nepali or indian")] = "nepali",
-) -> Any:
-    """The maal cards of a tiplu (jhiplu, tiplu copies, poplu) with the copies in play,
-    and the ordinary jokers, for the page's tapping pad."""
-    from rami.ledger import maal_cards
+def error_response(message: str, status: int = 400) -> JSONResponse:
+    """The one-line error answer of the score API (for the games' own routes too)."""
+    return _error(message, status)
 
-    try:
-        return maal_cards(tiplu, rules)
-    except ValueError as exc:
-        return _error(str(exc))
+
+for _game, _web in _hooks():  # each game's own routes (``/api/score/NAME/…``)
+    if _web.add_routes is not None:
+        _web.add_routes(router, _ERRORS)

@@ -1,7 +1,7 @@
 """Tournaments between bots: the schedule, one game's play, and the summary.
 
 The schedule is fixed by the run's seed before anything is played. Games come in
-*groups*: a group is one deal (or, for whole Tunisian games, one game seed) played once
+*groups*: a group is one deal (or, for whole matches, one match seed) played once
 per seating, the bots rotated one seat each time (duplicate deals), so every bot plays
 every seat and every hand equally often and luck of the cards cancels within a group.
 Without duplicates each group is a single game and the seating still rotates.
@@ -19,28 +19,29 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from rami.engine import chance_rng
+from rami.engine import GameState, chance_rng
 from rami.errors import InputError
+from rami.games import Game, all_games, get_game
 from rami.sim.stats import Estimate, TimeHistogram, mean_ci, proportion_ci
 from rami.views import GameView
 
 __all__ = [
-    "DEFAULT_MAX_TURNS",
-    "GAMES",
     "DealOutcome",
     "GameResult",
     "Job",
     "Summary",
     "TableConfig",
+    "default_max_turns",
     "make_config",
     "play_job",
     "schedule",
     "summarize",
 ]
 
-GAMES = ("marriage", "tunisian")
-#: Turn caps that keep deals between weak bots finite (M-11, T-11 ``max_turns``).
-DEFAULT_MAX_TURNS = {"marriage": 1000, "tunisian": 400}
+
+def default_max_turns(game: str) -> int | None:
+    """The turn cap that keeps deals between weak bots finite (M-11, T-11 ``max_turns``)."""
+    return get_game(game).turn_cap
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class TableConfig:
     game: str
     preset: str
     bots: tuple[str, ...]
-    unit: str = "deal"  # "deal", or "game" (whole Tunisian games, T-13)
+    unit: str = "deal"  # "deal", or "game" (whole matches, e.g. Tunisian games, T-13)
     duplicate: bool = True
     max_turns: int | None = None
     seed: int = 0
@@ -59,17 +60,15 @@ class TableConfig:
     def players(self) -> int:
         return len(self.bots)
 
+    @property
+    def spec(self) -> Game:
+        return get_game(self.game)
+
     def rules(self) -> Any:
         spec: dict[str, object] = {"preset": self.preset}
         if self.max_turns is not None:
             spec["max_turns"] = self.max_turns
-        if self.game == "marriage":
-            from rami.marriage.rules import rules_from as marriage_rules
-
-            return marriage_rules(spec)
-        from rami.tunisian.rules import rules_from as tunisian_rules
-
-        return tunisian_rules(spec)
+        return self.spec.rules_from(spec)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -82,6 +81,33 @@ class TableConfig:
             "max_turns": self.max_turns,
             "seed": self.seed,
         }
+
+
+def _listed(items: Sequence[str]) -> str:
+    return ", ".join(items[:-1]) + f" or {items[-1]}" if len(items) > 1 else items[0]
+
+
+def _preset(spec: Game, given: dict[str, str | None], seats: int) -> str:
+    """The preset named by ``--rules``/``--mode`` (the game's own option, or the other one
+    when it names one of this game's presets), or the game's default for ``seats``."""
+    own = given.get(spec.preset_label)
+    for option, value in given.items():
+        if option == spec.preset_label or value is None:
+            continue
+        if value in spec.presets and own is None:
+            own = value
+            continue
+        users = [g for g in all_games() if g.preset_label == option]
+        owners = ", ".join(f"{g.name} ({', '.join(g.presets)})" for g in users)
+        raise InputError(
+            f"--{option} is for {owners or 'other games'}; {spec.name} uses --{spec.preset_label}"
+        )
+    preset = own or spec.preset_for(seats)
+    if preset not in spec.presets:
+        raise InputError(
+            f"unknown {spec.name} {spec.preset_label} {preset!r}: choose {_listed(spec.presets)}"
+        )
+    return preset
 
 
 def make_config(
@@ -98,13 +124,12 @@ def make_config(
 ) -> TableConfig:
     """Check a tournament's settings and build its configuration (``InputError`` if bad).
 
-    ``max_turns=-1`` means the game's default cap (``DEFAULT_MAX_TURNS``), ``None`` no cap.
+    ``max_turns=-1`` means the game's default cap (``Game.turn_cap``), ``None`` no cap.
     """
     from rami.bots import check_spec
 
-    game = str(game).lower()
-    if game not in GAMES:
-        raise InputError(f"unknown game {game!r}: choose marriage or tunisian")
+    spec = get_game(str(game))
+    game = spec.name
     names = tuple(b.strip() for b in bots if b.strip())
     if not names:
         raise InputError("--bots needs one bot per seat, e.g. greedy,search,greedy,greedy")
@@ -112,37 +137,23 @@ def make_config(
         check_spec(game, name)
     if unit not in ("deal", "game"):
         raise InputError(f"unknown unit {unit!r}: choose deal or game")
-    if game == "marriage":
-        if mode is not None:
-            raise InputError("--mode is for tunisian (1v1, ffa, 2v2); marriage uses --rules")
-        if unit == "game":
-            raise InputError("marriage simulations count single deals: use --unit deal")
-        preset = rules or "nepali"
-        if preset not in ("nepali", "indian"):
-            raise InputError(f"unknown marriage rules {preset!r}: choose nepali or indian")
-        from rami.marriage.rules import rules_from as marriage_rules
-
-        r = marriage_rules(preset)
-        if players is not None and players != len(names):
-            raise InputError(f"--players is {players} but --bots names {len(names)} bots")
-        if not r.min_players <= len(names) <= r.max_players:
+    if unit == "game" and not spec.whole_matches:
+        raise InputError(f"{game} simulations count single deals: use --unit deal")
+    preset = _preset(spec, {"rules": rules, "mode": mode}, len(names))
+    allowed = spec.players_for(spec.rules_from(preset))
+    if players is not None and players != len(names):
+        raise InputError(f"--players is {players} but --bots names {len(names)} bots")
+    if len(names) not in allowed:
+        if len(allowed) == 1:
             raise InputError(
-                f"{preset} marriage is for {r.min_players}–{r.max_players} players: "
-                f"--bots names {len(names)}"
+                f"{spec.preset_label} {preset} has {allowed[0]} seats: "
+                f"--bots names {len(names)} bots"
             )
-    else:
-        if rules is not None and rules not in ("1v1", "ffa", "2v2"):
-            raise InputError("--rules is for marriage (nepali, indian); tunisian uses --mode")
-        preset = mode or rules or ("1v1" if len(names) == 2 else "ffa")
-        if preset not in ("1v1", "ffa", "2v2"):
-            raise InputError(f"unknown tunisian mode {preset!r}: choose 1v1, ffa or 2v2")
-        seats = 2 if preset == "1v1" else 4
-        if len(names) != seats:
-            raise InputError(f"mode {preset} has {seats} seats: --bots names {len(names)} bots")
-        if players is not None and players != seats:
-            raise InputError(f"mode {preset} has {seats} players, not {players}")
+        raise InputError(
+            f"{preset} {game} is for {allowed[0]}–{allowed[-1]} players: --bots names {len(names)}"
+        )
     if max_turns == -1:
-        max_turns = DEFAULT_MAX_TURNS[game]
+        max_turns = spec.turn_cap
     if max_turns is not None and max_turns < 1:
         raise InputError("--max-turns must be at least 1")
     return TableConfig(game, preset, names, unit, duplicate, max_turns, seed)
@@ -219,21 +230,18 @@ class GameResult(TypedDict):
     times: list[dict[str, int]]  # per seat: ``TimeHistogram.to_json()``
 
 
-def _deal_record(game: str, state: Any) -> DealOutcome:
+def _deal_record(spec: Game, state: GameState) -> DealOutcome:
     result = state.result
     assert result is not None
     details = result.details
     n = len(result.scores)
-    if game == "marriage":
-        players = details.get("players", [])
-        progress = [bool(p.get("seen")) for p in players] or [False] * n
-    else:
-        progress = [bool(o) for o in details.get("opened", [False] * n)]
+    progress = spec.progress_of(state) if spec.progress_of is not None else [False] * n
+    turns, reason = details.get("turns"), details.get("reason")  # any game's details
     return {
         "scores": list(result.scores),
         "winner": result.winner,
-        "turns": int(details.get("turns", 0)),
-        "reason": details.get("reason"),
+        "turns": turns if isinstance(turns, int) else 0,
+        "reason": reason if isinstance(reason, str) else None,
         "progress": progress,
     }
 
@@ -243,6 +251,7 @@ def play_job(config: TableConfig, job: Job) -> GameResult:
     from rami.bots import make_bot
 
     n = config.players
+    spec = config.spec
     rules = config.rules()
     bots = [
         make_bot(config.game, config.bots[job.seating[s]], bot_seed(config, job, job.seating[s]))
@@ -254,9 +263,10 @@ def play_job(config: TableConfig, job: Job) -> GameResult:
     deals: list[DealOutcome] = []
     game_winners: list[int] | None = None
 
-    def play_deal(state: Any, view_of: Callable[[int], GameView]) -> None:
+    def play_deal(state: GameState, view_of: Callable[[int], GameView]) -> None:
         while not state.is_over:
             seat = state.to_move
+            assert seat is not None
             view = view_of(seat)
             start = time.perf_counter()
             action = bots[seat].act(view)
@@ -266,30 +276,21 @@ def play_job(config: TableConfig, job: Job) -> GameResult:
             decisions[seat] += 1
             state.apply(action)
 
-    state: Any
-    if config.game == "marriage":
-        from rami.marriage.game import new_deal as marriage_deal
-
-        state = marriage_deal(rules, n, job.seed, job.dealer)
+    if config.unit == "deal":
+        if spec.new_deal is None:
+            raise InputError(f"{spec.title} cannot deal single deals for a simulation")
+        state = spec.new_deal(rules, n, job.seed, job.dealer)
         play_deal(state, state.view)
-        deals.append(_deal_record("marriage", state))
-    elif config.unit == "deal":
-        from rami.tunisian.game import new_deal as tunisian_deal
-
-        state = tunisian_deal(rules, job.seed, job.dealer)
-        play_deal(state, state.view)
-        deals.append(_deal_record("tunisian", state))
+        deals.append(_deal_record(spec, state))
     else:
-        from rami.tunisian.match import TunisianMatch
-
-        match = TunisianMatch(rules, job.seed)
+        match = spec.new_match(rules, n, job.seed)
         while True:
             play_deal(match.current, match.view)
-            deals.append(_deal_record("tunisian", match.current))
+            deals.append(_deal_record(spec, match.current))
             if match.is_over:
                 break
             match.next_deal()
-        game_winners = list(match.winners or [])
+        game_winners = list(match.standing().get("winners") or [])
     return {
         "index": job.index,
         "group": job.group,
@@ -315,9 +316,9 @@ class BotSummary:
     name: str
     seat_games: int = 0
     deals: int = 0
-    points: Estimate | None = None  # per deal: ledger (marriage) or deal points (tunisian)
+    points: Estimate | None = None  # per deal: the game's deal scores (Game.points_label)
     deal_wins: int = 0
-    progress: int = 0  # deals in which it showed (marriage) or opened (tunisian)
+    progress: int = 0  # deals with progress (Game.progress_of: showed, opened…)
     game_wins: float = 0.0
     game_win_rate: Estimate | None = None
     decisions: int = 0

@@ -124,7 +124,7 @@ def run_demo(
     out(f"Tunisian rami, mode {rules.mode}, seed {seed}")
     out("players: random legal moves, preferring to lay cards (meld/add/swap) over discarding")
     if not whole_game:
-        _play_deal(new_deal(rules, seed, dealer=seed % rules.players), rng, out)
+        _play_deal(new_deal(rules, rules.players, seed, dealer=seed % rules.players), rng, out)
         return
     match = TunisianMatch(rules, seed)
     while True:

@@ -28,6 +28,7 @@ from rami.cards import (
     take_out,
 )
 from rami.errors import InputError
+from rami.memo import BoundedMemo
 from rami.sampling import deal_others
 from rami.tunisian.game import PLAY, TunisianState
 from rami.tunisian.rules import TunisianRules, rules_from
@@ -37,7 +38,7 @@ from rami.views import GameView, RulesJson
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
 
-_RULES: dict[str, TunisianRules] = {}
+_RULES: BoundedMemo[str, TunisianRules] = BoundedMemo(256)
 
 
 def _rules(doc: RulesJson) -> TunisianRules:
@@ -46,9 +47,7 @@ def _rules(doc: RulesJson) -> TunisianRules:
     found = _RULES.get(key)
     if found is None:
         found = rules_from(doc)
-        if len(_RULES) > 256:
-            _RULES.clear()
-        _RULES[key] = found
+        _RULES.put(key, found)
     return found
 
 

@@ -44,6 +44,7 @@ from rami.cards import (
 )
 from rami.engine import Action, DealResult, as_action, chance_rng
 from rami.errors import IllegalAction, InputError
+from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
 from rami.tunisian.melds import (
     Meld,
     add_to_meld,
@@ -52,9 +53,11 @@ from rami.tunisian.melds import (
     position_card,
     swap_joker,
 )
+from rami.tunisian.phases import Phase, Verb
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import best_opening, opening_at_least, opening_reaches
+from rami.tunisian.view import build_view
 from rami.view_cache import ViewCache
 
 if TYPE_CHECKING:
@@ -62,17 +65,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "PHASES",
+    "Phase",
     "TableMeld",
     "TunisianState",
+    "Verb",
     "new_deal",
 ]
 
 #: Turn steps: the dealer's discard-only first turn (T-2), drawing, laying/discarding.
-FIRST_DISCARD = "first_discard"
-DRAW = "draw"
-PLAY = "play"
-OVER = "over"
-PHASES = (FIRST_DISCARD, DRAW, PLAY, OVER)
+FIRST_DISCARD = Phase.FIRST_DISCARD
+DRAW = Phase.DRAW
+PLAY = Phase.PLAY
+OVER = Phase.OVER
+PHASES = tuple(Phase)
+_VERBS = tuple(v.value for v in Verb)
 
 TableMeld = tuple[Meld, int]
 """A meld on the table and the seat that laid it."""
@@ -213,14 +219,11 @@ def _in_no_meld(hand: Sequence[int], c: int) -> bool:
             others += 1
     if others >= 2 or (others and joker):
         return False
-    base = suit * 13
 
     def held(p: int) -> bool:
-        if p < 1 or p > 14:
-            return False
-        return hand[base + (0 if p == 14 else p - 1)] > 0
+        return ACE_LOW <= p <= ACE_HIGH and hand[kind_at(suit, p)] > 0
 
-    for p in (1, 14) if r == 0 else (r + 1,):
+    for p in positions(r):
         a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
         if (a and b) or (b and d) or (d and e):
             return False
@@ -293,7 +296,7 @@ class TunisianState:
     _opening_values: list[int | None]
     _last_opening: int | None
     _to_move: int
-    _phase: str
+    _phase: Phase
     _turn: int
     _staged: int
     _staged_melds: list[int]
@@ -393,7 +396,7 @@ class TunisianState:
         last_opening: int | None = None,
         to_move: int = 0,
         dealer: int | None = None,
-        phase: str = DRAW,
+        phase: str | Phase = DRAW,
         turn: int | None = None,
         active: Sequence[bool] | None = None,
         seed: int = 0,
@@ -468,7 +471,7 @@ class TunisianState:
             self._opening_values = [None] * rules.players
         self._last_opening = last_opening
         self._to_move = to_move
-        self._phase = phase
+        self._phase = Phase(phase)
         self._turn = sum(act) if turn is None else turn
         if staged or took is not None:
             self._restore_turn(staged, took)
@@ -586,7 +589,7 @@ class TunisianState:
         return self._actions
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``first_discard``, ``draw``, ``play`` or ``over``."""
         return self._phase
 
@@ -681,8 +684,6 @@ class TunisianState:
 
     def view(self, seat: int | None) -> TunisianView:
         """What ``seat`` may know (``None``: a spectator). See ``rami.tunisian.view``."""
-        from rami.tunisian.view import build_view
-
         return build_view(self, seat)
 
     # ---------------------------------------------------------- legal actions
@@ -887,11 +888,12 @@ class TunisianState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
         """Play one step; all-or-nothing (``IllegalAction`` with the reason, no change).
 
         ``seat``, when given, must be the seat to move: a front end passes who is
         acting and gets "it is seat 2's turn" rather than a move made for someone else.
+        Returns the canonical action applied (the text the log keeps).
         """
         act = as_action(action)
         if self._phase == OVER:
@@ -916,6 +918,7 @@ class TunisianState:
         else:
             self._do_discard(act)
         self._legal = None
+        return act
 
     def check(self, action: Action | str, seat: int | None = None) -> str | None:
         """Why ``action`` is illegal now, or None if it is legal (changes nothing)."""
@@ -934,7 +937,7 @@ class TunisianState:
         """Check ``act`` in full; return its canonical form and prepared data."""
         kind = act.kind
         seat = self._to_move
-        if kind not in ("draw", "take", "meld", "add", "swap", "discard"):
+        if kind not in _VERBS:
             raise IllegalAction(
                 f"unknown action '{kind}': use draw, take, meld, add, swap or discard"
             )
@@ -1216,10 +1219,16 @@ class TunisianState:
     # ----------------------------------------------------------- persistence
 
     def to_json(self) -> dict[str, Any]:
-        """Everything needed to replay this deal exactly (server side: holds the seed)."""
+        """Everything needed to replay this deal exactly (server side: holds the seed).
+
+        The layout every game's deal shares: ``game``, ``rules``, ``seats``, ``seed``,
+        ``dealer``, ``active`` (T-13), ``actions`` (the canonical texts) and, for a
+        chosen position, ``start``.
+        """
         doc: dict[str, Any] = {
             "game": "tunisian",
             "rules": self.rules.to_json(),
+            "seats": self.rules.players,
             "seed": self.seed,
             "dealer": self.dealer,
             "active": list(self._active),
@@ -1234,7 +1243,8 @@ class TunisianState:
         """Rebuild a deal from ``to_json`` output by replaying its actions."""
         if not isinstance(doc, Mapping):
             raise InputError("a saved deal must be a JSON object")
-        known = {"game", "rules", "seed", "dealer", "active", "actions", "start"}
+        # ``seats`` is new in the shared layout; older saves lack it (the mode fixes it)
+        known = {"game", "rules", "seats", "seed", "dealer", "active", "actions", "start"}
         for key in doc:
             if key not in known:
                 raise InputError(f"unknown key '{key}' in a saved deal")
@@ -1247,6 +1257,9 @@ class TunisianState:
         seed = doc["seed"]
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InputError("'seed' must be a whole number")
+        seats = doc.get("seats", rules.players)
+        if seats != rules.players or isinstance(seats, bool):
+            raise InputError(f"'seats' must be {rules.players} in mode {rules.mode} (T-1)")
         try:
             start = doc.get("start")
             if start is not None:
@@ -1381,9 +1394,18 @@ def _check_seats(
 
 def new_deal(
     rules: TunisianRules | str | Mapping[str, Any] | None,
+    seats: int,
     seed: int,
     dealer: int = 0,
+    *,
     active: Sequence[bool] | None = None,
 ) -> TunisianState:
-    """Deal a new Tunisian rami deal (T-2). ``active`` marks the seats still in the game."""
-    return TunisianState.new(rules, seed, dealer, active)
+    """Deal a new Tunisian rami deal (T-2), the same call as every game's ``new_deal``.
+
+    ``seats`` is the table's size, which the mode fixes (T-1: 2 in 1v1, 4 in ffa and
+    2v2); ``active`` marks the seats still in the game (T-13).
+    """
+    r = rules_from(rules)
+    if isinstance(seats, bool) or not isinstance(seats, int) or seats != r.players:
+        raise InputError(f"Tunisian rami {r.mode} is for {r.players} seats, not {seats!r} (T-1)")
+    return TunisianState.new(r, seed, dealer, active)

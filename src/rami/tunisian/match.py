@@ -19,7 +19,7 @@ from rami.tunisian.game import TunisianState, new_deal
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import apply_totals
 from rami.tunisian.view import TunisianView
-from rami.views import DealRecord, Standing
+from rami.views import Standing, StandingDeal
 
 __all__ = ["TunisianMatch"]
 
@@ -35,7 +35,7 @@ class TunisianMatch:
         self.eliminated: list[bool] = [False] * n
         self.game_over = False
         self.winners: list[int] | None = None
-        self.deals: list[DealRecord] = []  # one record per scored deal
+        self.deals: list[StandingDeal] = []  # one record per scored deal
         self.deal_number = 0
         self.dealer = chance_rng(seed, 0, "first-dealer").randrange(n)  # T-2: at random
         self._recorded = False
@@ -51,7 +51,8 @@ class TunisianMatch:
     def _deal(self) -> TunisianState:
         active = [not e for e in self.eliminated]
         self._recorded = False
-        return new_deal(self.rules, self.deal_seed(self.deal_number), self.dealer, active)
+        seed = self.deal_seed(self.deal_number)
+        return new_deal(self.rules, self.rules.players, seed, self.dealer, active=active)
 
     @property
     def active(self) -> list[bool]:
@@ -71,12 +72,16 @@ class TunisianMatch:
             sum(self.totals[s] for s in range(self.rules.players) if s % 2 == t) for t in (0, 1)
         ]
 
-    def apply(self, action: Action | str) -> None:
-        """Play one step in the current deal; a deal that ends is scored at once."""
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
+        """Play one step in the current deal; a deal that ends is scored at once.
+
+        ``seat`` (who acts) is checked by the deal; returns the canonical action applied.
+        """
         if self.game_over:
             raise IllegalAction("the game is over")
-        self.current.apply(action)
+        applied = self.current.apply(action, seat)
         self._record()
+        return applied
 
     def _record(self) -> None:
         """Score the current deal into the totals once it is over (T-10, T-13)."""

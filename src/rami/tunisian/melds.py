@@ -26,6 +26,7 @@ from itertools import combinations
 
 from rami.cards import CARDS, JOKER, KINDS, Card, parse_cards
 from rami.errors import IllegalAction
+from rami.runs import ACE_HIGH, ACE_LOW, POSITIONS, kind_at, positions
 
 __all__ = [
     "POSITION_VALUE",
@@ -49,7 +50,7 @@ def rank_value(rank: int) -> int:
 
 def position_card(position: int, suit: int) -> Card:
     """The card at run ``position`` (1 … 14; 1 and 14 are both the ace) of ``suit``."""
-    return CARDS[suit * 13 + (0 if position == 14 else position - 1)]
+    return CARDS[kind_at(suit, position)]
 
 
 def _run_low(cards: Sequence[Card]) -> int:
@@ -155,10 +156,10 @@ def _as_laid(cards: Sequence[Card]) -> Meld | None:
     first = next(i for i, c in enumerate(cards) if c != JOKER)
     rank = cards[first].rank
     suit = cards[first].suit
-    starts = [1 - first, 14 - first] if rank == 1 else [rank - first]
+    starts = [p - first for p in positions(rank - 1)]
     for low in starts:
         high = low + len(cards) - 1
-        if low < 1 or high > 14:
+        if low < ACE_LOW or high > ACE_HIGH:
             continue
         joker_at = 0
         for offset, c in enumerate(cards):
@@ -180,15 +181,17 @@ def _run_any_order(naturals: list[Card], jokers: int) -> Meld:
     if len(set(others)) != len(others) or aces > 2:
         twice = next(c for c in naturals if naturals.count(c) > 1)
         raise IllegalAction(f"{twice} twice: a sequence holds each card once (T-4)")
-    ace_options: list[list[int]] = [[]] if aces == 0 else [[1], [14]] if aces == 1 else [[1, 14]]
+    ace_options: list[list[int]] = (
+        [[]] if aces == 0 else [[p] for p in POSITIONS[0]] if aces == 1 else [list(POSITIONS[0])]
+    )
     for ace_positions in ace_options:
-        positions = sorted(others + ace_positions)
-        low, high = positions[0], positions[-1]
-        gaps = high - low + 1 - len(positions)
+        spots = sorted(others + ace_positions)
+        low, high = spots[0], spots[-1]
+        gaps = high - low + 1 - len(spots)
         if gaps == 0 and jokers == 0:
             return _run_from_positions(suit, low, high)
         if gaps == 1 and jokers == 1:
-            hole = next(p for p in range(low, high + 1) if p not in positions)
+            hole = next(p for p in range(low, high + 1) if p not in spots)
             return _run_from_positions(suit, low, high, hole)
         if gaps == 0 and jokers == 1:
             if high < 14:

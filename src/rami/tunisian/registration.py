@@ -3,41 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from rami.action_space import ActionSpace
 from rami.engine import GameState
 from rami.games import Game, Match
 
 if TYPE_CHECKING:
-    from rami.tunisian.rules import TunisianRules
+    from rami.bots.kit import BotKit
+    from rami.cli.hooks import CliCommands
+    from rami.play.hooks import TerminalHooks
+    from rami.rl.hooks import OpenSpielHooks
+    from rami.server.hooks import WebHooks
 
 __all__ = ["GAME"]
 
 
-def _rules(spec: object) -> TunisianRules:
+def _rules(spec: Any) -> Any:
     from rami.tunisian.rules import rules_from
 
     return rules_from(spec)
 
 
-def _players(rules: object) -> tuple[int, ...]:
-    return (_rules(rules).players,)
+def _players(rules: Any) -> tuple[int, ...]:
+    return (rules.players,)
 
 
-def _new_match(rules: object, players: int, seed: int) -> Match:
+def _new_match(rules: Any, players: int, seed: int) -> Match:
     from rami.tunisian.match import TunisianMatch
 
     return TunisianMatch(rules, seed)
 
 
-def _load_match(doc: Mapping[str, object]) -> Match:
+def _load_match(doc: Mapping[str, Any]) -> Match:
     from rami.tunisian.match import TunisianMatch
 
     return TunisianMatch.from_json(doc)
 
 
-def _action_space(rules: object) -> ActionSpace:
+def _action_space(rules: Any) -> ActionSpace:
     from rami.tunisian.action_ids import action_space
 
     return action_space(rules)
@@ -47,6 +52,100 @@ def _owns(state: GameState) -> bool:
     from rami.tunisian.action_ids import owns
 
     return owns(state)
+
+
+# --- bot hooks (part D)
+@cache
+def _bots() -> BotKit[Any, Any]:
+    """The bots' kit (``rami.bots.kit``): the greedy player, its search hooks and the
+    determinizer, imported on first use (they pull in the solvers)."""
+    from rami.bots.kit import BotKit
+    from rami.tunisian import greedy_bot as g
+    from rami.tunisian.determinize import sample_state
+
+    return BotKit(
+        greedy=g.TunisianGreedy,
+        easy_noise=16.0,
+        observe=g.observe,
+        observe_state=g.observe_state,
+        decide=g.decide,
+        candidates=g.candidates,
+        tree_moves=g.tree_moves,
+        sample=sample_state,
+        policy=g.policy,
+        leaf_value=g.leaf_value,
+        search_margin=0.0,
+        tree_scale=10.0,
+        play_step=g.play_step,
+        hard_iterations=48,
+        expert_iterations=160,
+    )
+
+
+def _new_deal(rules: Any, seats: int, seed: int, dealer: int) -> GameState:
+    from rami.tunisian.game import new_deal
+
+    return new_deal(rules, seats, seed, dealer)
+
+
+def _default_preset(seats: int) -> str:
+    return "1v1" if seats == 2 else "ffa"
+
+
+def _progress(state: GameState) -> list[bool]:
+    """Who opened in a finished deal (T-6)."""
+    from rami.tunisian.game import TunisianState
+
+    assert isinstance(state, TunisianState) and state.result is not None
+    return list(state.result.details["opened"])
+
+
+def _cli() -> CliCommands:
+    from rami.tunisian.cli import COMMANDS
+
+    return COMMANDS
+
+
+def _terminal() -> TerminalHooks:
+    from rami.tunisian.terminal import HOOKS
+
+    return HOOKS
+
+
+def _observation(players: int, rules: Mapping[str, Any]) -> Any:
+    from rami.tunisian.observation import encoder
+
+    return encoder(players, rules)
+
+
+def _openspiel() -> OpenSpielHooks:
+    from rami.tunisian.explicit_chance import HOOKS
+
+    return HOOKS
+
+
+def _web() -> WebHooks:
+    from rami.tunisian.web import HOOKS
+
+    return HOOKS
+
+
+def _ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+    from rami.tunisian.ledger import ledger
+
+    return ledger(doc)
+
+
+def _score_deal(doc: object) -> dict[str, Any]:
+    from rami.tunisian.calculator import score
+
+    return score(doc)
+
+
+def _option_help() -> Mapping[str, str]:
+    from rami.tunisian.rules_help import OPTION_HELP
+
+    return OPTION_HELP
 
 
 GAME = Game(
@@ -60,4 +159,23 @@ GAME = Game(
     _load_match,
     _action_space,
     _owns,
+    bots=_bots,
+    new_deal=_new_deal,
+    cli=_cli,
+    terminal=_terminal,
+    web=_web,
+    observation=_observation,
+    openspiel=_openspiel,
+    rl_default=True,
+    reward_sign=-1.0,  # deal points are bad (T-10)
+    ledger=_ledger,
+    score_deal=_score_deal,
+    option_help=_option_help,
+    default_preset=_default_preset,
+    turn_cap=400,  # T-11 max_turns for simulations
+    whole_matches=True,  # whole games to elimination (T-13)
+    progress_of=_progress,
+    progress_label="openings",
+    points_label="points",
+    match_word="the game",
 )

@@ -32,8 +32,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 from threading import Lock
+from typing import Any
 
 from rami.cards import JOKER, KINDS
+from rami.memo import GenerationMemo
+from rami.runs import ACE_HIGH, ACE_LOW, POSITIONS, RUN_KINDS, positions
 from rami.tunisian.melds import (
     POSITION_VALUE,
     Meld,
@@ -70,8 +73,7 @@ _OPTIONS_LIMIT = 50_000  # the option tables together
 
 # _BIT[s][p]: the count unit of the card at run position p (1 … 14) of suit s.
 _BIT: tuple[tuple[int, ...], ...] = tuple(
-    tuple(0 if p == 0 else 1 << (2 * (s * 13 + (0 if p == 14 else p - 1))) for p in range(16))
-    for s in range(4)
+    tuple(0 if p in (0, 15) else 1 << (2 * RUN_KINDS[s][p]) for p in range(16)) for s in range(4)
 )
 # _PVS[low][high]: the value of a run on positions low … high (T-5).
 _PVS: tuple[tuple[int, ...], ...] = tuple(
@@ -139,7 +141,7 @@ def _walk(
     only if the hand has that ace twice.
     """
     bits = _BIT[suit]
-    far = 15 - anchor if anchor in (1, 14) else 0
+    far = ACE_LOW + ACE_HIGH - anchor if anchor in POSITIONS[0] else 0
     far_held = far and _count(key, suit * 13) >= 2
     # the naturals in a row from the anchor: row[0] = anchor, row[1] …
     row = [anchor]
@@ -260,7 +262,8 @@ def _natural_value(nat: int) -> int:
     return total
 
 
-_chunk_values: dict[int, int] = {}
+_CHUNK_VALUES: GenerationMemo[int, int] = GenerationMemo(_TABLE_LIMIT)
+_chunk_values = _CHUNK_VALUES.table  # read directly: the bounds' inner loop
 
 
 def _chunk_value(chunk: int) -> int:
@@ -268,13 +271,12 @@ def _chunk_value(chunk: int) -> int:
     value = _chunk_values.get(chunk)
     if value is None:
         value = _natural_value(chunk)
-        if len(_chunk_values) >= _TABLE_LIMIT:
-            _chunk_values.clear()
-        _chunk_values[chunk] = value
+        _CHUNK_VALUES.remember(chunk, value)
     return value
 
 
-_run_gains: dict[int, int] = {}
+_RUN_GAINS: GenerationMemo[int, int] = GenerationMemo(1 << 14)  # 8192 patterns: never full
+_run_gains = _RUN_GAINS.table
 
 
 def _run_gain(suit_bits: int) -> int:
@@ -305,12 +307,12 @@ def _run_gain(suit_bits: int) -> int:
     for (_, end, left), (start, _, right) in pairwise(blocks):
         if start == end + 2:  # one hole between: a joker fills it
             gain = max(gain, left + right)
-    _run_gains[suit_bits] = gain
-    return gain
+    return _RUN_GAINS.remember(suit_bits, gain)
 
 
 _Facts = tuple[int, int, int, int, int]
-_suit_facts: dict[int, _Facts] = {}
+_SUIT_FACTS: GenerationMemo[int, _Facts] = GenerationMemo(_TABLE_LIMIT)
+_suit_facts = _SUIT_FACTS.table
 
 
 def _facts(chunk: int) -> _Facts:
@@ -331,10 +333,7 @@ def _facts(chunk: int) -> _Facts:
     joker = (up | up >> 2 | down | down << 2) & row
     joker = (joker | joker >> 26) & pres
     facts = (pres, plain, _chunk_value(chunk & plain * 3), joker, _run_gain(pres))
-    if len(_suit_facts) >= _TABLE_LIMIT:
-        _suit_facts.clear()
-    _suit_facts[chunk] = facts
-    return facts
+    return _SUIT_FACTS.remember(chunk, facts)
 
 
 def _live(key: int) -> int:
@@ -496,10 +495,14 @@ def _spent(value: int, desc: _Desc) -> int:
 # is known of the best value of a packed hand. Both are kept between calls, and one
 # search at a time may use them (a server plays tables in threads): hold ``_searching``.
 _searching = Lock()
-_exact: dict[int, tuple[int, _Choice]] = {}
-_bounds: dict[int, tuple[int, int]] = {}
+# The three start a new generation together (``_check_size``): entries refer to each other.
+_SEARCH_MEMOS: tuple[GenerationMemo[int, Any], ...] = tuple(
+    GenerationMemo(_MEMO_LIMIT) for _ in range(3)
+)
+_exact: dict[int, tuple[int, _Choice]] = _SEARCH_MEMOS[0].table
+_bounds: dict[int, tuple[int, int]] = _SEARCH_MEMOS[1].table
 # _chosen[key]: the choice that reaches the low bound in ``_bounds`` (None: keep the card).
-_chosen: dict[int, _Choice] = {}
+_chosen: dict[int, _Choice] = _SEARCH_MEMOS[2].table
 
 
 def _best(key: int, need: int, most: int) -> int:
@@ -633,9 +636,8 @@ def _most(key: int) -> int:
 def _check_size() -> None:
     """Empty the search memos when they grow large (only between searches)."""
     if len(_bounds) >= _MEMO_LIMIT or len(_exact) >= _MEMO_LIMIT:
-        _exact.clear()
-        _bounds.clear()
-        _chosen.clear()
+        for memo in _SEARCH_MEMOS:
+            memo.new_generation()
 
 
 def _reached(key: int, need: int) -> int | None:
@@ -683,19 +685,17 @@ def _best_opening_packed(start: int) -> Opening | None:
 
 
 def clear_cache() -> None:
-    """Forget everything remembered between calls (for timing cold searches)."""
+    """Forget everything remembered between calls (for timing cold searches); the
+    tables' bounds are read again from ``_TABLE_LIMIT``."""
     global _option_count
     with _searching:
         _best_opening_packed.cache_clear()
-        _exact.clear()
-        _bounds.clear()
-        _chosen.clear()
+        _SUIT_FACTS.size = _CHUNK_VALUES.size = _TABLE_LIMIT  # the bounds read again
+        for memo in (*_SEARCH_MEMOS, _RUN_GAINS, _SUIT_FACTS, _CHUNK_VALUES):
+            memo.new_generation()
         for table in _option_tables:
             table.clear()
         _option_count = 0
-        _run_gains.clear()
-        _suit_facts.clear()
-        _chunk_values.clear()
 
 
 def best_opening(hand_counts: Sequence[int]) -> Opening | None:
@@ -850,7 +850,7 @@ def can_go_out(
         ]
         for idx in runs_of_suit[suit]:
             low, high, at = tab[idx]
-            if at and (at == rank or (rank == 1 and at in (1, 14))):
+            if at and at in positions(rank - 1):
                 out.append((unit, won, _replace(tab, idx, (low, high, 0))))  # a swap
                 continue
             # a joker for the stretch: the run holds none, or its real card comes too
@@ -862,7 +862,7 @@ def can_go_out(
                 else:
                     extra = bits[at]
                     changes = [c + won for c in (from1, from2) if c != from1 or key & _JMASK]
-            for pos in (1, 14) if rank == 1 else (rank,):
+            for pos in positions(rank - 1):
                 if pos < low:
                     between = range(pos + 1, low)
                     new = (pos, high)

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rami.bots.base import Bot, card_of, hand_counts, legal_actions
+from rami.bots.base import card_of, hand_counts, legal_actions
+from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard, rules_of
+from rami.bots.opponent_model import OpponentModel
 from rami.cards import CARDS, Card
 from rami.engine import Action
 from rami.marriage.maal import maal
@@ -37,6 +39,8 @@ from rami.marriage.melds import is_pure_meld, wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
 from rami.marriage.view import marriage_view
+from rami.memo import GenerationMemo
+from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
 from rami.views import GameView, own_seat
 
 if TYPE_CHECKING:
@@ -52,7 +56,9 @@ __all__ = [
     "observe",
     "observe_state",
     "policy",
+    "tree_moves",
     "turns_ahead",
+    "wilds_of_view",
 ]
 
 _NO_WILDS: frozenset[int] = frozenset()
@@ -60,10 +66,10 @@ _DRAW = Action("draw")
 _TAKE = Action("take")
 _PASS = Action("pass")
 _SEE = Action("see")
-_RULES_CACHE: dict[tuple[tuple[str, Any], ...], MarriageRules] = {}
-_PURE_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
-_COVER_MEMO: dict[tuple[tuple[int, ...], bool], int] = {}
-_MEMO_LIMIT = 200_000
+_PURE: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(200_000)
+_COVER: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(200_000)
+_PURE_MEMO = _PURE.table  # read directly: every discard score looks suits up
+_COVER_MEMO = _COVER.table
 
 
 @dataclass
@@ -93,15 +99,6 @@ class Observation:
         return (self.seat + step) % self.players
 
 
-def _rules(doc: Mapping[str, object]) -> MarriageRules:
-    key = tuple(sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
-    found = _RULES_CACHE.get(key)
-    if found is None:
-        found = rules_from(dict(doc))
-        _RULES_CACHE[key] = found
-    return found
-
-
 def observe(view: GameView) -> Observation:
     """The observation of a Marriage view (the only input a bot gets)."""
     view = marriage_view(view)
@@ -112,7 +109,7 @@ def observe(view: GameView) -> Observation:
     seen = bool(view.get("seen"))
     taken = view.get("taken")
     return Observation(
-        rules=_rules(view["rules"]),
+        rules=rules_of(view["rules"], rules_from),
         seat=seat,
         players=len(seats),
         phase=str(view["phase"]),
@@ -188,18 +185,12 @@ def _pure_score(suit: tuple[int, ...], tun: bool) -> int:
         best = max(best, 1 + without(low, low))
     if low <= 10 and suit[low + 1] and suit[low + 2]:
         best = max(best, 10 + without(low, low + 1, low + 2))
-    if low == 0 and suit[11] and suit[12]:
-        best = max(best, 10 + without(0, 11, 12))
-    partners = [p for p in (low + 1, low + 2) if p <= 12]
-    if low == 0:
-        partners += [11, 12]
-    for p in partners:
+    if low == 0 and all(suit[p] for p in ACE_HIGH_THREE):
+        best = max(best, 10 + without(*ACE_HIGH_THREE))
+    for p in NEAR_ABOVE[low]:
         if suit[p]:
             best = max(best, 1 + without(low, p))
-    if len(_PURE_MEMO) > _MEMO_LIMIT:
-        _PURE_MEMO.clear()
-    _PURE_MEMO[key] = best
-    return best
+    return _PURE.remember(key, best)
 
 
 def _suit_cover(suit: tuple[int, ...], tun: bool) -> int:
@@ -228,18 +219,12 @@ def _suit_cover(suit: tuple[int, ...], tun: bool) -> int:
         best = min(best, without(low, low, low))
     if low <= 10 and suit[low + 1] and suit[low + 2]:
         best = min(best, without(low, low + 1, low + 2))
-    if low == 0 and suit[11] and suit[12]:
-        best = min(best, without(0, 11, 12))
-    partners = [p for p in (low + 1, low + 2) if p <= 12]
-    if low == 0:
-        partners += [11, 12]
-    for p in partners:
+    if low == 0 and all(suit[p] for p in ACE_HIGH_THREE):
+        best = min(best, without(*ACE_HIGH_THREE))
+    for p in NEAR_ABOVE[low]:
         if suit[p] and best > 1:
             best = min(best, 1 + without(low, p))
-    if len(_COVER_MEMO) > _MEMO_LIMIT:
-        _COVER_MEMO.clear()
-    _COVER_MEMO[key] = best
-    return best
+    return _COVER.remember(key, best)
 
 
 Suits = list[tuple[int, ...]]
@@ -426,12 +411,12 @@ def discard_scores(obs: Observation) -> dict[int, float]:
     return out
 
 
+def _same(c: int) -> int:
+    return c
+
+
 def _choose_discard(obs: Observation, rng: random.Random | None, noise: float) -> Action:
-    scores = discard_scores(obs)
-    if noise and rng is not None:
-        scores = {c: v + rng.gauss(0.0, noise) for c, v in scores.items()}
-    best = min(scores, key=lambda c: (scores[c], c))
-    return Action("discard", (CARDS[best],))
+    return pick_discard(discard_scores(obs), rng, noise, _same)
 
 
 def _draw_or_take(obs: Observation) -> Action:
@@ -497,9 +482,8 @@ def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.
         exposes = [a for a in legal if a.kind == "expose"]
         return exposes[0] if exposes else _PASS
     if obs.phase == "draw":
-        if noise and rng is not None and rng.random() < noise / 20:
-            return rng.choice(legal)
-        return _draw_or_take(obs)
+        blurred = noisy_choice(legal, rng, noise, noise / 20)
+        return blurred if blurred is not None else _draw_or_take(obs)
     finishes = [a for a in legal if a.kind == "finish"]
     if finishes:
         return _finish(obs, finishes)
@@ -538,18 +522,14 @@ def _table_step(obs: Observation) -> Action | None:
     return None
 
 
-class MarriageGreedy(Bot):
+class MarriageGreedy(GreedyBot[Observation]):
     """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
 
-    def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
-        super().__init__(seed)
-        self.noise = noise
-        self.name = "easy" if noise else "greedy"
+    def observe(self, view: GameView) -> Observation:
+        return observe(view)
 
-    def choose(self, view: GameView) -> Action:
-        obs = observe(view)
-        rng = self.rng(view) if self.noise else None
-        return decide(obs, rng, self.noise)
+    def decide(self, obs: Observation, rng: random.Random | None, noise: float) -> Action:
+        return decide(obs, rng, noise)
 
 
 # --------------------------------------------------------------------------- search hooks
@@ -567,15 +547,63 @@ def candidates(obs: Observation, k: int) -> list[Action]:
     if first.kind != "discard":
         return [first]  # drawing follows greedy's rule: one round is too short to judge it
     scores = discard_scores(obs)
-    ranked = sorted(scores, key=lambda c: (scores[c], c))
+    return discard_candidates(first, scores, k, _same, lambda c: scores[c] < 100.0)
+
+
+DANGER = 4.0  # discard-score units (10 = one card of deficiency) per danger (IS-MCTS)
+
+
+def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Action]:
+    """The bot's moves at one IS-MCTS node, the greedy order first (``rami.bots.ismcts``):
+    draw or take, show or wait and which meld (M-6), then discards ranked by greedy's
+    scores plus the danger of feeding the next player."""
+    legal = obs.legal
+    if len(legal) <= 1:
+        return list(legal)
+    first = decide(obs)
+    if obs.phase == "expose" or first.kind in ("finish", "see"):
+        return [first]
+    if obs.phase == "draw":
+        return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
     out = [first]
-    for c in ranked:
-        a = Action("discard", (CARDS[c],))
-        if a not in out and scores[c] < 100.0:
-            out.append(a)
-        if len(out) >= k:
-            break
+    if first.kind == "show":
+        shows = [a for a in legal if a.kind == "show" and a != first]
+        if shows:
+            out.append(_show(obs, shows))
+    scores = discard_scores(obs)
+    if scores:
+        ranked = sorted(scores, key=lambda c: (scores[c] + DANGER * model.danger(c), c))
+        discards = [Action("discard", (CARDS[c],)) for c in ranked if scores[c] < 100.0]
+        if first.kind == "discard":
+            out = discards[:1] or [first]
+            if first not in out:
+                out.append(first)
+        for a in discards:
+            if len(out) >= width:
+                break
+            if a not in out:
+                out.append(a)
+    else:
+        for a in sorted(legal, key=str):
+            if len(out) >= min(width, 3):
+                break
+            if a not in out and a.kind in ("dublee", "meld", "add"):
+                out.append(a)
     return out
+
+
+def wilds_of_view(view: GameView) -> frozenset[int]:
+    """The wild card kinds the seat of ``view`` knows (M-7: once it has seen the tiplu)."""
+    tiplu = view.get("tiplu")
+    if view.get("seen") and isinstance(tiplu, str) and tiplu:
+        return frozenset(int(k) for k in wild_kinds(card_of(tiplu)))
+    return frozenset()
+
+
+def play_step(view: GameView) -> int:
+    """+1 if play goes clockwise (seat numbers up), -1 otherwise (M-2)."""
+    rules = view.get("rules") or {}
+    return -1 if rules.get("direction") == "counterclockwise" else 1
 
 
 def policy(state: MarriageState) -> Action:

@@ -20,13 +20,17 @@ The policy reads an ``Observation``: one seat's knowledge, built from a view
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rami.bots.base import Bot, card_of, cards_of, hand_counts, legal_actions
+from rami.bots.base import card_of, cards_of, hand_counts, legal_actions
+from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard, rules_of
+from rami.bots.opponent_model import OpponentModel
 from rami.cards import CARDS, JOKER, Card
 from rami.engine import Action
+from rami.memo import GenerationMemo
+from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
 from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import card_points
@@ -37,13 +41,23 @@ from rami.views import GameView, own_seat
 if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
 
-__all__ = ["Observation", "TunisianGreedy", "card_use", "decide", "observe", "observe_state"]
+__all__ = [
+    "Observation",
+    "TunisianGreedy",
+    "candidates",
+    "card_use",
+    "decide",
+    "leaf_value",
+    "observe",
+    "observe_state",
+    "policy",
+    "tree_moves",
+]
 
 _JOKER = int(JOKER)
 _DRAW = Action("draw")
 _TAKE = Action("take")
-_MELD_CACHE: dict[tuple[str, ...], Meld] = {}
-_RULES_CACHE: dict[tuple[tuple[str, Any], ...], TunisianRules] = {}
+_MELDS: GenerationMemo[tuple[str, ...], Meld] = GenerationMemo(50_000)
 
 
 @dataclass
@@ -80,24 +94,12 @@ class Observation:
         return out
 
 
-def _rules(doc: Mapping[str, object]) -> TunisianRules:
-    key = tuple(sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
-    found = _RULES_CACHE.get(key)
-    if found is None:
-        found = rules_from(dict(doc))
-        _RULES_CACHE[key] = found
-    return found
-
-
 def table_meld(texts: Sequence[str]) -> Meld:
     """The meld a view lists (cards in their laid order), memoised."""
     key = tuple(texts)
-    found = _MELD_CACHE.get(key)
+    found = _MELDS.table.get(key)
     if found is None:
-        found = make_meld(cards_of(texts))
-        if len(_MELD_CACHE) > 50_000:
-            _MELD_CACHE.clear()
-        _MELD_CACHE[key] = found
+        found = _MELDS.remember(key, make_meld(cards_of(texts)))
     return found
 
 
@@ -106,7 +108,7 @@ def observe(view: GameView) -> Observation:
     view = tunisian_view(view)
     seats = view["seats"]
     return Observation(
-        rules=_rules(view["rules"]),
+        rules=rules_of(view["rules"], rules_from),
         seat=own_seat(view),
         phase=str(view["phase"]),
         first_round=bool(view["first_round"]),
@@ -148,10 +150,9 @@ def observe_state(state: TunisianState, seat: int) -> Observation:
 
 
 def _held(hand: Sequence[int], suit: int, position: int) -> bool:
-    if position < 1 or position > 14:
+    if position < ACE_LOW or position > ACE_HIGH:
         return False
-    rank = 1 if position == 14 else position
-    return hand[suit * 13 + rank - 1] > 0
+    return hand[kind_at(suit, position)] > 0
 
 
 def card_use(hand: Sequence[int], c: int, copies: bool = True) -> float:
@@ -165,9 +166,8 @@ def card_use(hand: Sequence[int], c: int, copies: bool = True) -> float:
     if c == _JOKER:
         return 6.0
     suit, r = divmod(c, 13)
-    rank = r + 1
     best = 0.0
-    for p in (1, 14) if rank == 1 else (rank,):
+    for p in positions(r):
         l1, r1 = _held(hand, suit, p - 1), _held(hand, suit, p + 1)
         l2, r2 = _held(hand, suit, p - 2), _held(hand, suit, p + 2)
         if (l1 and r1) or (l1 and l2) or (r1 and r2):
@@ -203,9 +203,9 @@ def table_fits(table: Sequence[tuple[Meld, int]]) -> set[int]:
         low, high = meld.span
         suit = meld.suit
         for p in (low - 1, high + 1):
-            if 1 <= p <= 14:
-                fits.add(suit * 13 + (0 if p == 14 else p - 1))
-        if not meld.has_joker and (low > 1 or high < 14):
+            if ACE_LOW <= p <= ACE_HIGH:
+                fits.add(kind_at(suit, p))
+        if not meld.has_joker and (low > ACE_LOW or high < ACE_HIGH):
             fits.add(_JOKER)
     return fits
 
@@ -263,12 +263,12 @@ def discard_scores(obs: Observation) -> dict[int, float]:
     return out
 
 
+def _higher(c: int) -> int:
+    return -c  # of two equal discards, shed the higher card
+
+
 def _choose_discard(obs: Observation, rng: random.Random | None, noise: float) -> Action:
-    scores = discard_scores(obs)
-    if noise and rng is not None:
-        scores = {c: v + rng.gauss(0.0, noise) for c, v in scores.items()}
-    best = min(scores, key=lambda c: (scores[c], -c))
-    return Action("discard", (CARDS[best],))
+    return pick_discard(discard_scores(obs), rng, noise, _higher)
 
 
 # --------------------------------------------------------------------------- steps
@@ -434,9 +434,8 @@ def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.
     if len(legal) == 1:
         return legal[0]
     if obs.phase == "draw":
-        if noise and rng is not None and rng.random() < min(0.3, noise / 40):
-            return rng.choice(legal)
-        return _draw_or_take(obs)
+        blurred = noisy_choice(legal, rng, noise, min(0.3, noise / 40))
+        return blurred if blurred is not None else _draw_or_take(obs)
     if obs.phase == "first_discard":
         return _choose_discard(obs, rng, noise)
     step = _going_out_step(obs)
@@ -455,18 +454,14 @@ def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.
     return legal[0]  # a staged opening must be completed: any offered meld does it
 
 
-class TunisianGreedy(Bot):
+class TunisianGreedy(GreedyBot[Observation]):
     """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
 
-    def __init__(self, seed: int = 0, noise: float = 0.0) -> None:
-        super().__init__(seed)
-        self.noise = noise
-        self.name = "easy" if noise else "greedy"
+    def observe(self, view: GameView) -> Observation:
+        return observe(view)
 
-    def choose(self, view: GameView) -> Action:
-        obs = observe(view)
-        rng = self.rng(view) if self.noise else None
-        return decide(obs, rng, self.noise)
+    def decide(self, obs: Observation, rng: random.Random | None, noise: float) -> Action:
+        return decide(obs, rng, noise)
 
 
 def _card(c: int) -> Card:
@@ -490,16 +485,44 @@ def candidates(obs: Observation, k: int) -> list[Action]:
         return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
     if first.kind != "discard":
         return [first]
+    return discard_candidates(first, discard_scores(obs), k, _higher, lambda c: c != _JOKER)
+
+
+DANGER = 5.0  # discard-score units per danger (IS-MCTS)
+
+
+def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Action]:
+    """The bot's moves at one IS-MCTS node (``rami.bots.ismcts``): draw or take (T-8),
+    going out when the exact solver says the hand empties, open now or wait (T-6), lay
+    off or swap, then discards ranked by greedy's scores plus the danger of feeding the
+    next player."""
+    legal = obs.legal
+    if len(legal) <= 1:
+        return list(legal)
+    if obs.phase == "draw":
+        first = decide(obs)
+        return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
+    out: list[Action] = []
+    if obs.phase != "first_discard":
+        step = _going_out_step(obs)
+        if step is not None:
+            return [step]  # the exact solver: the hand can be emptied this turn
+        first = decide(obs)
+        if first.kind != "discard":
+            out.append(first)
     scores = discard_scores(obs)
-    ranked = sorted(scores, key=lambda c: (scores[c], -c))
-    out = [first]
+    ranked = sorted(scores, key=lambda c: (scores[c] + DANGER * model.danger(c), -c))
     for c in ranked:
-        a = Action("discard", (CARDS[c],))
-        if a not in out and c != _JOKER:
-            out.append(a)
-        if len(out) >= k:
+        if len(out) >= width:
             break
-    return out
+        if c != _JOKER or len(scores) == 1:
+            out.append(Action("discard", (CARDS[c],)))
+    return out or list(legal[:1])
+
+
+def play_step(view: GameView) -> int:
+    """T-2: play passes to (seat - 1) mod n."""
+    return -1
 
 
 def policy(state: TunisianState) -> Action:

@@ -1,0 +1,47 @@
+"""What the ``rami`` command asks of a game: its own sub-commands, by command group.
+
+A game's ``Game.cli`` returns these; ``rami.cli`` adds each under the game's name
+(``rami score NAME``, ``rami analyze NAME``, ``rami demo NAME``, ``rami play NAME``), so
+the command line names no game. The functions are ordinary Typer commands: their
+parameters and docstrings are the options and help users see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Ask", "CliCommands", "LedgerPrompts"]
+
+#: Asks one question; the default is kept when the answer is empty.
+Ask = Callable[[str, str], str]
+
+
+@dataclass(frozen=True)
+class CliCommands:
+    """A game's commands in each group (``None``: the game has none there)."""
+
+    score: Callable[..., None] | None = None
+    analyze: Callable[..., None] | None = None
+    demo: Callable[..., None] | None = None
+    play: Callable[..., None] | None = None
+    ledger: LedgerPrompts | None = None
+
+
+@dataclass(frozen=True)
+class LedgerPrompts:
+    """What ``rami ledger`` asks a game: the cells of its standing, one deal's details
+    and the questions that make a deal entry (docs/score.md)."""
+
+    # A finished deal's cell per player in the standing table.
+    deal_cells: Callable[[Mapping[str, Any]], list[str]]
+    # The totals' tail and the lines after them; True when the ledger is over.
+    standing_end: Callable[[Mapping[str, Any], list[str]], tuple[str, list[str], bool]]
+    # One deal's lines below its heading (``rami ledger show N``).
+    deal_lines: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]]
+    # The questions for deal ``number`` (None: a new one), from the old entry if any.
+    ask_deal: Callable[
+        [Ask, Mapping[str, Any], Mapping[str, Any], int | None, Mapping[str, Any] | None],
+        dict[str, Any],
+    ]

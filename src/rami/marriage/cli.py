@@ -1,0 +1,185 @@
+"""Marriage's sub-commands of ``rami`` (``rami score|analyze|demo|play marriage``).
+
+Registered through ``registration.GAME.cli``; the command line itself names no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+import typer
+
+from rami.cli.calc import AsciiOpt, FileArg, JsonOpt, emit, read_json
+from rami.cli.demo import SeedOpt as DemoSeedOpt
+from rami.cli.hooks import Ask, CliCommands, LedgerPrompts
+from rami.cli.ledger import NUMBER, signed, tokens
+from rami.cli.play import AsciiOpt as PlayAsciiOpt
+from rami.cli.play import DelayOpt, LevelOpt, MaxTurnsOpt, SeedOpt, start
+from rami.errors import InputError
+
+__all__ = ["COMMANDS"]
+
+
+def score(source: FileArg) -> None:
+    """Settle one Marriage deal as it lay on a real table (M-12 … M-15)."""
+    from rami.marriage import calculator
+
+    emit(calculator.score(read_json(source)))
+
+
+def analyze(
+    hand: Annotated[str, typer.Option(help='The seen player\'s 22 cards, e.g. "3♠ 4♠ 5♠ …".')],
+    tiplu: Annotated[str, typer.Option(help="The tiplu, e.g. J♣.")],
+    shown: Annotated[
+        str | None, typer.Option(help="Melds or dublees already shown (part of the hand).")
+    ] = None,
+    rules: Annotated[str, typer.Option(help="Rules preset: nepali or indian.")] = "nepali",
+    as_json: JsonOpt = False,
+    ascii: AsciiOpt = False,
+) -> None:
+    """Can this Marriage hand finish now? If not, how many cards does it miss?"""
+    from rami.marriage import calculator
+
+    result = calculator.analyze(hand, tiplu, shown, rules)
+    if as_json:
+        emit(result)
+    else:
+        print(calculator.format_analysis(result, ascii=ascii))
+
+
+def demo(
+    seed: DemoSeedOpt = 1,
+    players: Annotated[int, typer.Option(help="Number of players.")] = 4,
+    rules: Annotated[str, typer.Option(help="Rules preset: nepali or indian.")] = "nepali",
+) -> None:
+    """One Marriage deal: every move, the tiplu, each player's maal, the settlement."""
+    from rami.marriage.demo import run_demo
+
+    run_demo(seed, players=players, rules=rules)
+
+
+def play(
+    rules: Annotated[str, typer.Option(help="Rules preset: nepali or indian.")] = "nepali",
+    players: Annotated[
+        int | None, typer.Option(help="Players, you included: 2-5 (nepali), 2-7 (indian).")
+    ] = None,
+    level: LevelOpt = "medium",
+    seed: SeedOpt = None,
+    ascii: PlayAsciiOpt = False,
+    delay: DelayOpt = None,
+    max_turns: MaxTurnsOpt = None,
+) -> None:
+    """Marriage against bots: one rotation of deals, the ledger between deals."""
+    start("marriage", rules, players, level, seed, ascii, delay, max_turns)
+
+
+# ---------------------------------------------------------------------- rami ledger
+
+
+def _maal_answer(text: str, row: dict[str, Any]) -> None:
+    """A number, or cards with ``+C`` for a tunnela of C exposed at the deal."""
+    if NUMBER.match(text):
+        if int(text):  # 0: no maal, as if no card was given
+            row["maal"] = int(text)
+        return
+    cards: list[str] = []
+    exposed: list[str] = []
+    for token in tokens(text):
+        if token.startswith("+") and len(token) > 1:
+            exposed.append(token[1:])
+            cards += [token[1:]] * 3
+        else:
+            cards.append(token)
+    if cards:
+        row["cards"] = cards
+    if exposed:
+        row["exposed_tunnelas"] = exposed
+
+
+def _maal_default(row: dict[str, Any]) -> str:
+    if "maal" in row:
+        return str(row["maal"])
+    cards = list(row.get("cards", []))
+    parts = []
+    for t in row.get("exposed_tunnelas", []):
+        for _ in range(3):
+            cards.remove(t)
+        parts.append(f"+{t}")
+    return " ".join(cards + parts) or "0"
+
+
+_STATUS = {"u": None, "s": "melds", "d": "dublees"}
+
+
+def _ask(
+    ask: Ask, names: list[str], rules: dict[str, Any], old: dict[str, Any] | None
+) -> dict[str, Any]:
+    indian = rules.get("scoring") == "indian"
+    old_rows: list[dict[str, Any]] = old["players"] if old else [{} for _ in names]
+    tiplu = ask("Tiplu (a card; empty: nobody saw)", (old or {}).get("tiplu") or "")
+    rows: list[dict[str, Any]] = []
+    choices = "u/s/d" if rules.get("dublees") else "u/s"
+    for name, prev in zip(names, old_rows, strict=True):
+        was = "u" if not prev.get("seen") else "d" if prev.get("qualified") == "dublees" else "s"
+        status = ask(f"{name}: unseen, seen or dublees? ({choices})", was).lower()[:1]
+        if status not in _STATUS:
+            raise InputError(f"{name}: answer u (unseen), s (seen) or d (dublees)")
+        row: dict[str, Any] = {"seen": status != "u"}
+        if status != "u":
+            row["qualified"] = _STATUS[status]
+        _maal_answer(
+            ask(
+                f"{name}: maal (a number, or cards; +6H = tunnela 6♥ at the deal)",
+                _maal_default(prev),
+            ),
+            row,
+        )
+        rows.append(row)
+    who = ask("Who finished? (a name; empty: nobody)", (old or {}).get("finisher") or "")
+    finisher = who if who else None
+    if indian:
+        for name, row, prev in zip(names, rows, old_rows, strict=True):
+            if name == finisher:
+                continue
+            text = ask(f"{name}: card points left in hand", str(prev.get("hand_points", 0)))
+            if not NUMBER.match(text):
+                raise InputError(f"{name}: the card points must be a whole number, not {text!r}")
+            row["hand_points"] = int(text)
+    return {"tiplu": tiplu or None, "players": rows, "finisher": finisher}
+
+
+def _ask_deal(
+    ask: Ask,
+    doc: Mapping[str, Any],
+    result: Mapping[str, Any],
+    number: int | None,
+    old: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    return _ask(ask, list(result["players"]), result["rules"], dict(old) if old else None)
+
+
+def _cells(deal: Mapping[str, Any]) -> list[str]:
+    return [signed(p["net"]) for p in deal["players"]]
+
+
+def _end(result: Mapping[str, Any], names: list[str]) -> tuple[str, list[str], bool]:
+    after = [f"  ahead: {', '.join(result['leaders'])}"] if result["deals"] else []
+    return f"   sum {result['sum']}", after, False
+
+
+def _deal_lines(deal: Mapping[str, Any], entry: Mapping[str, Any]) -> list[str]:
+    who = entry.get("finisher")
+    lines = [f"  finished: {who}" if who is not None else "  nobody finished"]
+    for p in deal["result"]["players"]:
+        items = f"  ({'; '.join(p['maal_items'])})" if p["maal_items"] else ""
+        lines.append(f"  {p['name']}: maal {p['maal']}, net {signed(p['net'])}{items}")
+    for pair in deal["result"]["pairs"]:
+        lines.append(f"  {pair['from']} pays {pair['to']} {pair['points']}")
+    return lines
+
+
+LEDGER = LedgerPrompts(_cells, _end, _deal_lines, _ask_deal)
+
+
+COMMANDS = CliCommands(score=score, analyze=analyze, demo=demo, play=play, ledger=LEDGER)

@@ -1,0 +1,128 @@
+"""The RL observation of Marriage (``Game.observation``; docs/rl.md): the card planes and
+scalars of the common encoder (``rami.rl.observation``) that are Marriage's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rami.rl.observation import TURN_SCALE, Encoder, Obs
+
+__all__ = ["MarriageEncoder", "encoder"]
+
+
+class MarriageEncoder(Encoder):
+    """Marriage (52 kinds; counts over ``decks`` copies)."""
+
+    game = "marriage"
+    kinds = 52
+    _common = (
+        "own hand",
+        "discard pile (all)",
+        "discard pile top",
+        "discard pile 2nd",
+        "discard pile 3rd",
+        "tiplu (if seen)",
+        "wild cards (if seen)",
+        "card taken this turn",
+        "unseen cards",
+    )
+    _per_seat = ("shown melds", "exposed tunnelas", "dublees", "known in hand", "discarded")
+    _phases = ("expose", "draw", "play", "over")
+
+    def __init__(self, players: int, decks: int = 3, hand_size: int = 21) -> None:
+        rows = self._common + tuple(
+            f"seat +{r}: {name}" for r in range(players) for name in self._per_seat
+        )
+        scalars = (
+            *(f"phase {p}" for p in self._phases),
+            "stock size",
+            "turn",
+            "tiplu picked",
+            *(
+                f"seat +{r}: {name}"
+                for r in range(players)
+                for name in ("hand size", "seen", "melds path", "dublees path", "to move")
+            ),
+        )
+        common = len(self._common)
+        counted = {0, 1, 8} | {common + r * 5 + j for r in range(players) for j in range(5)}
+        super().__init__(
+            players,
+            rows,
+            scalars,
+            [float(decks)] * 52,
+            frozenset(counted),
+            frozenset(("show", "dublee", "expose", "meld", "add")),
+            known_rows=[common + r * 5 + 3 for r in range(players)],
+            discard_rows=[common + r * 5 + 4 for r in range(players)],
+            seen_rows=[0, 1, 5] + [common + r * 5 + j for r in range(players) for j in range(3)],
+            unseen_row=8,
+        )
+        self.decks = decks
+        self.hand_size = hand_size
+        self.shoe = 52 * decks
+        maps = self._rows
+        self._seat_maps = [  # per relative seat: shown melds, exposed tunnelas, dublees
+            tuple(maps[common + rel * 5 + j].__getitem__ for j in range(3))
+            for rel in range(players)
+        ]
+
+    def encode(self, view: Mapping[str, Any]) -> Obs:
+        me = view["seat"]
+        n = self.players
+        rows = self._rows
+        flat: list[int] = []
+        hand = view.get("hand")
+        if hand:
+            flat += map(rows[0].__getitem__, hand)
+        pile = view["discard_pile"]
+        if pile:
+            flat += map(rows[1].__getitem__, pile)
+            for depth in range(min(3, len(pile))):
+                flat.append(rows[2 + depth][pile[-1 - depth]])
+        tiplu = view.get("tiplu")
+        if tiplu:
+            flat.append(rows[5][tiplu])
+            flat += map(rows[6].__getitem__, view.get("wild_cards") or ())
+        taken = view.get("taken")
+        if taken:
+            flat.append(rows[7][taken])
+        h = self._history(view, me)
+        to_move = view.get("to_move")
+        phase = view["phase"]
+        scalars = [1.0 if phase == p else 0.0 for p in self._phases]
+        scalars += [
+            view["stock_size"] / self.shoe,
+            min(1.0, view["turn"] / TURN_SCALE),
+            1.0 if view.get("tiplu_picked") else 0.0,
+        ]
+        seat_scalars = [0.0] * (5 * n)
+        size_scale = self.hand_size + 1
+        seat_maps = self._seat_maps
+        for s, entry in enumerate(view["seats"]):
+            rel = (s - me) % n
+            shown, exposing, dubleeing = seat_maps[rel]
+            for meld in entry["melds"]:
+                flat += map(shown, meld)
+            exposed = entry["exposed_tunnelas"]
+            if exposed:
+                flat += list(map(exposing, exposed)) * 3
+            dublees = entry["dublees"]
+            if dublees:
+                flat += list(map(dubleeing, dublees)) * 2
+            path = entry["path"]
+            seat_scalars[rel * 5 : rel * 5 + 5] = (
+                entry["hand_size"] / size_scale,
+                1.0 if entry["seen"] else 0.0,
+                1.0 if path == "melds" else 0.0,
+                1.0 if path == "dublees" else 0.0,
+                1.0 if to_move == s else 0.0,
+            )
+        return self._finish(flat, h, scalars + seat_scalars)
+
+
+def encoder(players: int, rules: Mapping[str, Any]) -> Encoder:
+    """The encoder for a table of ``players`` under these rules (``Game.observation``)."""
+    return MarriageEncoder(players, int(rules["decks"]), int(rules["hand_size"]))

@@ -1,0 +1,304 @@
+"""Marriage at the terminal (``Game.terminal``): its parts of the ``rami play`` screens.
+
+Seat lines say seen/unseen and the melds shown (M-6, M-7), the status line the tiplu
+once the seat may know it, the end of a deal each player's maal and net (M-12, M-13),
+the ledger the balances (M-16); 'open' (or 'show all') shows step by step with the
+engine's legal shows. Drawn from the human seat's view and the public standing only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from rami.cards import Card, counts, parse_card, parse_cards
+from rami.engine import Action
+from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
+from rami.marriage.maal import maal
+from rami.marriage.rules import rules_from
+from rami.marriage.solver import dublee_count, dublees_to_finish, max_show_melds, missing_at_least
+from rami.play.commands import legal_actions
+from rami.play.hooks import TerminalHooks
+from rami.play.panels import Ledger, panel_table
+from rami.play.render import Frame, card_text, cards_text, meld_text, table_melding
+from rami.play.session import Session
+
+__all__ = ["HOOKS"]
+
+
+# ---------------------------------------------------------------------- turn screen
+
+
+def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line: Text) -> None:
+    seat = int(s["seat"])
+    a = frame.ascii
+    seen = bool(s.get("seen"))
+    line.append("seen   " if seen else "unseen ", style="green" if seen else "dim")
+    for t in s.get("exposed_tunnelas") or []:
+        line.append_text(meld_text([t] * 3, a))
+        line.append(" ")
+    for m in s.get("melds") or []:
+        if seat != frame.human:
+            line.append_text(meld_text(m, a))
+            line.append(" ")
+    dublees = s.get("dublees") or []
+    if dublees and seat != frame.human:
+        line.append(f"{len(dublees)} dublees ")
+
+
+def status_line(view: Mapping[str, Any], frame: Frame, line: Text) -> None:
+    a = frame.ascii
+    line.append(" · Tiplu: ")
+    if view.get("tiplu"):
+        line.append_text(card_text(view["tiplu"], a))
+        wild = view.get("wild_cards") or []
+        if wild:
+            line.append(" · wild: ")
+            line.append_text(cards_text(wild, a))
+    elif view.get("tiplu_picked"):
+        line.append("picked, hidden until you see", style="dim")
+    else:
+        line.append("not picked yet", style="dim")
+
+
+def own_lines(view: Mapping[str, Any], me: Mapping[str, Any], frame: Frame) -> list[Text]:
+    a = frame.ascii
+    lines: list[Text] = []
+    table = table_melding(view)
+    shown = Text("Your table: " if table else "Your shown: ")
+    parts = 0
+    for i, m in enumerate(me.get("melds") or []):
+        shown.append_text(meld_text(m, a, f"@{i} " if table else ""))
+        shown.append(" ")
+        parts += 1
+    for t in me.get("exposed_tunnelas") or []:
+        shown.append_text(meld_text([t] * 3, a, "tunnela"))
+        shown.append(" ")
+        parts += 1
+    for d in me.get("dublees") or []:
+        shown.append_text(meld_text([d, d], a))
+        shown.append(" ")
+        parts += 1
+    if parts:
+        lines.append(shown)
+    return lines
+
+
+# ---------------------------------------------------------------------- panels
+
+
+def deal_end(
+    view: Mapping[str, Any], details: Mapping[str, Any], names: Sequence[str], ascii: bool
+) -> list[RenderableType]:
+    out: list[RenderableType] = []
+    head = Text("End of the deal: ", style="bold reverse")
+    finisher = details.get("finisher")
+    if finisher is None:
+        why = "turn limit" if details.get("reason") == "max_turns" else "the stock ran out"
+        head.append(f"no finisher ({why})", style="bold reverse")
+    else:
+        kind = (details.get("finish") or {}).get("kind", "melds")
+        head.append(f"{names[finisher]} finished with {kind}", style="bold reverse")
+    out.append(head)
+    line = Text("Tiplu: ")
+    tiplu = details.get("tiplu")
+    if tiplu:
+        line.append_text(card_text(tiplu, ascii))
+    else:
+        line.append("never picked (nobody showed)", style="dim")
+    fin = details.get("finish")
+    if fin:
+        line.append("   finish: ")
+        for g in fin.get("groups") or []:
+            line.append_text(meld_text(g, ascii))
+            line.append(" ")
+        line.append("discard ")
+        line.append_text(card_text(fin["discard"], ascii))
+    out.append(line)
+    table = panel_table(ascii)
+    table.add_column("Player")
+    table.add_column("Seen")
+    table.add_column("Maal", justify="right")
+    table.add_column("Maal items", overflow="fold")
+    table.add_column("Net", justify="right")
+    for p in details.get("players") or []:
+        s = int(p["seat"])
+        items = ", ".join(p.get("maal_items") or []) or "-"
+        seen = "yes" if p.get("seen") else "no"
+        if p.get("path") == "dublees":
+            seen += " (dublees)"
+        table.add_row(names[s], seen, str(p.get("maal", 0)), items, f"{p.get('net', 0):+d}")
+    out.append(table)
+    return out
+
+
+def ledger(st: Mapping[str, Any], names: list[str], human: int) -> Ledger:
+    played = len(st.get("deals") or [])
+    notes = [f"{played} of {st.get('deals_total', '?')} deals played; the best balance wins (M-16)"]
+    return Ledger("Ledger", names, [], list(st.get("totals") or []), notes=notes)
+
+
+def standing_text(st: Mapping[str, Any], human: int) -> str:
+    totals = st.get("totals") or [0] * (human + 1)
+    return f"your balance {totals[human]:+d}"
+
+
+def table_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    lines: list[str] = []
+    for s in view.get("seats") or []:
+        name = names[int(s["seat"])]
+        groups = [" ".join(m) for m in s.get("melds") or []]
+        groups += [" ".join([t] * 3) for t in s.get("exposed_tunnelas") or []]
+        groups += [f"{d} {d}" for d in s.get("dublees") or []]
+        # the player's own Indian table melds are numbered for 'add 8♥ @N' (M-10)
+        numbered = s.get("seat") == view.get("seat") and table_melding(view)
+        if groups:
+            lines.append(f"{name}:")
+            lines.extend(f"  @{i} {g}" if numbered else f"  {g}" for i, g in enumerate(groups))
+    return lines or ["nobody has shown or laid a meld yet"]
+
+
+def help_lines(table_melding: bool) -> list[str]:
+    lines: list[str] = []
+    lines += [
+        "show              list the pure melds you may show (then a number)",
+        "show 3s 4s 5s     show one meld;  'show all' (or 'open') shows all three",
+        "dublee 7c         show a dublee (7 dublees to see)",
+        "finish K♦         finish, discarding K♦; 'finish' alone lists the discards",
+        "expose 6h / pass  expose a dealt tunnela / pass (right after the deal)",
+    ]
+    if table_melding:
+        lines += [
+            "lay 5h 6h 7h      lay a meld on the table after seeing",
+            "lay 8h @2         add 8♥ to your table meld @2 (also: add 8h @2)",
+        ]
+    return lines
+
+
+# ---------------------------------------------------------------------- hints and 'open'
+
+
+def _cards(texts: Sequence[str]) -> list[Card]:
+    return parse_cards(list(texts))
+
+
+def _verbs(view: Mapping[str, Any]) -> list[Action]:
+    return [Action.parse(t) for t in view.get("legal_actions") or ()]
+
+
+def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    seat = view.get("seat")
+    for s in view.get("seats") or ():
+        if s.get("seat") == seat:
+            return dict(s)
+    return {}
+
+
+def hint_lines(view: Mapping[str, Any]) -> list[str]:
+    rules = rules_from(view.get("rules"))
+    show_dublees = dublees_to_finish(rules) - 1  # M-9
+    hand = _cards(view.get("hand") or [])
+    me = _me(view)
+    legal = _verbs(view)
+    phase = view.get("phase")
+    lines: list[str] = []
+    if phase == "expose":
+        exposes = [str(a.cards[0]) for a in legal if a.kind == "expose"]
+        if exposes:
+            lines.append(
+                "you may expose a tunnela of " + ", ".join(exposes) + ": it counts as a shown "
+                "meld and may earn a bonus (M-3, M-12)"
+            )
+        else:
+            lines.append("you hold no tunnela: type 'pass'")
+        return lines
+    vec = counts(hand)
+    top = (view.get("discard_pile") or [None])[-1]
+    if not me.get("seen"):
+        shown = len(me.get("melds") or []) + len(me.get("exposed_tunnelas") or [])
+        dublees = len(me.get("dublees") or [])
+        if phase == "play" and any(a.kind in ("show", "dublee", "see") for a in legal):
+            lines.append("you can show now and see the tiplu: type 'show' (or 'show all')")
+        have = shown + max_show_melds(vec, rules, _SHOW_MELDS - shown)
+        text = f"you hold {min(have, _SHOW_MELDS)} of the {_SHOW_MELDS} pure melds needed to show"
+        if rules.dublees_allowed(int(view.get("players") or 0)):
+            pairs = dublees + dublee_count(vec)
+            text += f", and {min(pairs, show_dublees)} of {show_dublees} dublees"
+        lines.append(text)
+        if phase == "draw" and top is not None and any(a.kind == "take" for a in legal):
+            more = counts([*hand, parse_card(top)])
+            if shown + max_show_melds(more, rules, _SHOW_MELDS - shown) > have:
+                lines.append(f"taking {top} would give you another pure meld")
+        return lines
+    tiplu = parse_card(view["tiplu"])
+    finishes = [str(a.cards[0]) for a in legal if a.kind == "finish"]
+    shown_melds = [_cards(m) for m in me.get("melds") or []]
+    shown_melds += [[parse_card(t)] * 3 for t in me.get("exposed_tunnelas") or []]
+    shown_melds += [[parse_card(d)] * 2 for d in me.get("dublees") or []]
+    if finishes:
+        lines.append("you can finish: " + " or ".join(f"'finish {c}'" for c in finishes[:4]))
+    elif phase == "play":
+        gap, exact = missing_at_least(vec, rules, tiplu, shown_melds)
+        least = "" if exact else "at least "
+        lines.append(f"{least}{gap} card{'s' if gap != 1 else ''} missing before you can finish")
+    elif phase == "draw" and top is not None and any(a.kind == "take" for a in legal):
+        lines.append(f"the top discard is {top}; draw or take, then ask again")
+    own = [*hand]
+    for m in shown_melds:
+        own.extend(m)
+    exposed = tuple(parse_card(t) for t in me.get("exposed_tunnelas") or [])
+    bonus = me.get("path") == "melds" and bool(exposed)
+    points, items = maal(own, tiplu, rules, exposed, bonus)
+    detail = f": {', '.join(items)}" if items else ""
+    lines.append(f"your maal now: {points}{detail}")
+    return lines
+
+
+def quick_lay(session: Session, view: Mapping[str, Any]) -> None:
+    """Marriage: complete a show step by step with the engine's legal shows (M-6)."""
+    if view.get("seen"):
+        session.screen.notes.append(("error", "you have already seen the tiplu"))
+        return
+    if view.get("phase") != "play":
+        session.screen.notes.append(("error", "draw first: 'd' draws, 't' takes the discard"))
+        return
+    steps = 0
+    while True:
+        current = session.match.current.view(session.human)
+        if current.get("seen") or session.match.current.to_move != session.human:
+            break
+        legal = legal_actions(current)
+        see = [a for a in legal if a.kind == "see"]
+        shows = [a for a in legal if a.kind == "show"] or [a for a in legal if a.kind == "dublee"]
+        step = see[0] if see else shows[0] if shows else None
+        if step is None:
+            break
+        if not session.play([step]):
+            return
+        steps += 1
+    if not steps:
+        session.screen.notes.append(("error", "you cannot show now (type ? for a hint)"))
+
+
+HOOKS = TerminalHooks(
+    seat_line=seat_line,
+    status_line=status_line,
+    own_lines=own_lines,
+    deal_end=deal_end,
+    ledger=ledger,
+    standing_text=standing_text,
+    table_lines=table_lines,
+    help_lines=help_lines,
+    hint_lines=hint_lines,
+    quick_lay=quick_lay,
+    open_command="auto_show",
+    lays_on_table=table_melding,
+    refusals={
+        "swap": "Marriage has no joker swaps",
+        "lay_seen": "in Nepali Marriage melds stay in hand until you 'finish'",
+        "add": "in Nepali Marriage nobody adds to melds (M-6)",
+    },
+)

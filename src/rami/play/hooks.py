@@ -1,0 +1,85 @@
+"""What ``rami play`` asks of a game beside the engine protocol (``Game.terminal``).
+
+The terminal draws a generic table (title, stock, seats, discards, hand, moves) from
+the human seat's view; a game adds its own parts through these hooks: what a seat line
+and the status line say, the melds shown beside the hand, the end-of-deal panel, the
+ledger, the hints and the words of its command language. Every hook reads views and
+the public standing only, never a state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from rami.games import get_game
+
+if TYPE_CHECKING:
+    from rami.play.panels import Ledger
+    from rami.play.render import Frame
+    from rami.play.session import Session
+
+__all__ = ["TerminalHooks", "hooks_of"]
+
+View = Mapping[str, Any]
+
+
+def _nothing(*_args: Any) -> None:
+    return None
+
+
+def _no_lines(*_args: Any) -> list[Any]:
+    return []
+
+
+def _no_text(*_args: Any) -> str:
+    return ""
+
+
+def _lay(_view: View) -> str:
+    return "lay"
+
+
+def _always(_view: View) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class TerminalHooks:
+    """A game's parts of the terminal (each has a harmless default)."""
+
+    # Turn screen: append to a seat's line and to the status line; lines above the hand
+    # (shown melds); whether the table's melds (``view["table"]``) get their own lines.
+    seat_line: Callable[[View, Mapping[str, Any], Frame, Text], None] = _nothing
+    status_line: Callable[[View, Frame, Text], None] = _nothing
+    own_lines: Callable[[View, Mapping[str, Any], Frame], list[Text]] = _no_lines
+    table_section: bool = False
+    lay_word: Callable[[View], str] = _lay  # what the moves line calls laying ("open")
+    # End of a deal: the panels before the ledger; the ledger from the standing.
+    deal_end: Callable[[View, Mapping[str, Any], Sequence[str], bool], list[RenderableType]] = (
+        _no_lines
+    )
+    ledger: Callable[[Mapping[str, Any], list[str], int], Ledger] | None = None
+    standing_text: Callable[[Mapping[str, Any], int], str] = _no_text
+    # Pages: ``table`` (every meld in sight) and ``help`` (the game's commands).
+    table_lines: Callable[[View, Sequence[str]], list[str]] = _no_lines
+    help_lines: Callable[[bool], list[str]] = _no_lines
+    # ``?``: advice from the solvers on the seat's own cards (never raises).
+    hint_lines: Callable[[View], list[str]] = _no_lines
+    # The command language: 'open' (lay/show everything the solver finds, step by
+    # step), whether melds go on the table, and why a verb the game lacks is refused
+    # (keys: show, finish, swap, add, lay_seen).
+    quick_lay: Callable[[Session, View], None] | None = None
+    open_command: str = "open"  # the command kind 'open' becomes ("auto_show": shows)
+    lays_on_table: Callable[[View], bool] = _always
+    refusals: Mapping[str, str] = field(default_factory=dict)
+
+
+def hooks_of(view: View) -> TerminalHooks:
+    """The terminal hooks of the game ``view`` belongs to (defaults if it has none)."""
+    spec = get_game(view.get("game"))
+    return spec.terminal() if spec.terminal is not None else TerminalHooks()

@@ -1,0 +1,152 @@
+"""Tunisian rami's sub-commands of ``rami`` (``rami score|analyze|demo|play tunisian``).
+
+Registered through ``registration.GAME.cli``; the command line itself names no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+import typer
+
+from rami.cli.calc import AsciiOpt, FileArg, JsonOpt, emit, read_json
+from rami.cli.demo import SeedOpt as DemoSeedOpt
+from rami.cli.hooks import Ask, CliCommands, LedgerPrompts
+from rami.cli.ledger import NUMBER, tokens
+from rami.cli.play import AsciiOpt as PlayAsciiOpt
+from rami.cli.play import DelayOpt, LevelOpt, MaxTurnsOpt, SeedOpt, start
+from rami.errors import InputError
+from rami.tunisian.rules import PRESETS
+
+__all__ = ["COMMANDS"]
+
+_THRESHOLD = PRESETS["1v1"].opening_threshold  # T-6
+
+
+def score(source: FileArg) -> None:
+    """Score one Tunisian rami deal and update the running totals (T-10, T-13)."""
+    from rami.tunisian import calculator
+
+    emit(calculator.score(read_json(source)))
+
+
+def analyze(
+    hand: Annotated[str, typer.Option(help='The hand, e.g. "10♥ J♥ Q♥ K♥ JK …".')],
+    threshold: Annotated[int, typer.Option(help="The opening threshold to reach.")] = _THRESHOLD,
+    as_json: JsonOpt = False,
+    ascii: AsciiOpt = False,
+) -> None:
+    """The best opening (man3a) this Tunisian hand holds."""
+    from rami.tunisian import calculator
+
+    result = calculator.analyze(hand, threshold)
+    if as_json:
+        emit(result)
+    else:
+        print(calculator.format_analysis(result, ascii=ascii))
+
+
+def demo(
+    seed: DemoSeedOpt = 1,
+    mode: Annotated[str, typer.Option(help="1v1, ffa or 2v2.")] = "ffa",
+    whole_game: Annotated[
+        bool, typer.Option("--game", help="Play a whole game, not one deal.")
+    ] = False,
+) -> None:
+    """One Tunisian rami deal (or a whole game): every move, openings, points and totals."""
+    from rami.tunisian.demo import run_demo
+
+    run_demo(seed, mode=mode, whole_game=whole_game)
+
+
+def play(
+    mode: Annotated[str, typer.Option(help="1v1, ffa (4 players) or 2v2 (bot partner).")] = "1v1",
+    level: LevelOpt = "medium",
+    seed: SeedOpt = None,
+    ascii: PlayAsciiOpt = False,
+    delay: DelayOpt = None,
+    max_turns: MaxTurnsOpt = None,
+) -> None:
+    """Tunisian rami against bots: deals until one player (or team) is left."""
+    start("tunisian", mode, None, level, seed, ascii, delay, max_turns)
+
+
+# ---------------------------------------------------------------------- rami ledger
+
+
+def _ask(ask: Ask, names: list[str], out: list[bool], old: dict[str, Any] | None) -> dict[str, Any]:
+    who = ask("Who went out? (a name; empty: nobody)", (old or {}).get("winner") or "")
+    winner = who if who else None
+    old_rows: list[Any] = old["players"] if old else [None for _ in names]
+    rows: list[Any] = []
+    for name, gone, prev in zip(names, out, old_rows, strict=True):
+        if gone:
+            rows.append(None)
+            continue
+        if name == winner:
+            rows.append({})
+            continue
+        default = ""
+        if isinstance(prev, dict):
+            if prev.get("opened") is False:
+                default = "-"
+            elif "points" in prev:
+                default = str(prev["points"])
+            elif prev.get("hand"):
+                default = " ".join(prev["hand"])
+        text = ask(f"{name}: points, or the cards left (JK = joker), or - if not opened", default)
+        if text == "-":
+            rows.append({"opened": False})
+        elif NUMBER.match(text):
+            rows.append({"opened": True, "points": int(text)})
+        else:
+            rows.append({"opened": True, "hand": tokens(text)})
+    return {"winner": winner, "players": rows}
+
+
+def _ask_deal(
+    ask: Ask,
+    doc: Mapping[str, Any],
+    result: Mapping[str, Any],
+    number: int | None,
+    old: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    names = list(result["players"])
+    index = (number or len(doc["deals"]) + 1) - 1
+    out = result["deals"][index - 1]["result"] if index else None
+    gone = [p["eliminated"] for p in out["players"]] if out else [False] * len(names)
+    if number is None and result["game_over"]:
+        raise InputError(f"the game is over: {result['game_winner']} won")
+    return _ask(ask, names, gone, dict(old) if old else None)
+
+
+def _cells(deal: Mapping[str, Any]) -> list[str]:
+    return [str(p["points"]) for p in deal["players"]]
+
+
+def _end(result: Mapping[str, Any], names: list[str]) -> tuple[str, list[str], bool]:
+    lines: list[str] = []
+    if result["teams"]:
+        for team in result["teams"]:
+            lines.append(f"  team {' + '.join(team['players'])}: {team['total']}")
+    out = [n for n, o in zip(names, result["eliminated"], strict=True) if o]
+    if out:
+        lines.append(f"  out: {', '.join(out)}")
+    if result["game_over"]:
+        lines.append(f"Game over: {result['game_winner']} won.")
+    return f"   out at {result['limit']}", lines, bool(result["game_over"])
+
+
+def _deal_lines(deal: Mapping[str, Any], entry: Mapping[str, Any]) -> list[str]:
+    who = entry.get("winner")
+    lines = [f"  went out: {who}" if who is not None else "  nobody went out"]
+    for p in deal["result"]["players"]:
+        lines.append(f"  {p['name']}: {p['points']} points, total {p['total']}")
+    return lines
+
+
+LEDGER = LedgerPrompts(_cells, _end, _deal_lines, _ask_deal)
+
+
+COMMANDS = CliCommands(score=score, analyze=analyze, demo=demo, play=play, ledger=LEDGER)

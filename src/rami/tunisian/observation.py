@@ -1,0 +1,132 @@
+"""The RL observation of Tunisian rami (``Game.observation``; docs/rl.md): the card planes and
+scalars of the common encoder (``rami.rl.observation``) that are Tunisian rami's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rami.rl.observation import TURN_SCALE, Encoder, Obs
+
+__all__ = ["TunisianEncoder", "encoder"]
+
+
+class TunisianEncoder(Encoder):
+    """Tunisian rami (53 kinds, the joker last; counts over the shoe's copies)."""
+
+    game = "tunisian"
+    kinds = 53
+    _common = (
+        "own hand",
+        "discard pile (all)",
+        "discard pile top",
+        "discard pile 2nd",
+        "discard pile 3rd",
+        "unseen cards",
+        "cards the table's jokers stand for",
+    )
+    _per_seat = ("known in hand", "discarded", "laid on the table")
+    _phases = ("first_discard", "draw", "play", "over")
+
+    def __init__(self, players: int, decks: int = 2, jokers: int = 4, table_cap: int = 36) -> None:
+        self.table_cap = table_cap
+        common = len(self._common)
+        rows = (
+            self._common
+            + tuple(f"seat +{r}: {name}" for r in range(players) for name in self._per_seat)
+            + tuple(f"table meld @{i}" for i in range(table_cap))
+        )
+        scalars = (
+            *(f"phase {p}" for p in self._phases),
+            "first round",
+            "stock size",
+            "turn",
+            "opening threshold",
+            "staged value",
+            "must open",
+            *(
+                f"seat +{r}: {name}"
+                for r in range(players)
+                for name in ("hand size", "active", "opened", "opening value", "partner", "to move")
+            ),
+        )
+        counted = {0, 1, 5} | set(range(common, len(rows)))
+        super().__init__(
+            players,
+            rows,
+            scalars,
+            [float(decks)] * 52 + [float(jokers)],
+            frozenset(counted),
+            frozenset(("meld", "add", "swap")),
+            known_rows=[common + r * 3 for r in range(players)],
+            discard_rows=[common + r * 3 + 1 for r in range(players)],
+            seen_rows=[0, 1] + [common + r * 3 + 2 for r in range(players)],
+            unseen_row=5,
+        )
+        self.decks = decks
+        self.jokers = jokers
+        self.shoe = 52 * decks + jokers
+        maps = self._rows
+        self._laid = [maps[common + rel * 3 + 2].__getitem__ for rel in range(players)]
+        self._table_maps = [m.__getitem__ for m in maps[common + players * 3 :]]
+
+    def encode(self, view: Mapping[str, Any]) -> Obs:
+        me = view["seat"]
+        n = self.players
+        rows = self._rows
+        flat: list[int] = []
+        hand = view.get("hand")
+        if hand:
+            flat += map(rows[0].__getitem__, hand)
+        pile = view["discard_pile"]
+        if pile:
+            flat += map(rows[1].__getitem__, pile)
+            for depth in range(min(3, len(pile))):
+                flat.append(rows[2 + depth][pile[-1 - depth]])
+        h = self._history(view, me)
+        laid = self._laid
+        table_maps = self._table_maps
+        cap = self.table_cap
+        jokers_as = rows[6]
+        for i, meld in enumerate(view["table"]):
+            cards = meld["cards"]
+            flat += map(laid[(meld["owner"] - me) % n], cards)
+            if i < cap:
+                flat += map(table_maps[i], cards)
+            if meld["joker_as"]:
+                flat.append(jokers_as[meld["joker_as"]])
+        phase = view["phase"]
+        threshold = max(1, view["threshold"])
+        scalars = [1.0 if phase == p else 0.0 for p in self._phases]
+        scalars += [
+            1.0 if view["first_round"] else 0.0,
+            view["stock_size"] / self.shoe,
+            min(1.0, view["turn"] / TURN_SCALE),
+            min(1.0, threshold / 200.0),
+            min(1.0, view["staged_value"] / threshold),
+            1.0 if view["must_open"] else 0.0,
+        ]
+        seat_scalars = [0.0] * (6 * n)
+        my_team = view.get("team")
+        to_move = view.get("to_move")
+        for s, entry in enumerate(view["seats"]):
+            rel = (s - me) % n
+            value = entry["opening_value"]
+            team = entry["team"]
+            seat_scalars[rel * 6 : rel * 6 + 6] = (
+                min(1.0, entry["hand_size"] / 16.0),
+                1.0 if entry["active"] else 0.0,
+                1.0 if entry["opened"] else 0.0,
+                0.0 if value is None else min(1.0, value / threshold),
+                1.0 if team is not None and team == my_team and s != me else 0.0,
+                1.0 if to_move == s else 0.0,
+            )
+        return self._finish(flat, h, scalars + seat_scalars)
+
+
+def encoder(players: int, rules: Mapping[str, Any]) -> Encoder:
+    """The encoder for a table of ``players`` under these rules (``Game.observation``)."""
+    decks = int(rules["decks"])
+    jokers = int(rules["jokers"])
+    return TunisianEncoder(players, decks, jokers, (52 * decks + jokers) // 3)

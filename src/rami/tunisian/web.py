@@ -1,0 +1,71 @@
+"""Tunisian rami on the web server (``Game.web``): hints, auto-group, scorekeeper.
+
+Each hook reads one seat's view only. Moved here from ``rami.server`` so that the
+server names no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rami.cards import Card, counts, parse_cards
+from rami.server.arrange import sorted_rest as _rest
+from rami.server.arrange import take_group as _take
+from rami.server.hooks import WebHooks
+from rami.tunisian.rules import PRESETS
+
+__all__ = ["HOOKS"]
+
+
+def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    seat = view.get("seat")
+    hand = list(view.get("hand") or ())
+    if seat is None or not hand or view.get("phase") == "over":
+        return []
+    if view["seats"][seat].get("opened"):
+        return []
+    from rami.tunisian.solver import best_opening
+
+    threshold = int(view.get("threshold") or PRESETS["1v1"].opening_threshold)
+    opening = best_opening(counts(parse_cards(" ".join(hand))))
+    if opening is None or opening.value < threshold:
+        return [
+            {
+                "key": "hint_no_opening",
+                "value": 0 if opening is None else opening.value,
+                "threshold": threshold,
+            }
+        ]
+    return [
+        {
+            "key": "hint_opening",
+            "value": opening.value,
+            "threshold": threshold,
+            "melds": [" ".join(str(c) for c in m.cards) for m in opening.melds],
+        }
+    ]
+
+
+def arrange(cards: list[Card], view: Mapping[str, Any]) -> list[list[Card]]:
+    from rami.tunisian.solver import best_opening
+
+    left = counts(cards)
+    groups: list[list[Card]] = []
+    opening = best_opening(left)
+    if opening is not None:
+        for meld in opening.melds:
+            if _take(left, meld.cards):
+                groups.append(list(meld.cards))
+    rest = _rest(left, cards)
+    return [*groups, *([rest] if rest else [])]
+
+
+LEDGER_EXAMPLE = {
+    "game": "tunisian",
+    "mode": "1v1",
+    "players": ["Sami", "Ines"],
+    "deals": [{"winner": "Sami", "players": [{}, {"opened": True, "hand": ["JK", "K♠"]}]}],
+}
+
+HOOKS = WebHooks(notes=notes, arrange=arrange, ledger_example=LEDGER_EXAMPLE)
