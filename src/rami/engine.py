@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from rami.cards import Card, CardError, parse_card
 from rami.errors import IllegalAction
@@ -130,7 +130,7 @@ class GameState(Protocol):
     def result(self) -> DealResult[Mapping[str, object]] | None: ...
 
     @property
-    def events(self) -> Sequence[Mapping[str, Any]]: ...
+    def events(self) -> Sequence[Mapping[str, object]]: ...
 
     @property
     def num_players(self) -> int: ...

@@ -107,8 +107,8 @@ class Game:
     match_word: str = "the match"  # "… wins the match" / "… wins the game"
     # The scorekeeper (rami.ledger, ``rami ledger``, /score): a whole ledger document,
     # one N-2 deal document (``rami score``), and the terminal's questions for a deal.
-    ledger: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
-    score_deal: Callable[[object], dict[str, Any]] | None = None
+    ledger: Callable[[Mapping[str, object]], dict[str, object]] | None = None
+    score_deal: Callable[[object], dict[str, object]] | None = None
     # Front ends: the CLI's per-game sub-commands, the terminal's and the web's hooks.
     cli: Callable[[], CliCommands] | None = None
     terminal: Callable[[], TerminalHooks] | None = None
@@ -116,10 +116,10 @@ class Game:
     # Lobby and rules pages: one line of help per rules option (rule ids), and the
     # choices of the options that take one of a few values.
     option_help: Callable[[], Mapping[str, str]] | None = None
-    option_choices: Callable[[], Mapping[str, tuple[Any, ...]]] | None = None
+    option_choices: Callable[[], Mapping[str, tuple[object, ...]]] | None = None
     # RL (rami.rl): the observation encoder for (players, rules document), and the sign
     # that turns a deal's scores into "more is better" rewards.
-    observation: Callable[[int, Mapping[str, Any]], Any] | None = None
+    observation: Callable[[int, Mapping[str, object]], Any] | None = None
     reward_sign: float = 1.0
     openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
     rl_default: bool = False  # the game ``rami train`` and the RL environments default to

@@ -34,7 +34,7 @@ R = TypeVar("R")
 _RULES: BoundedMemo[tuple[Hashable, ...], Any] = BoundedMemo(512)
 
 
-def rules_of(doc: Mapping[str, Any], build: Callable[[dict[str, Any]], R]) -> R:
+def rules_of(doc: Mapping[str, object], build: Callable[[dict[str, object]], R]) -> R:
     """``build`` of a view's rules, memoised on their plain values (every decision reads
     them; building the rules object each time would dominate a greedy decision)."""
     key = (build, *sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))

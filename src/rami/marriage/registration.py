@@ -36,7 +36,7 @@ def _new_match(rules: Any, players: int, seed: int) -> Match:
     return MarriageMatch(rules, players, seed)
 
 
-def _load_match(doc: Mapping[str, Any]) -> Match:
+def _load_match(doc: Mapping[str, object]) -> Match:
     from rami.marriage.match import Match as MarriageMatch
 
     return MarriageMatch.from_json(doc)
@@ -111,7 +111,7 @@ def _terminal() -> TerminalHooks:
     return HOOKS
 
 
-def _observation(players: int, rules: Mapping[str, Any]) -> Any:
+def _observation(players: int, rules: Mapping[str, object]) -> Any:
     from rami.marriage.observation import encoder
 
     return encoder(players, rules)
@@ -129,13 +129,13 @@ def _web() -> WebHooks:
     return HOOKS
 
 
-def _ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+def _ledger(doc: Mapping[str, object]) -> dict[str, object]:
     from rami.marriage.ledger import ledger
 
     return ledger(doc)
 
 
-def _score_deal(doc: object) -> dict[str, Any]:
+def _score_deal(doc: object) -> dict[str, object]:
     from rami.marriage.ledger import score_deal
 
     return score_deal(doc)
@@ -147,7 +147,7 @@ def _option_help() -> Mapping[str, str]:
     return OPTION_HELP
 
 
-def _option_choices() -> Mapping[str, tuple[Any, ...]]:
+def _option_choices() -> Mapping[str, tuple[object, ...]]:
     from rami.marriage.rules import CHOICES
 
     return CHOICES

@@ -24,7 +24,7 @@ class OpenSpielHooks:
 
     # The game's parameters and their defaults (``pyspiel.load_game(name, params)``);
     # ``preset_key`` names the one that holds the preset.
-    defaults: Mapping[str, Any]
+    defaults: Mapping[str, object]
     preset_key: str
     max_players: int
     zero_sum: bool

@@ -49,7 +49,7 @@ def _hooks() -> list[tuple[Game, WebHooks]]:
     return [(g, g.web()) for g in all_games() if g.web is not None]
 
 
-def _ledger_body() -> dict[str, Any]:
+def _ledger_body() -> dict[str, object]:
     """The ledger schema's example and description, from every game's hooks."""
     examples = [(g, h.ledger_example) for g, h in _hooks() if h.ledger_example is not None]
     games = " or ".join(f"{g.preset_label} ({g.title.split()[0]})" for g, _ in examples)
@@ -60,7 +60,7 @@ def _ledger_body() -> dict[str, Any]:
     return _body(dict(examples[0][1]) if examples else {}, text)
 
 
-def _deal_body() -> dict[str, Any]:
+def _deal_body() -> dict[str, object]:
     deals = [h.deal_example for _, h in _hooks() if h.deal_example is not None]
     return _body(
         dict(deals[0]) if deals else {},

@@ -11,7 +11,6 @@ replays to resume a game.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rami.engine import Action, chance_rng
 from rami.errors import IllegalAction, InputError
@@ -177,7 +176,7 @@ class TunisianMatch:
         return [*self._past_actions, list(self.current.actions)]
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> TunisianMatch:
+    def from_json(cls, doc: Mapping[str, object]) -> TunisianMatch:
         """Resume a game saved with ``to_json`` by replaying it."""
         if not isinstance(doc, Mapping):
             raise InputError("a saved game must be a JSON object")

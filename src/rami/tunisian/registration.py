@@ -36,7 +36,7 @@ def _new_match(rules: Any, players: int, seed: int) -> Match:
     return TunisianMatch(rules, seed)
 
 
-def _load_match(doc: Mapping[str, Any]) -> Match:
+def _load_match(doc: Mapping[str, object]) -> Match:
     from rami.tunisian.match import TunisianMatch
 
     return TunisianMatch.from_json(doc)
@@ -112,7 +112,7 @@ def _terminal() -> TerminalHooks:
     return HOOKS
 
 
-def _observation(players: int, rules: Mapping[str, Any]) -> Any:
+def _observation(players: int, rules: Mapping[str, object]) -> Any:
     from rami.tunisian.observation import encoder
 
     return encoder(players, rules)
@@ -130,13 +130,13 @@ def _web() -> WebHooks:
     return HOOKS
 
 
-def _ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+def _ledger(doc: Mapping[str, object]) -> dict[str, object]:
     from rami.tunisian.ledger import ledger
 
     return ledger(doc)
 
 
-def _score_deal(doc: object) -> dict[str, Any]:
+def _score_deal(doc: object) -> dict[str, object]:
     from rami.tunisian.calculator import score
 
     return score(doc)
