@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
     from rami.rl.hooks import OpenSpielHooks
+    from rami.rl.observation import Encoder
     from rami.server.hooks import WebHooks
 
 __all__ = [
@@ -119,7 +120,7 @@ class Game:
     option_choices: Callable[[], Mapping[str, tuple[object, ...]]] | None = None
     # RL (rami.rl): the observation encoder for (players, rules document), and the sign
     # that turns a deal's scores into "more is better" rewards.
-    observation: Callable[[int, Mapping[str, object]], Any] | None = None
+    observation: Callable[[int, Mapping[str, object]], Encoder] | None = None
     reward_sign: float = 1.0
     openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
     rl_default: bool = False  # the game ``rami train`` and the RL environments default to

@@ -13,6 +13,7 @@ from typer.core import TyperOption
 from typer.exceptions import TyperException
 
 from rami.cli import calc, demo, ledger, play, serve, simulate, train
+from rami.cli.hooks import CliCommands
 from rami.games import all_games
 
 _HELP = f"{' and '.join(g.title for g in all_games())}: play, score, analyse, simulate."
@@ -55,16 +56,15 @@ def _main(
 
 
 def _add_game_commands() -> None:
-    """Every registered game's own sub-commands (``Game.cli``), under the game's name."""
+    """Every registered game's own sub-commands (``Game.cli``), under the game's name;
+    a game without its own ``play`` gets the generic one."""
     for game in all_games():
-        if game.cli is None:
-            continue
-        commands = game.cli()
+        commands = game.cli() if game.cli is not None else CliCommands()
         for group, command in (
             (calc.score_app, commands.score),
             (calc.analyze_app, commands.analyze),
             (demo.demo_app, commands.demo),
-            (play.play_app, commands.play),
+            (play.play_app, commands.play or play.generic_play(game)),
         ):
             if command is not None:
                 group.command(game.name)(command)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 
 from rami.errors import InputError
-from rami.games import all_games, game_names
+from rami.games import Game, all_games, game_names
 
 play_app = typer.Typer(
     help=f"Play against bots in the terminal ({' or '.join(g.title for g in all_games())}).",
@@ -83,6 +84,29 @@ def _choose_save() -> Any:
     return saves[int(answer) - 1][0]
 
 
+def generic_play(spec: Game) -> Callable[..., None]:
+    """``rami play NAME`` for a registered game that brings no play command of its own."""
+    presets = ", ".join(spec.presets)
+
+    def play(
+        preset: str = typer.Option(
+            spec.presets[0], f"--{spec.preset_label}", help=f"{spec.title}: {presets}."
+        ),
+        players: int | None = typer.Option(None, help="Players, you included."),
+        level: str = typer.Option(
+            "medium" if spec.bots is not None else "random", help="Bot strength."
+        ),
+        seed: SeedOpt = None,
+        ascii: AsciiOpt = False,
+        delay: DelayOpt = None,
+        max_turns: MaxTurnsOpt = None,
+    ) -> None:
+        start(spec.name, preset, players, level, seed, ascii, delay, max_turns)
+
+    play.__doc__ = f"{spec.title} against bots."
+    return play
+
+
 def start(
     game: str,
     preset: str,
@@ -99,8 +123,9 @@ def start(
     from rami.play.session import LEVELS, Session, Settings, default_delay
 
     spec = get_game(game)
-    if level not in LEVELS:
-        raise InputError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+    levels = LEVELS if spec.bots is not None else ("random",)  # no bot kit: random only
+    if level not in levels:
+        raise InputError(f"unknown level {level!r}: choose one of {', '.join(levels)}")
     if preset not in spec.presets:
         raise InputError(
             f"unknown {spec.preset_label} {preset!r}: choose one of {', '.join(spec.presets)}"

@@ -22,6 +22,7 @@ __all__ = ["HOOKS"]
 
 
 def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
+    """The deal the chance outcomes ``order`` make: hands, the upcard, the stock (M-2)."""
     size = rules.hand_size
     hands = [list(order[i * size : (i + 1) * size]) for i in range(players)]
     at = players * size

@@ -33,6 +33,7 @@ __all__ = ["HOOKS"]
 
 
 def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line: Text) -> None:
+    """Seen or unseen, exposed tunnelas and the others' shown melds (M-6, M-7)."""
     seat = int(s["seat"])
     a = frame.ascii
     seen = bool(s.get("seen"))
@@ -50,6 +51,7 @@ def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line:
 
 
 def status_line(view: Mapping[str, Any], frame: Frame, line: Text) -> None:
+    """The tiplu and the wild cards once the seat has seen (M-7)."""
     a = frame.ascii
     line.append(" · Tiplu: ")
     if view.get("tiplu"):
@@ -65,6 +67,7 @@ def status_line(view: Mapping[str, Any], frame: Frame, line: Text) -> None:
 
 
 def own_lines(view: Mapping[str, Any], me: Mapping[str, Any], frame: Frame) -> list[Text]:
+    """The seat's shown melds (or, in Indian Marriage, its table melds @N, M-10)."""
     a = frame.ascii
     lines: list[Text] = []
     table = table_melding(view)
@@ -93,6 +96,7 @@ def own_lines(view: Mapping[str, Any], me: Mapping[str, Any], frame: Frame) -> l
 def deal_end(
     view: Mapping[str, Any], details: Mapping[str, Any], names: Sequence[str], ascii: bool
 ) -> list[RenderableType]:
+    """How the deal ended, the tiplu, each player's maal and net (M-12, M-13)."""
     out: list[RenderableType] = []
     head = Text("End of the deal: ", style="bold reverse")
     finisher = details.get("finisher")
@@ -136,17 +140,20 @@ def deal_end(
 
 
 def ledger(st: Mapping[str, Any], names: list[str], human: int) -> Ledger:
+    """The balances of the rotation (M-16)."""
     played = len(st.get("deals") or [])
     notes = [f"{played} of {st.get('deals_total', '?')} deals played; the best balance wins (M-16)"]
     return Ledger("Ledger", names, [], list(st.get("totals") or []), notes=notes)
 
 
 def standing_text(st: Mapping[str, Any], human: int) -> str:
+    """The human's balance for the status line."""
     totals = st.get("totals") or [0] * (human + 1)
     return f"your balance {totals[human]:+d}"
 
 
 def table_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """Every shown meld, tunnela and dublee, by player (the ``table`` command)."""
     lines: list[str] = []
     for s in view.get("seats") or []:
         name = names[int(s["seat"])]
@@ -162,6 +169,7 @@ def table_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
 
 
 def help_lines(table_melding: bool) -> list[str]:
+    """The Marriage commands of ``help``."""
     lines: list[str] = []
     lines += [
         "show              list the pure melds you may show (then a number)",
@@ -198,6 +206,7 @@ def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def hint_lines(view: Mapping[str, Any]) -> list[str]:
+    """Whether the hand can show or finish, how many cards it misses, its maal."""
     rules = rules_from(view.get("rules"))
     show_dublees = dublees_to_finish(rules) - 1  # M-9
     hand = _cards(view.get("hand") or [])

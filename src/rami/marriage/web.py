@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 
 
 def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Unseen: the shows possible and the pure melds held (M-6); seen: whether it can
+    finish, how many cards it misses (N-3), its maal."""
     seat = view.get("seat")
     hand = list(view.get("hand") or ())
     if seat is None or not hand or view.get("phase") == "over":
@@ -162,6 +164,7 @@ def aids(view: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def arrange(cards: list[Card], view: Mapping[str, Any]) -> list[list[Card]]:
+    """Pure melds (the solver's show melds, M-6), dublees (M-9), near-melds, the rest."""
     from rami.marriage.solver import show_meld_options
 
     rules = rules_from(view.get("rules"))

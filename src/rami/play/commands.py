@@ -167,7 +167,8 @@ def parse_command(text: str, view: Mapping[str, Any], pending: Sequence[Action] 
             head = glued.group(1).lower()
             words = [head, glued.group(2), *words[1:]]
         else:
-            return _unknown(words[0], view)
+            own = _game_verb(line, view)  # a verb of the game's own, typed as the engine writes it
+            return own if own is not None else _unknown(words[0], view)
     verb = ALIASES[head]
     rest = words[1:]
     if verb in ("help", "hint", "log", "quit", "table"):
@@ -209,6 +210,17 @@ def parse_command(text: str, view: Mapping[str, Any], pending: Sequence[Action] 
     if verb == "add":
         return _add(rest, view, legal)
     return _swap(rest, view, legal)
+
+
+def _game_verb(line: str, view: Mapping[str, Any]) -> Command | None:
+    """``knock 5♠`` in a game whose legal actions have that verb: the action itself."""
+    try:
+        action = Action.parse(line)
+    except IllegalAction:
+        return None
+    if action.kind in {a.kind for a in legal_actions(view)}:
+        return _act(action)
+    return None
 
 
 def _pick(number: int, pending: Sequence[Action]) -> Command:

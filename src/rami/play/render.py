@@ -357,10 +357,30 @@ def _verbs(view: Mapping[str, Any], frame: Frame) -> Text:
         parts.append("swap CARD @N")
     if "discard" in kinds:
         parts.append("x CARD discard")
+    for verb in kinds.keys() - _KNOWN_VERBS:  # a game's own verbs, as the engine writes them
+        parts.append(f"{verb} CARD" if any(kinds[verb]) else verb)
     parts += ["? hint", "help", "q quit"]
     line = Text("Your move: ", style="bold")
     line.append(" · ".join(parts))
     return line
+
+
+_KNOWN_VERBS = frozenset(
+    [
+        "expose",
+        "pass",
+        "draw",
+        "take",
+        "finish",
+        "show",
+        "dublee",
+        "see",
+        "meld",
+        "add",
+        "swap",
+        "discard",
+    ]
+)
 
 
 def table_melding(view: Mapping[str, Any]) -> bool:

@@ -196,5 +196,4 @@ def encoder_for(view: Mapping[str, Any]) -> Encoder:
     spec = get_game(view["game"])
     if spec.observation is None:
         raise ValueError(f"no observation encoder for game {view['game']!r}")
-    encoder: Encoder = spec.observation(int(view["players"]), view["rules"])
-    return encoder
+    return spec.observation(int(view["players"]), view["rules"])

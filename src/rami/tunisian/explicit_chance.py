@@ -22,6 +22,7 @@ __all__ = ["HOOKS"]
 
 
 def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
+    """The deal the chance outcomes ``order`` make: hands, then the stock (T-2)."""
     hands: list[list[int]] = [[] for _ in range(players)]
     pos = 0
     for seat in range(players):  # the dealer (seat 0) is dealt first, one card more

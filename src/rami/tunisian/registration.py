@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
     from rami.rl.hooks import OpenSpielHooks
+    from rami.rl.observation import Encoder
     from rami.server.hooks import WebHooks
 
 __all__ = ["GAME"]
@@ -112,7 +113,7 @@ def _terminal() -> TerminalHooks:
     return HOOKS
 
 
-def _observation(players: int, rules: Mapping[str, object]) -> Any:
+def _observation(players: int, rules: Mapping[str, object]) -> Encoder:
     from rami.tunisian.observation import encoder
 
     return encoder(players, rules)

@@ -30,6 +30,7 @@ __all__ = ["HOOKS"]
 
 
 def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line: Text) -> None:
+    """Out, or opened and for how much, or not opened yet (T-6, T-13)."""
     if not s.get("active", True):
         line.append("out of the game", style="dim")
     elif s.get("opened"):
@@ -39,6 +40,7 @@ def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line:
 
 
 def status_line(view: Mapping[str, Any], frame: Frame, line: Text) -> None:
+    """The opening threshold and what the seat has laid this turn (T-6)."""
     line.append(f" · opening needs {view.get('threshold')}")
     staged = view.get("staged_value") or 0
     if staged and view.get("to_move") == frame.human:
@@ -56,6 +58,7 @@ def lay_word(view: Mapping[str, Any]) -> str:
 def deal_end(
     view: Mapping[str, Any], details: Mapping[str, Any], names: Sequence[str], ascii: bool
 ) -> list[RenderableType]:
+    """Who went out, each player's opening and the points left in hand (T-10)."""
     out: list[RenderableType] = []
     winner = (view.get("result") or {}).get("winner")
     head = Text("End of the deal: ", style="bold reverse")
@@ -89,6 +92,7 @@ def deal_end(
 
 
 def ledger(st: Mapping[str, Any], names: list[str], human: int) -> Ledger:
+    """The totals and who is out (T-13)."""
     notes: list[str] = []
     limit = st.get("elimination")
     teams = st.get("team_totals")
@@ -112,6 +116,7 @@ def ledger(st: Mapping[str, Any], names: list[str], human: int) -> Ledger:
 
 
 def standing_text(st: Mapping[str, Any], human: int) -> str:
+    """The human's (or team's) total against the elimination limit."""
     totals = st.get("totals") or [0] * (human + 1)
     if st.get("team_totals"):
         return f"your team {st['team_totals'][human % 2]}/{st.get('elimination')}"
@@ -119,6 +124,7 @@ def standing_text(st: Mapping[str, Any], human: int) -> str:
 
 
 def table_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """Every table meld with its @N, value and owner (the ``table`` command)."""
     lines: list[str] = []
     for m in view.get("table") or []:
         value = f" ({m['value']})" if m.get("value") is not None else ""
@@ -127,6 +133,7 @@ def table_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
 
 
 def help_lines(table_melding: bool) -> list[str]:
+    """The Tunisian rami commands of ``help``."""
     lines: list[str] = []
     lines += [
         "open              lay the best opening the solver finds, meld by meld",
@@ -158,6 +165,7 @@ def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def hint_lines(view: Mapping[str, Any]) -> list[str]:
+    """The best opening against the threshold, or whether the hand can go out."""
     hand = _cards(view.get("hand") or [])
     me = _me(view)
     threshold = int(view.get("threshold") or 0)

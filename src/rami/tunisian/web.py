@@ -19,6 +19,7 @@ __all__ = ["HOOKS"]
 
 
 def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Before opening: the best man3a the hand holds against the threshold (T-6)."""
     seat = view.get("seat")
     hand = list(view.get("hand") or ())
     if seat is None or not hand or view.get("phase") == "over":
@@ -48,6 +49,7 @@ def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def arrange(cards: list[Card], view: Mapping[str, Any]) -> list[list[Card]]:
+    """The best opening the hand holds (T-6), then the rest."""
     from rami.tunisian.solver import best_opening
 
     left = counts(cards)
