@@ -356,8 +356,8 @@ def _bot_seed(seed: int, seat: int) -> int:
 
 def _log_lines(view: GameView, names: Sequence[str]) -> list[str]:
     """The deal's history as the seat may read it, the latest last (20 lines)."""
-    full = dict(view)
-    full["history"] = list(view.get("history") or [])
+    full = view.copy()
+    full["history"] = list(view["history"])
     full["seat"] = -1  # no own move to start from: the whole deal
     return recent_lines(full, names, limit=20)
 
