@@ -798,3 +798,16 @@ def test_M5_take_needs_another_card_to_discard() -> None:
     state.apply("discard 3♦")
     assert "take" not in texts(state)
     must_fail(state, "take", "nothing but 3♦")
+
+
+def test_apply_returns_the_canonical_action_the_log_keeps() -> None:
+    """One text per move: ``apply`` normalises once and returns what the log stores."""
+    state = table(NEPALI, {0: FINISHER}, tiplu="J♣", stock="2♦")
+    assert str(state.apply("DRAW", seat=0)) == "draw"
+    applied = state.apply("show 5s 3♠ 4♠", seat=0)
+    assert str(applied) == "show 3♠ 4♠ 5♠" == state.actions[-1]
+    dublees = table(NEPALI, {0: "7♣ 7♣ 2♦ 2♦ 3♥ 3♥ 4♠ 4♠ 5♦ 5♦ 6♣ 6♣ 8♥ 8♥ K♠ K♠ A♦ 9♣ 9♥ 10♦ J♠"})
+    dublees.apply("draw")
+    applied = dublees.apply("dublee 7♣")
+    assert str(applied) == "dublee 7♣ 7♣" == dublees.actions[-1]
+    assert dublees.events[-1]["action"] == "dublee 7♣ 7♣"

@@ -305,7 +305,7 @@ def test_lobby_link_and_offline_once_loaded(page: Any, base_url: str) -> None:
     shot(page, "offline")
 
     page.context.set_offline(False)  # the page tries again by itself (every 5 s)
-    wait_totals(page, {"Player 1": "-5", "Player 2": "+10", "Player 3": "-5"})
+    wait_totals(page, {"Player 1": "-5", "Player 2": "+10", "Player 3": "-5"}, seconds=30)
     assert page.locator("#pending").is_hidden()
 
 

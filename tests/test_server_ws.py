@@ -220,3 +220,21 @@ def test_start_over_the_socket_fills_free_seats(client: TestClient) -> None:
         ws.send_json({"type": "start", "id": 2})
         started = until(ws, lambda m: is_state(m) and m["table"]["status"] == "playing")
         assert [s["kind"] for s in started["table"]["seats"]] == ["human", "bot", "bot", "bot"]
+
+
+def test_the_log_stores_the_deals_canonical_text(client: TestClient) -> None:
+    """A move typed in any accepted form is logged as the deal logs it (one text)."""
+    code, tokens = two_humans(client)
+    path = f"/ws/tables/{code}"
+    with client.websocket_connect(path) as a, client.websocket_connect(path) as b:
+        states = [hello(a, tokens[0]), hello(b, tokens[1])]
+        mover = states[0]["view"]["to_move"]
+        canonical = states[mover]["view"]["legal_actions"][0]  # the dealer's discard (T-2)
+        assert canonical.startswith("discard ")
+        typed = "DISCARD  " + canonical.split()[1].replace("♣", "c").replace("♦", "d")
+        typed = typed.replace("♥", "h").replace("♠", "s")
+        [a, b][mover].send_json({"type": "action", "action": typed, "id": "t"})
+        assert until([a, b][mover], lambda m: m["type"] == "ack")["version"] == 1
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    record = manager.store.load(code)
+    assert [e.data for e in record.events] == [canonical]

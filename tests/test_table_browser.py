@@ -72,12 +72,27 @@ def shot(page: Any, name: str) -> None:
 
 
 def inside(page: Any, selector: str, size: dict[str, int]) -> int:
-    """Every element matching ``selector`` lies inside the viewport; how many there are."""
-    boxes = page.eval_on_selector_all(
-        selector,
+    """Every element matching ``selector`` lies inside the viewport once the layout has
+    settled (a loaded machine may measure a panel mid-layout); how many there are."""
+    script = (
         "els => els.map(e => { const r = e.getBoundingClientRect(); "
-        "return [r.left, r.top, r.right, r.bottom]; })",
+        "return [r.left, r.top, r.right, r.bottom]; })"
     )
+
+    def fits(box: list[float]) -> bool:
+        left, top, right, bottom = box
+        return (
+            left >= -0.5
+            and top >= -0.5
+            and right <= size["width"] + 0.5
+            and (bottom <= size["height"] + 0.5)
+        )
+
+    deadline = time.monotonic() + 3.0
+    boxes = page.eval_on_selector_all(selector, script)
+    while not all(fits(b) for b in boxes) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        boxes = page.eval_on_selector_all(selector, script)
     for left, top, right, bottom in boxes:
         assert left >= -0.5 and top >= -0.5, (selector, left, top)
         assert right <= size["width"] + 0.5 and bottom <= size["height"] + 0.5, (

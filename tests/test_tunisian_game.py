@@ -207,8 +207,16 @@ def test_T6_first_opening_needs_71_and_is_laid_whole() -> None:
     state.apply("discard 5♠")
     assert state.opened[0] and state.opening_values[0] == 73
     assert state.threshold == 74
-    opens = [e for e in state.events if e.get("type") == "open"]
-    assert opens == [{"type": "open", "seat": 0, "value": 73, "threshold": 71, "melds": [0, 1, 2]}]
+    opens = [e for e in state.events if e.get("news") == "open"]
+    assert opens == [
+        {
+            "seat": 0,
+            "action": None,
+            "news": "open",
+            "text": "seat 0 opens with 73 (needed 71)",
+            "data": {"value": 73, "threshold": 71, "melds": [0, 1, 2]},
+        }
+    ]
 
 
 def test_T6_later_openings_need_one_more_than_the_previous() -> None:
@@ -445,7 +453,7 @@ def test_T11_empty_stock_is_remade_from_the_discard_pile() -> None:
     assert state.to_move == 1 and state.phase == "draw"
     assert state.discard_pile == tuple(parse_cards("K♣"))
     assert state.stock_size == before  # everything but the top
-    assert state.events[-1]["type"] == "restock"
+    assert state.events[-1].get("news") == "restock"
     state.apply("draw")
     state.check_invariants()
 

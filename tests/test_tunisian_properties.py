@@ -30,12 +30,13 @@ def check_openings(state: TunisianState) -> None:
     step = state.rules.opening_step
     previous: int | None = None
     for event in state.events:
-        if event.get("type") != "open":
+        if event.get("news") != "open":
             continue
+        data = event["data"]
         need = state.rules.opening_threshold if previous is None else previous + step
-        assert event["threshold"] == need
-        assert event["value"] >= need
-        previous = event["value"]
+        assert data["threshold"] == need
+        assert data["value"] >= need
+        previous = data["value"]
 
 
 def check_views(state: TunisianState, rng: random.Random) -> None:
@@ -136,7 +137,7 @@ def test_short_random_deals(mode: str) -> None:
     for seed in range(SHORT_DEALS):
         policy = layer if seed % 4 else uniform
         state = play(mode, seed, policy, rng, rng.randrange(8, 50), deep=seed % 25 == 0)
-        openings += sum(1 for e in state.events if e.get("type") == "open")
+        openings += sum(1 for e in state.events if e.get("news") == "open")
         lay_offs += sum(1 for a in state.actions if a.startswith("add"))
         swaps += sum(1 for a in state.actions if a.startswith("swap"))
         wins += state.result is not None and state.result.winner is not None
@@ -153,7 +154,7 @@ def test_long_random_deals_remake_the_stock(mode: str) -> None:
     restocks = 0
     for seed in range(LONG_DEALS):
         state = play(mode, 1000 + seed, uniform, rng, 260, deep=False)
-        restocks += sum(1 for e in state.events if e.get("type") == "restock")
+        restocks += sum(1 for e in state.events if e.get("news") == "restock")
         again = TunisianState.from_json(state.to_json())
         assert again.snapshot() == state.snapshot()
     assert restocks > 0

@@ -13,7 +13,11 @@ once against this protocol, never against one game's internals:
   text is what every log stores;
 - ``state.view(seat)``: a JSON-ready dict of what that seat may know (``None`` for a
   spectator); the only thing a bot or a client ever receives;
-- ``state.events``: the log of applied actions, which replays to the identical state.
+- ``state.events``: the log (``Event`` below): every applied action's canonical text,
+  the table's news (a deal, an opening, the end) and what chance decided;
+- ``state.chance_outcomes()``: what chance has decided so far (``Chance``: the deal,
+  Marriage's tiplu pick, a reshuffled stock), in order, so a wrapper that models
+  chance (OpenSpiel) reads it instead of re-deriving the engine's dealing.
 
 Actions are small immutable values with a stable text form, e.g. ``draw``,
 ``discard 7♣``, ``show 3♠ 4♠ 5♠``, ``add 8♥ @2`` (``@N`` names a table meld).
@@ -24,7 +28,16 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from typing import (
+    Any,
+    Generic,
+    Literal,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    TypeVar,
+    runtime_checkable,
+)
 
 from rami.cards import Card, CardError, parse_card
 from rami.errors import IllegalAction
@@ -32,12 +45,56 @@ from rami.views import GameView
 
 __all__ = [
     "Action",
+    "Chance",
+    "ChanceKind",
+    "ChanceReporting",
     "DealResult",
+    "DealsFromOrder",
+    "Event",
+    "EventData",
     "GameState",
     "IllegalAction",
     "as_action",
     "chance_rng",
 ]
+
+ChanceKind = Literal["deal", "tiplu", "reshuffle"]
+
+
+class Chance(TypedDict):
+    """One outcome of chance in a deal (server side: it holds hidden cards).
+
+    ``deal``: the whole shoe in the order it was dealt (see each game's
+    ``dealt_seats`` for who got which position); ``tiplu``: the one card picked as
+    Marriage's tiplu (M-7); ``reshuffle``: the new stock, next draw first (M-11, T-11).
+    """
+
+    kind: ChanceKind
+    cards: list[str]
+
+
+EventData = dict[str, int | str | bool | list[int] | None]
+"""Public numbers of an event (a meld's index and value, an opening's threshold, ...)."""
+
+
+class Event(TypedDict):
+    """One entry of ``state.events``: an action, or the table's news, or both.
+
+    ``action`` is the applied action's canonical text (``None`` for the table's own
+    events: the deal, a seat seeing the tiplu, an opening, a reshuffle, the end);
+    ``chance`` what chance decided at this step; ``card`` the card a ``draw`` or
+    ``take`` got (a stock draw's card is the drawer's secret: views show it to that
+    seat only); ``news`` names a table event (``deal``, ``position``, ``tiplu``, ``see``,
+    ``open``, ``restock``, ``end``) and ``text`` says it in words.
+    """
+
+    seat: int | None
+    action: str | None
+    chance: NotRequired[Chance]
+    card: NotRequired[str]
+    news: NotRequired[str]
+    text: NotRequired[str]
+    data: NotRequired[EventData]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +187,7 @@ class GameState(Protocol):
     def result(self) -> DealResult[Mapping[str, object]] | None: ...
 
     @property
-    def events(self) -> Sequence[Mapping[str, object]]: ...
+    def events(self) -> Sequence[Event]: ...
 
     @property
     def num_players(self) -> int: ...
@@ -140,6 +197,28 @@ class GameState(Protocol):
     def apply(self, action: Action | str, seat: int | None = None) -> Action: ...
 
     def view(self, seat: int | None) -> GameView: ...
+
+
+@runtime_checkable
+class ChanceReporting(Protocol):
+    """A state that reports its chance outcomes (both built-in games do)."""
+
+    def chance_outcomes(self) -> list[Chance]: ...
+
+
+class DealsFromOrder(Protocol):
+    """A game's deal class that deals a given shoe order (both built-in games' states).
+
+    ``dealt_seats`` says who gets each position of the order (``None``: the rest, the
+    stock); ``from_deal`` builds the deal ``new`` would build had the shuffle given
+    that order. The ``deal`` chance outcome of a deal is that order.
+    """
+
+    def dealt_seats(self, rules: Any, seats: int, dealer: int = 0) -> list[int | None]: ...
+
+    def from_deal(
+        self, rules: Any, seats: int, order: Sequence[int], seed: int, dealer: int = 0
+    ) -> GameState: ...
 
 
 def chance_rng(seed: int, step: int, salt: str = "") -> random.Random:

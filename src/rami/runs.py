@@ -67,13 +67,20 @@ def kind_at(suit: int, position: int) -> int:
     return suit * 13 + _INDEX[position]
 
 
-def three_windows(position: int) -> tuple[tuple[int, int, int], ...]:
-    """The three-card windows of positions that hold ``position`` (inside 1 … 14)."""
+def _windows(position: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(
         (lo, lo + 1, lo + 2)
         for lo in (position - 2, position - 1, position)
         if lo >= ACE_LOW and lo + 2 <= ACE_HIGH
     )
+
+
+_WINDOWS = tuple(_windows(p) for p in range(ACE_HIGH + 1))
+
+
+def three_windows(position: int) -> tuple[tuple[int, int, int], ...]:
+    """The three-card windows of positions that hold ``position`` (inside 1 … 14)."""
+    return _WINDOWS[position] if 0 <= position <= ACE_HIGH else _windows(position)
 
 
 def run_span(ranks: Iterable[int]) -> int:

@@ -1,5 +1,11 @@
 """Dealing hidden cards to hands with per-hand weights (determinization for search bots).
 
+``determinize(view, rng, weights, ...)`` is every game's determinizer skeleton: the
+cards the view's seat cannot see (``unseen``) go first to the seats known to hold them
+(``known``: discards they took and kept), then at random to the other seats
+(``deal_unseen``), and the game's ``build`` lays the position out through its state's
+public constructor, with what is left over (the stock, a hidden chance card).
+
 ``deal_weighted(cards, needs, weights, rng)`` splits ``cards`` (already shuffled) into
 buckets of the sizes ``needs``: each card in turn goes to a bucket with probability in
 proportion to the bucket's free places times its weight for that card kind. With all
@@ -10,11 +16,73 @@ kind gets it more often. The last bucket is meant for the stock (weight 1 throug
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from rami.errors import InputError
 
-__all__ = ["deal_others", "deal_weighted"]
+__all__ = ["deal_others", "deal_unseen", "deal_weighted", "determinize"]
+
+T = TypeVar("T")
+Weights = Sequence[Sequence[float] | None] | None
+
+
+def determinize(
+    view: Mapping[str, Any],
+    rng: random.Random,
+    weights: Weights,
+    *,
+    unseen: Callable[[Mapping[str, Any]], list[int]],
+    known: Callable[[Mapping[str, Any]], list[list[int]]],
+    build: Callable[[list[list[int]], list[int]], T],
+    what: str,
+) -> T:
+    """A full deal consistent with ``view``: the skeleton every game's ``sample_state``
+    fills in (see the module docstring).
+
+    ``unseen(view)``: count vector of the cards the seat cannot see; ``known(view)[s]``:
+    cards seat ``s`` is known to hold; ``build(hidden, rest)``: the state, from each
+    other seat's cards (known first, then dealt; the seat's own list is empty) and the
+    rest in random order. ``what`` names the card set in the error for bad counts.
+    """
+    sizes = [int(s["hand_size"]) for s in view["seats"]]
+    hidden, rest = deal_unseen(
+        unseen(view), known(view), sizes, int(view["seat"]), weights, rng, what
+    )
+    return build(hidden, rest)
+
+
+def deal_unseen(
+    pool: Sequence[int],
+    known: Sequence[Sequence[int]],
+    sizes: Sequence[int],
+    seat: int,
+    weights: Weights,
+    rng: random.Random,
+    what: str,
+) -> tuple[list[list[int]], list[int]]:
+    """Per seat, its hidden cards (kinds: those ``known`` to be there, then dealt ones, up
+    to ``sizes``; none for ``seat`` itself), and the unseen cards left, shuffled."""
+    pool = list(pool)
+    n = len(sizes)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    need = [0] * n
+    for s in range(n):
+        if s == seat:
+            continue
+        mine = hands[s]
+        for c, held in enumerate(known[s]):
+            k = min(held, pool[c])
+            if k:
+                pool[c] -= k
+                mine.extend([c] * k)
+        need[s] = sizes[s] - len(mine)
+    rest = [c for c, k in enumerate(pool) for _ in range(k)]
+    rng.shuffle(rest)
+    dealt, left = deal_others(rest, need, seat, weights, rng, what)
+    for s, got in dealt.items():
+        hands[s].extend(got)
+    return hands, left
 
 
 def deal_others(

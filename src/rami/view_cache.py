@@ -16,26 +16,25 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rami.memo import GenerationMemo
 from rami.views import HistoryEntry, RulesJson
 
 __all__ = ["ViewCache", "action_texts"]
 
 Entry = HistoryEntry
 
-_ACTION_TEXT: dict[object, str] = {}  # action -> its text; actions are frozen, texts are pure
-_ACTION_TEXT_CAP = 200_000  # emptied when full: a memo, not a leak
+# action -> its text; actions are frozen, texts are pure (a bounded memo, not a leak)
+_ACTION_TEXTS: GenerationMemo[object, str] = GenerationMemo(200_000)
 
 
 def action_texts(actions: Sequence[object]) -> list[str]:
     """``[str(a) for a in actions]``, each text built once per distinct action."""
-    memo = _ACTION_TEXT
+    get = _ACTION_TEXTS.table.get
     out = []
     for a in actions:
-        text = memo.get(a)
+        text = get(a)
         if text is None:
-            if len(memo) >= _ACTION_TEXT_CAP:
-                memo.clear()
-            text = memo[a] = str(a)
+            text = _ACTION_TEXTS.remember(a, str(a))
         out.append(text)
     return out
 

@@ -22,6 +22,7 @@ __all__ = [
     "JsonObject",
     "JsonValue",
     "OptionValue",
+    "PublicValue",
     "Rules",
     "RulesJson",
     "SeatView",
@@ -35,6 +36,9 @@ __all__ = [
 #: of JSON values fits; a TypedDict is only a ``Mapping[str, object]`` to mypy).
 JsonValue = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 JsonObject = dict[str, JsonValue]
+
+#: A public number of an event as a view shows it (the values of ``rami.engine.EventData``).
+PublicValue = int | str | bool | list[int] | None
 
 #: A rule option's value: options are flat (see ``rami.options``).
 OptionValue = str | int | bool | None
@@ -67,13 +71,13 @@ class HistoryEntry(TypedDict):
     move: NotRequired[str]
     event: NotRequired[str]
     # public numbers some games add (Tunisian rami: the meld's index, opening values, …)
-    meld: NotRequired[int]
-    value: NotRequired[int]
-    threshold: NotRequired[int]
-    size: NotRequired[int]
-    winner: NotRequired[int | None]
-    reason: NotRequired[str]
-    points: NotRequired[list[int]]
+    meld: NotRequired[PublicValue]
+    value: NotRequired[PublicValue]
+    threshold: NotRequired[PublicValue]
+    size: NotRequired[PublicValue]
+    winner: NotRequired[PublicValue]
+    reason: NotRequired[PublicValue]
+    points: NotRequired[PublicValue]
 
 
 class SeatView(TypedDict):

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rami.cards import Card, parse_card, sort_key
-from rami.engine import Action, DealResult, as_action, chance_rng
-from rami.errors import IllegalAction, InputError
+from rami.engine import Action, DealResult, Event, as_action, chance_rng
+from rami.errors import IllegalAction, InputError, NotYourTurn
 
 from .rules import ToyRules, rules_from
 
@@ -64,7 +64,9 @@ class ToyState:
         self.phase = "draw"
         self.turn = 0
         self.actions: list[str] = []
-        self._events: list[dict[str, Any]] = [{"type": "deal", "dealer": dealer}]
+        self._events: list[Event] = [
+            {"seat": dealer, "action": None, "news": "deal", "text": f"seat {dealer} deals"}
+        ]
         self._result: DealResult | None = None
 
     # -- the engine protocol
@@ -86,7 +88,7 @@ class ToyState:
         return self._result
 
     @property
-    def events(self) -> Sequence[Mapping[str, Any]]:
+    def events(self) -> Sequence[Event]:
         return self._events
 
     def legal_actions(self) -> list[Action]:
@@ -105,14 +107,17 @@ class ToyState:
                 knocks.append(Action("knock", (c,)))
         return knocks + [Action("discard", (c,)) for c in kinds]
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
+        """Play one step (for ``seat``, checked if given); the canonical action applied."""
         act = as_action(action)
         if self._result is not None:
             raise IllegalAction("the deal is over")
+        if seat is not None and seat != self.seat:
+            raise NotYourTurn(self.seat)
         if act not in self.legal_actions():
             raise IllegalAction(f"'{act}' is not allowed now ({self.phase} phase)")
         hand = self.hands[self.seat]
-        event: dict[str, Any] = {"type": "action", "seat": self.seat, "action": str(act)}
+        event: Event = {"seat": self.seat, "action": str(act)}
         if act.kind == "draw":
             hand.append(self.stock.pop())
             hand.sort()
@@ -134,6 +139,7 @@ class ToyState:
             self.seat = (self.seat + 1) % self.num_players
             if self.rules.max_turns is not None and self.turn >= self.rules.max_turns:
                 self._end(None)
+        return act
 
     def _end(self, winner: int | None) -> None:
         n = self.num_players

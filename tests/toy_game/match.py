@@ -32,10 +32,10 @@ class ToyMatch:
     def is_over(self) -> bool:
         return len(self.finished) + 1 >= self.rules.deals and self.current.is_over
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> Action:
         if self.is_over:
             raise IllegalAction("the match is over")
-        self.current.apply(action)
+        return self.current.apply(action, seat)
 
     def next_deal(self) -> ToyState:
         if not self.current.is_over:

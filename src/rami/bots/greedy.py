@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 from rami.bots.base import Bot
 from rami.cards import CARDS
 from rami.engine import Action
-from rami.memo import BoundedMemo
+from rami.memo import GenerationMemo
 from rami.views import GameView
 
 __all__ = [
@@ -31,17 +31,16 @@ __all__ = [
 ObsT = TypeVar("ObsT")
 R = TypeVar("R")
 
-_RULES: BoundedMemo[tuple[Hashable, ...], Any] = BoundedMemo(512)
+_RULES: GenerationMemo[tuple[Hashable, ...], Any] = GenerationMemo(512)
 
 
 def rules_of(doc: Mapping[str, object], build: Callable[[dict[str, object]], R]) -> R:
     """``build`` of a view's rules, memoised on their plain values (every decision reads
     them; building the rules object each time would dominate a greedy decision)."""
     key = (build, *sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
-    found = _RULES.get(key)
+    found = _RULES.table.get(key)
     if found is None:
-        found = build(dict(doc))
-        _RULES.put(key, found)
+        found = _RULES.remember(key, build(dict(doc)))
     result: R = found
     return result
 

@@ -55,14 +55,16 @@ def run_demo(
         before = len(state.events)
         state.apply(action)
         for event in state.events[before:]:
-            if "move" in event:
+            move = event["action"]
+            if move is not None:
                 if event["seat"] != line_seat:
                     flush()
                     line_seat = event["seat"]
-                line.append(event["move"])
+                card = event.get("card")
+                line.append(move if card is None else f"{move} {card}")
             else:
                 flush()
-                text = event["event"]
+                text = event.get("text", "")
                 if text.startswith("the tiplu is picked"):
                     text += f" (it is {state.tiplu}; only seen players know)"
                 out(f"  {text}")

@@ -16,17 +16,15 @@ card.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from rami.cards import CARDS, Card, cards_from_texts, take_out
+from rami.cards import CARDS, Card, cards_from_texts, counts, take_out
 from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
-from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
-from rami.marriage.view import MarriageView, is_marriage_view
 from rami.memo import BoundedMemo
-from rami.sampling import deal_others
-from rami.views import GameView, RulesJson
+from rami.sampling import determinize
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
@@ -36,7 +34,7 @@ _VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
 _RULES: BoundedMemo[str, MarriageRules] = BoundedMemo(256)
 
 
-def _rules(doc: RulesJson) -> MarriageRules:
+def _rules(doc: Any) -> MarriageRules:
     """``rules_from`` of a view's rules, memoised (search bots sample thousands of deals)."""
     key = repr(doc)
     found = _RULES.get(key)
@@ -53,7 +51,7 @@ def _card(text: str) -> Card:
 _cards = cards_from_texts
 
 
-def unseen_cards(view: MarriageView) -> list[int]:
+def unseen_cards(view: Mapping[str, Any]) -> list[int]:
     """Count vector (52 kinds) of the cards ``view``'s seat cannot see.
 
     They are the other hands, the stock and, when picked but not seen, the tiplu.
@@ -74,7 +72,7 @@ def unseen_cards(view: MarriageView) -> list[int]:
     return take_out(pool, visible)
 
 
-def known_cards(view: MarriageView) -> list[list[int]]:
+def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
     """Per seat, the cards that seat is known to hold (discards it took and kept)."""
     n = len(view["seats"])
     known = [[0] * 52 for _ in range(n)]
@@ -95,14 +93,14 @@ def known_cards(view: MarriageView) -> list[list[int]]:
                 c = _card(t)
                 if mine[c]:
                     mine[c] -= 1
-    for s, row in enumerate(view["seats"]):
-        if sum(known[s]) > row["hand_size"]:
+    for s, entry in enumerate(view["seats"]):
+        if sum(known[s]) > int(entry["hand_size"]):
             known[s] = [0] * 52
     return known
 
 
 def sample_state(
-    view: GameView,
+    view: Mapping[str, Any],
     rng: random.Random,
     weights: Sequence[Sequence[float]] | None = None,
 ) -> MarriageState:
@@ -111,7 +109,7 @@ def sample_state(
     ``weights[s][c]`` (optional, from ``rami.bots.opponent_model``) makes card kind ``c``
     that much more likely in seat ``s``'s hand than in the stock.
     """
-    if not is_marriage_view(view):
+    if view.get("game") != "marriage":
         raise InputError("sample_state needs a Marriage view")
     seat = view.get("seat")
     to_move = view.get("to_move")
@@ -119,68 +117,59 @@ def sample_state(
         raise InputError("sample_state needs a seat's view of a deal in play")
     rules = _rules(view["rules"])
     seats = view["seats"]
-    n = len(seats)
-    pool = unseen_cards(view)
-    known = known_cards(view)
-    hands = [[0] * 53 for _ in range(n)]
-    for own in _cards(view.get("hand") or []):
-        hands[seat][own] += 1
-    need = [0] * n
-    for s in range(n):
-        if s == seat:
-            continue
-        for c in range(52):
-            k = min(known[s][c], pool[c])
-            if k:
-                pool[c] -= k
-                hands[s][c] += k
-        need[s] = int(seats[s]["hand_size"]) - sum(hands[s])
-    rest = [CARDS[c] for c in range(52) for _ in range(pool[c])]
-    rng.shuffle(rest)
-    dealt, left = deal_others(rest, need, seat, weights, rng, "decks")
-    for s, got in dealt.items():
-        for c in got:
-            hands[s][c] += 1
-    rest = [CARDS[c] for c in left]
-    tiplu: Card | None = _card(view["tiplu"]) if view.get("tiplu") else None
-    picked = bool(view.get("tiplu_picked"))
-    if picked and tiplu is None:
-        tiplu = rest.pop()
-    if len(rest) != int(view["stock_size"]):
-        raise InputError("the view's card counts do not add up to the decks")
-    state = MarriageState.new(rules, n, rng.getrandbits(48), int(view["dealer"]))
-    state.hands = hands
-    state.sizes = [int(s["hand_size"]) for s in seats]
-    state.melds = [[tuple(_cards(m)) for m in s["melds"]] for s in seats]
-    state.exposed = [_cards(s["exposed_tunnelas"]) for s in seats]
-    state.dublees = [_cards(s["dublees"]) for s in seats]
-    state.seen = [bool(s["seen"]) for s in seats]
-    state.path = [s["path"] for s in seats]
-    state.stock = list(rest)
-    state.pile = [int(c) for c in _cards(view["discard_pile"])]
-    state.tiplu = tiplu if picked else None
-    state.tiplu_picked = picked
-    state.wilds = wild_kinds(tiplu) if picked else frozenset()
-    state.phase = Phase(str(view["phase"]))
-    state.current = int(to_move)
-    history = view["history"]
-    moves = [e["move"] for e in history if "move" in e]
-    state.passes = sum(1 for m in moves if m == "pass")
-    taken = view.get("taken")
-    state.taken = _card(taken) if taken else None
-    # M-5: a seen dublee player who took a discard must finish; one who took it before
-    # showing in the same turn need not. Only finishes are offered in the first case.
-    legal = view.get("legal_actions") or []
-    state.must_finish = (
-        state.taken is not None
-        and state.seen[to_move]
-        and state.path[to_move] == DUBLEES_PATH
-        and bool(legal)
-        and all(a.startswith("finish") for a in legal)
+
+    def build(hidden: list[list[int]], left: list[int]) -> MarriageState:
+        hands = [counts(cards) for cards in hidden]
+        for own in _cards(view.get("hand") or []):
+            hands[seat][own] += 1
+        rest = [CARDS[c] for c in left]
+        tiplu: Card | None = _card(view["tiplu"]) if view.get("tiplu") else None
+        picked = bool(view.get("tiplu_picked"))
+        if picked and tiplu is None:
+            tiplu = rest.pop()
+        if len(rest) != int(view["stock_size"]):
+            raise InputError("the view's card counts do not add up to the decks")
+        history = view["history"]
+        moves = [e["move"] for e in history if "move" in e]
+        taken = view.get("taken")
+        taken_card = _card(taken) if taken else None
+        path = [s["path"] for s in seats]
+        seen = [bool(s["seen"]) for s in seats]
+        # M-5: a seen dublee player who took a discard must finish; one who took it before
+        # showing in the same turn need not. Only finishes are offered in the first case.
+        legal = view.get("legal_actions") or []
+        must_finish = (
+            taken_card is not None
+            and seen[to_move]
+            and path[to_move] == DUBLEES_PATH
+            and bool(legal)
+            and all(a.startswith("finish") for a in legal)
+        )
+        return MarriageState.from_position(
+            rules,
+            rng.getrandbits(48),
+            int(view["dealer"]),
+            hands=hands,
+            sizes=[int(s["hand_size"]) for s in seats],
+            melds=[[tuple(_cards(m)) for m in s["melds"]] for s in seats],
+            exposed=[_cards(s["exposed_tunnelas"]) for s in seats],
+            dublees=[_cards(s["dublees"]) for s in seats],
+            seen=seen,
+            path=path,
+            stock=rest,
+            pile=[int(c) for c in _cards(view["discard_pile"])],
+            tiplu=tiplu if picked else None,
+            tiplu_picked=picked,
+            phase=Phase(str(view["phase"])),
+            to_move=int(to_move),
+            passes=sum(1 for m in moves if m == "pass"),
+            taken=taken_card,
+            must_finish=must_finish,
+            turn=int(view["turn"]),
+            recycles=sum(1 for e in history if "as the new stock" in e.get("event", "")),
+            actions=moves,
+        )
+
+    return determinize(
+        view, rng, weights, unseen=unseen_cards, known=known_cards, build=build, what="decks"
     )
-    state.turn = int(view["turn"])
-    state.recycles = sum(1 for e in history if "as the new stock" in e.get("event", ""))
-    state.actions = moves
-    state.events = []
-    state._legal = None
-    return state

@@ -1,8 +1,10 @@
 """Marriage with explicit chance, for OpenSpiel (``Game.openspiel``; docs/rl.md).
 
 The wrapper deals the shoe in order as chance outcomes; the deal is built from that
-order through ``MarriageState.from_setup``: 21 cards each from seat 0 (M-2), the upcard,
-then the stock, top first. The tiplu is picked later by the seed (M-7).
+order by ``MarriageState.from_deal``, laid out as ``MarriageState.dealt_seats`` says (21
+cards each from seat 0, M-2; the upcard, then the stock, top first): the order is the
+deal's ``deal`` chance outcome. The tiplu is picked later by the seed (M-7) and reported
+by ``state.chance_outcomes()``, as are reshuffled stocks (M-11).
 """
 
 from __future__ import annotations
@@ -23,16 +25,7 @@ __all__ = ["HOOKS"]
 
 def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
     """The deal the chance outcomes ``order`` make: hands, the upcard, the stock (M-2)."""
-    size = rules.hand_size
-    hands = [list(order[i * size : (i + 1) * size]) for i in range(players)]
-    at = players * size
-    return MarriageState.from_setup(
-        rules,
-        hands,
-        discard=[order[at]],
-        stock=list(order[at + 1 :]),
-        seed=seed,
-    )
+    return MarriageState.from_deal(rules, players, order, seed)
 
 
 def _shoe(rules: Any) -> list[int]:
@@ -40,8 +33,9 @@ def _shoe(rules: Any) -> list[int]:
 
 
 def _dealt(rules: Any, players: int, player: int) -> tuple[int, int]:
-    start = player * rules.hand_size
-    return start, start + rules.hand_size
+    """Where ``player``'s 21 cards are in the order: seat by seat from seat 0 (M-2)."""
+    where = [i for i, s in enumerate(MarriageState.dealt_seats(rules, players)) if s == player]
+    return where[0], where[-1] + 1
 
 
 def _sample(view: GameView, rng: random.Random) -> GameState:

@@ -16,7 +16,7 @@ the only tiplu-dependent checks (wild cards, finishing) apply to seen players.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from itertools import compress
 from typing import TYPE_CHECKING, Any
@@ -32,8 +32,8 @@ from rami.cards import (
     parse_cards,
     shoe,
 )
-from rami.engine import Action, DealResult, as_action, chance_rng
-from rami.errors import IllegalAction, InputError
+from rami.engine import Action, Chance, DealResult, Event, as_action, chance_rng
+from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.marriage import actions as act
 from rami.marriage.maal import maal
 from rami.marriage.melds import is_meld, is_pure_meld, is_show_meld, wild_kinds
@@ -50,7 +50,7 @@ from rami.marriage.solver import (
     show_meld_options,
 )
 from rami.marriage.view import build_view
-from rami.runs import kind_at, positions, three_windows
+from rami.runs import RUN_KINDS, positions, three_windows
 from rami.view_cache import ViewCache
 
 if TYPE_CHECKING:
@@ -70,6 +70,7 @@ SHOW_MELDS = 3  # M-6
 _NO_WILDS: frozenset[int] = frozenset()
 _KINDS52 = range(52)
 _DISCARDS = tuple(act.discard_action(c) for c in range(52))
+_TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 # A saved deal (the layout both games share) and the former Marriage keys still read:
 # ``players`` for ``seats``, ``setup`` for ``start``.
 _JSON_KEYS = {"game", "rules", "seats", "seed", "dealer", "active", "actions", "start"}
@@ -158,7 +159,7 @@ class MarriageState:
     turn: int
     recycles: int
     actions: list[str]
-    events: list[dict[str, Any]]
+    events: list[Event]
     result: DealResult[MarriageDetails] | None
     finish: Finish | None
     finisher: int | None
@@ -215,10 +216,15 @@ class MarriageState:
         self.finisher = None
         self.end_reason = None
         self._legal = None
+        # chance (M-2): the shoe as dealt, hands seat by seat, the pile, the stock top first
+        order = [c for h in hands for c in h] + list(pile) + list(stock)
         self.events.append(
             {
                 "seat": None,
-                "event": f"seat {dealer} deals; {CARDS[self.pile[-1]]} is turned up",
+                "action": None,
+                "news": "deal",
+                "text": f"seat {dealer} deals; {CARDS[self.pile[-1]]} is turned up",
+                "chance": {"kind": "deal", "cards": [_TEXT[c] for c in order]},
             }
         )
         if rules.tiplu_chosen == "after_deal":
@@ -236,11 +242,46 @@ class MarriageState:
         _check_table(r, players, dealer)
         cards = shoe(r.decks)
         chance_rng(seed, 0, "deal").shuffle(cards)
+        return cls._dealt(r, players, seed, dealer, cards)
+
+    @classmethod
+    def _dealt(
+        cls, r: MarriageRules, players: int, seed: int, dealer: int, cards: Sequence[int]
+    ) -> MarriageState:
         size = r.hand_size
         hands = [cards[i * size : (i + 1) * size] for i in range(players)]
         upcard = cards[players * size]
         stock = cards[players * size + 1 :]
         return cls._start(r, players, seed, dealer, hands, [upcard], stock, None, None)
+
+    @staticmethod
+    def dealt_seats(rules: object, seats: int, dealer: int = 0) -> list[int | None]:
+        """Who gets each position of the shoe as dealt (the ``deal`` chance outcome).
+
+        M-2: ``hand_size`` cards to each seat in turn from seat 0, then the upcard and
+        the stock (``None``), whoever deals.
+        """
+        r = rules_from(rules)
+        size = r.hand_size
+        out: list[int | None] = [s for s in range(seats) for _ in range(size)]
+        return out + [None] * (52 * r.decks - len(out))
+
+    @classmethod
+    def from_deal(
+        cls, rules: object, seats: int, order: Sequence[int], seed: int, dealer: int = 0
+    ) -> MarriageState:
+        """The deal of the shoe in exactly ``order`` (as ``dealt_seats`` lays it out).
+
+        ``new`` is this with a shuffled shoe; a wrapper that deals by chance nodes
+        (OpenSpiel) builds its deal here. The later chance (the tiplu, reshuffles)
+        follows from ``seed`` and is reported by ``chance_outcomes``.
+        """
+        r = rules_from(rules)
+        _check_table(r, seats, dealer)
+        cards = [int(c) for c in order]
+        if sorted(cards) != sorted(shoe(r.decks)):
+            raise InputError(f"the order must hold the whole shoe of {r.decks} decks once")
+        return cls._dealt(r, seats, seed, dealer, cards)
 
     @classmethod
     def from_setup(
@@ -391,16 +432,25 @@ class MarriageState:
         return list(self._legal)
 
     def _compute_legal(self) -> list[Action]:
+        """The verbs' ``_check_…`` rules, listed (the hot path: see each comment).
+
+        Draw, take, expose and pass are asked of their checks; the show, dublee, meld,
+        add and finish steps are generated by the solver from the same rules (their
+        checks accept every one listed: tests/test_marriage_legality.py); discards are
+        the held cards but the taken one, when no show is in progress and no finish is
+        due (``_check_discard``).
+        """
         phase = self.phase
         s = self.current
         hand = self.hands[s]
         if phase == DRAW_PHASE:
-            out = [act.DRAW] if self.stock else []
-            if self.pile and self._take_problem(s) is None:
+            out = [act.DRAW] if self._check_draw(act.DRAW) is None else []
+            if self._check_take(act.TAKE) is None:
                 out.append(act.TAKE)
             return out
         if phase == EXPOSE_PHASE:
-            out = [act.expose_action(c) for c in range(52) if hand[c] >= 3]
+            exposes = (act.expose_action(c) for c in range(52) if hand[c])
+            out = [e for e in exposes if self._check_expose(e) is None]
             out.append(act.PASS)
             return out
         if phase != PLAY_PHASE:
@@ -594,65 +644,79 @@ class MarriageState:
         ``seat``, when given, is checked against the seat to move, so a front end can
         pass who is acting and get "it is seat 2's turn" instead of a wrong move. The
         action is normalised once; the canonical action applied (the text the log keeps,
-        e.g. ``show 3♠ 4♠ 5♠``) is returned.
+        e.g. ``show 3♠ 4♠ 5♠``) is returned. Each verb's rules are stated once, in its
+        ``_check_<verb>`` (also used by ``legal_actions`` and ``check``); ``_do_<verb>``
+        only changes the state.
         """
         a = act.normalise(as_action(action))
         if self.phase == OVER:
             raise IllegalAction("the deal is over")
         if seat is not None and seat != self.current:
-            raise IllegalAction(f"it is seat {self.current}'s turn")
-        handler = _HANDLERS[a.kind]
-        handler(self, a)
+            raise NotYourTurn(self.current)
+        check, do = _VERBS[a.kind]
+        problem = check(self, a)
+        if problem is not None:
+            raise IllegalAction(problem)
+        do(self, a)
         self._legal = None
         return a
 
     def check(self, action: Action | str, seat: int | None = None) -> str | None:
         """Why ``action`` (by ``seat``, if given) is illegal now, or None (changes nothing)."""
         try:
-            self.clone().apply(action, seat)
+            a = act.normalise(as_action(action))
         except IllegalAction as exc:
             return str(exc)
-        return None
+        if self.phase == OVER:
+            return "the deal is over"
+        if seat is not None and seat != self.current:
+            return str(NotYourTurn(self.current))
+        return _VERBS[a.kind][0](self, a)
 
-    def _record(self, a: Action, public: str | None = None) -> None:
+    def _record(self, a: Action) -> None:
         text = act.DISCARD_TEXTS[a.cards[0]] if a.kind == act.DISCARD else str(a)
         self.actions.append(text)
-        event: dict[str, Any] = {"seat": self.current, "move": text}
-        if public is not None:
-            event["public"] = public
-        self.events.append(event)
+        self.events.append({"seat": self.current, "action": text})
 
-    def _need_phase(self, phase: str) -> None:
+    def chance_outcomes(self) -> list[Chance]:
+        """What chance decided so far, in order: the deal, the tiplu, reshuffles."""
+        return [e["chance"] for e in self.events if "chance" in e]
+
+    # ------------------------------------------------------------------ shared conditions
+
+    def _phase_problem(self, phase: Phase) -> str | None:
+        """Why the deal is not in ``phase`` now, in the player's terms (M-3, M-5)."""
         if self.phase == phase:
-            return
+            return None
         if self.phase == EXPOSE_PHASE:
-            raise IllegalAction(
-                "tunnelas exposed at the deal come first: expose one or 'pass' (M-3)"
-            )
+            return "tunnelas exposed at the deal come first: expose one or 'pass' (M-3)"
         if phase == EXPOSE_PHASE:
-            raise IllegalAction("tunnelas may be exposed only right after the deal (M-3)")
+            return "tunnelas may be exposed only right after the deal (M-3)"
         if phase == DRAW_PHASE:
-            raise IllegalAction("you have already drawn this turn")
-        raise IllegalAction("you must draw first: 'draw' from the stock or 'take' the discard")
+            return "you have already drawn this turn"
+        return "you must draw first: 'draw' from the stock or 'take' the discard"
 
-    def _need_free_play(self, s: int, finishing: bool = False) -> None:
+    def _free_play_problem(self, finishing: bool = False) -> str | None:
         """Play phase, and not in the middle of something that must be completed first."""
-        self._need_phase(PLAY_PHASE)
-        if self.must_finish and not finishing:
-            raise IllegalAction(
-                "you took a discard to complete your eighth dublee: you must finish this turn"
-            )
+        problem = self._phase_problem(PLAY_PHASE)
+        if problem is None and self.must_finish and not finishing:
+            return "you took a discard to complete your eighth dublee: you must finish this turn"
+        return problem
 
-    def _holding(self, s: int, cards: Sequence[Card]) -> list[int]:
-        """The hand of ``s`` without ``cards``; ``IllegalAction`` if they are not all held."""
+    def _holding_problem(self, s: int, cards: Sequence[Card]) -> str | None:
+        """Whether ``s`` holds all of ``cards`` (copies counted)."""
+        hand = self.hands[s]
+        for c in dict.fromkeys(cards):  # in the order named
+            want = cards.count(c)
+            if hand[c] < want:
+                return f"you do not hold {c}" if hand[c] == 0 else f"you hold only {hand[c]} × {c}"
+        return None
+
+    def _without(self, s: int, cards: Sequence[Card]) -> list[int]:
+        """The hand of ``s`` less ``cards`` (held: checked first)."""
         rest = self.hands[s][:]
         for c in cards:
             rest[c] -= 1
-            if rest[c] < 0:
-                held = self.hands[s][c]
-                if held == 0:
-                    raise IllegalAction(f"you do not hold {c}")
-                raise IllegalAction(f"you hold only {held} × {c}")
         return rest
 
     def _tiplu_problem(self) -> str | None:
@@ -661,24 +725,52 @@ class MarriageState:
             return "the stock is empty, so no card can be picked as the tiplu: show on a later turn"
         return None
 
+    def _showing_problem(self, s: int) -> str | None:
+        """M-6: a started show must be completed in the same turn before the turn ends."""
+        if not self.showing(s):
+            return None
+        done = self.shown_count(s)
+        need = self.show_dublees if self.path[s] == DUBLEES_PATH else SHOW_MELDS
+        return (
+            f"complete your show first ({done} of {need} shown): a started show must be "
+            "completed in the same turn (M-6)"
+        )
+
+    def _discard_problem(self, s: int, c: Card) -> str | None:
+        """Whether ``s`` may let ``c`` go now (discard or finish): M-5, M-6."""
+        problem = self._showing_problem(s)
+        if problem is not None:
+            return problem
+        if self.hands[s][c] == 0:
+            return f"you do not hold {c}"
+        if c == self.taken:
+            return f"you took {c} from the discard pile and cannot discard it this turn (M-5)"
+        return None
+
     # -- M-3
 
+    def _check_expose(self, a: Action) -> str | None:
+        """M-3: right after the deal, a seat may expose a tunnela (three identical cards)."""
+        problem = self._phase_problem(EXPOSE_PHASE)
+        if problem is None and self.hands[self.current][a.cards[0]] < 3:
+            return f"you do not hold three {a.cards[0]} to expose as a tunnela"
+        return problem
+
     def _do_expose(self, a: Action) -> None:
-        self._need_phase(EXPOSE_PHASE)
         s = self.current
         c = a.cards[0]
-        if self.hands[s][c] < 3:
-            raise IllegalAction(f"you do not hold three {c} to expose as a tunnela")
         self.hands[s][c] -= 3
         self.sizes[s] -= 3
         self.exposed[s].append(c)
         self._record(a)
 
-    def _do_pass(self, a: Action) -> None:
+    def _check_pass(self, a: Action) -> str | None:
+        """M-3: 'pass' ends a seat's exposing; once every seat passed, play begins."""
         if self.phase != EXPOSE_PHASE:
-            raise IllegalAction(
-                "'pass' ends your tunnela exposure after the deal; now draw, take or discard"
-            )
+            return "'pass' ends your tunnela exposure after the deal; now draw, take or discard"
+        return None
+
+    def _do_pass(self, a: Action) -> None:
         self._record(a)
         self.passes += 1
         if self.passes >= self.n:
@@ -688,6 +780,18 @@ class MarriageState:
             self.current = self.next_seat(self.current)
 
     # -- M-5 drawing
+
+    def _check_draw(self, a: Action) -> str | None:
+        """M-5: a turn starts by drawing the top card of the stock (or taking, below)."""
+        problem = self._phase_problem(DRAW_PHASE)
+        if problem is None and not self.stock:
+            return "the stock is empty: take the discard"
+        return problem
+
+    def _check_take(self, a: Action) -> str | None:
+        """M-5: or by taking the latest discard, when ``_take_problem`` allows it."""
+        problem = self._phase_problem(DRAW_PHASE)
+        return self._take_problem(self.current) if problem is None else problem
 
     def _take_problem(self, s: int) -> str | None:
         """Why ``s`` may not take the latest discard now, or ``None`` (M-5)."""
@@ -719,66 +823,73 @@ class MarriageState:
         return None
 
     def _do_draw(self, a: Action) -> None:
-        self._need_phase(DRAW_PHASE)
-        if not self.stock:
-            raise IllegalAction("the stock is empty: take the discard")
         s = self.current
         c = self.stock.pop()
         self._card_in(s, c)
         self.phase = PLAY_PHASE
         self.actions.append("draw")
-        self.events.append({"seat": s, "move": f"draw {CARDS[c]}", "public": "draw"})
+        self.events.append({"seat": s, "action": "draw", "card": _TEXT[c]})
 
     def _do_take(self, a: Action) -> None:
-        self._need_phase(DRAW_PHASE)
         s = self.current
-        problem = self._take_problem(s)
-        if problem is not None:
-            raise IllegalAction(problem)
         c = self.pile.pop()
         self._card_in(s, c)
         self.taken = c
         self.must_finish = self.seen[s] and self.path[s] == DUBLEES_PATH
         self.phase = PLAY_PHASE
         self.actions.append("take")
-        self.events.append({"seat": s, "move": f"take {CARDS[c]}"})
+        self.events.append({"seat": s, "action": "take", "card": _TEXT[c]})
 
     # -- M-6, M-7 showing and seeing
 
-    def _do_show(self, a: Action) -> None:
-        self._need_free_play(self.current)
+    def _check_show(self, a: Action) -> str | None:
+        """M-6: an unseen seat shows pure melds (three in all) to see the tiplu (M-7).
+
+        A show may be spread over steps of one turn, but each step must leave the rest
+        of the hand able to complete it and a card to discard.
+        """
+        problem = self._free_play_problem()
+        if problem is not None:
+            return problem
         s = self.current
         rules = self.rules
         if self.seen[s]:
             if rules.table_melding:
-                raise IllegalAction("you have already seen the tiplu: lay melds with 'meld'")
-            raise IllegalAction("you have already seen the tiplu")
+                return "you have already seen the tiplu: lay melds with 'meld'"
+            return "you have already seen the tiplu"
         if self.path[s] == DUBLEES_PATH:
-            raise IllegalAction(
-                "you are showing dublees; the meld and dublee paths exclude each other (M-6)"
-            )
+            return "you are showing dublees; the meld and dublee paths exclude each other (M-6)"
         need = SHOW_MELDS - len(self.melds[s]) - len(self.exposed[s])
         if need <= 0:
-            raise IllegalAction("your exposed tunnelas already let you see: use 'see'")
+            return "your exposed tunnelas already let you see: use 'see'"
         problem = self._tiplu_problem()
         if problem is not None:
-            raise IllegalAction(problem)
+            return problem
         cards = a.cards
         if not rules.melds_at_least3 and len(cards) != 3:
-            raise IllegalAction("a meld is exactly three cards (M-4)")
+            return "a meld is exactly three cards (M-4)"
         if not is_show_meld(cards, rules):
             kinds = "pure sequence or tunnela" if rules.tunnela_melds else "pure sequence or trial"
-            raise IllegalAction(f"{_cards_text(cards)} is not a {kinds} (M-6)")
-        rest = self._holding(s, cards)
+            return f"{_cards_text(cards)} is not a {kinds} (M-6)"
+        problem = self._holding_problem(s, cards)
+        if problem is not None:
+            return problem
+        rest = self._without(s, cards)
         left = need - 1
         if self._spare(s, rest, len(cards)) < 3 * left + 1:
-            raise IllegalAction("showing these cards would leave you nothing to discard")
+            return "showing these cards would leave you nothing to discard"
         if left and max_show_melds(rest, rules, left) < left:
-            raise IllegalAction(
+            return (
                 f"the rest of your hand cannot complete the show: it needs "
                 f"{_plural(left, 'more pure meld')} (M-6)"
             )
-        self.hands[s] = rest
+        return None
+
+    def _do_show(self, a: Action) -> None:
+        s = self.current
+        cards = a.cards
+        left = SHOW_MELDS - len(self.melds[s]) - len(self.exposed[s]) - 1
+        self.hands[s] = self._without(s, cards)
         self.sizes[s] -= len(cards)
         self.melds[s].append(cards)
         self.path[s] = MELDS_PATH
@@ -786,42 +897,45 @@ class MarriageState:
         if left == 0:
             self._see(s)
 
-    def _do_dublee(self, a: Action) -> None:
-        self._need_free_play(self.current)
+    def _check_dublee(self, a: Action) -> str | None:
+        """M-6, M-9: the dublee path: seven dublees shown to see, the eighth to finish."""
+        problem = self._free_play_problem()
+        if problem is not None:
+            return problem
         s = self.current
         if not self.rules.dublees_allowed(self.n):
             if not self.rules.dublees:
-                raise IllegalAction("these rules have no dublee path (M-9)")
-            raise IllegalAction(
-                f"the dublee path needs at least {self.rules.dublees_min_players} players (M-9)"
-            )
+                return "these rules have no dublee path (M-9)"
+            return f"the dublee path needs at least {self.rules.dublees_min_players} players (M-9)"
         if self.seen[s]:
-            raise IllegalAction("you have already seen the tiplu")
+            return "you have already seen the tiplu"
         if self.path[s] == MELDS_PATH:
-            raise IllegalAction(
-                "you are showing melds; the meld and dublee paths exclude each other (M-6)"
-            )
+            return "you are showing melds; the meld and dublee paths exclude each other (M-6)"
         if self.exposed[s]:
             # Decision: an exposed tunnela counts as a shown meld (M-3), so its owner
             # is on the meld path (M-6: the paths exclude each other).
-            raise IllegalAction(
+            return (
                 "your tunnela exposed at the deal counts as a shown meld: you are on the "
                 "meld path, not the dublee path (M-3, M-6)"
             )
-        problem = self._tiplu_problem()
+        problem = self._tiplu_problem() or self._holding_problem(s, a.cards)
         if problem is not None:
-            raise IllegalAction(problem)
-        need = self.show_dublees - len(self.dublees[s])
-        rest = self._holding(s, a.cards)
-        left = need - 1
+            return problem
+        rest = self._without(s, a.cards)
+        left = self.show_dublees - len(self.dublees[s]) - 1
         if self._spare(s, rest, 2) < 2 * left + 1:
-            raise IllegalAction("showing this dublee would leave you nothing to discard")
+            return "showing this dublee would leave you nothing to discard"
         if dublee_count(rest) < left:
-            raise IllegalAction(
+            return (
                 f"the rest of your hand cannot complete the show: it needs "
                 f"{_plural(left, 'more dublee')} (M-6)"
             )
-        self.hands[s] = rest
+        return None
+
+    def _do_dublee(self, a: Action) -> None:
+        s = self.current
+        left = self.show_dublees - len(self.dublees[s]) - 1
+        self.hands[s] = self._without(s, a.cards)
         self.sizes[s] -= 2
         self.dublees[s].append(a.cards[0])
         self.path[s] = DUBLEES_PATH
@@ -829,19 +943,23 @@ class MarriageState:
         if left == 0:
             self._see(s)
 
-    def _do_see(self, a: Action) -> None:
-        self._need_free_play(self.current)
+    def _check_see(self, a: Action) -> str | None:
+        """M-3, M-6: three tunnelas exposed at the deal let a seat see without showing."""
+        problem = self._free_play_problem()
+        if problem is not None:
+            return problem
         s = self.current
         if self.seen[s]:
-            raise IllegalAction("you have already seen the tiplu")
+            return "you have already seen the tiplu"
         if self.path[s] is not None or len(self.exposed[s]) < SHOW_MELDS:
-            raise IllegalAction(
+            return (
                 "to see the tiplu, show three pure melds (or seven dublees); 'see' alone "
                 "needs three tunnelas exposed at the deal (M-6)"
             )
-        problem = self._tiplu_problem()
-        if problem is not None:
-            raise IllegalAction(problem)
+        return self._tiplu_problem()
+
+    def _do_see(self, a: Action) -> None:
+        s = self.current
         self.path[s] = MELDS_PATH
         self._record(a)
         self._see(s)
@@ -853,111 +971,134 @@ class MarriageState:
             self.tiplu = CARDS[self.stock.pop(rng.randrange(len(self.stock)))]
         self.tiplu_picked = True
         self.wilds = wild_kinds(self.tiplu)
-        self.events.append({"seat": None, "event": "the tiplu is picked from the stock"})
+        self.events.append(
+            {
+                "seat": None,
+                "action": None,
+                "news": "tiplu",
+                "text": "the tiplu is picked from the stock",
+                "chance": {"kind": "tiplu", "cards": [str(self.tiplu)]},
+            }
+        )
 
     def _see(self, s: int) -> None:
         if not self.tiplu_picked:
             self._pick_tiplu()
         self.seen[s] = True
-        self.events.append({"seat": s, "event": f"seat {s} sees the tiplu"})
+        self.events.append(
+            {"seat": s, "action": None, "news": "see", "text": f"seat {s} sees the tiplu"}
+        )
 
     # -- M-10 Indian table melding
 
-    def _need_table(self, s: int) -> None:
+    def _table_problem(self) -> str | None:
+        """M-10: melding on the table, for a seen seat in free play (Indian rules)."""
         if not self.rules.table_melding:
-            raise IllegalAction("melding on the table is an Indian Marriage rule (M-10)")
-        self._need_free_play(s)
-        if not self.seen[s]:
-            raise IllegalAction(
-                "you must show three pure melds and see the tiplu before melding (M-10)"
-            )
+            return "melding on the table is an Indian Marriage rule (M-10)"
+        problem = self._free_play_problem()
+        if problem is None and not self.seen[self.current]:
+            return "you must show three pure melds and see the tiplu before melding (M-10)"
+        return problem
+
+    def _check_meld(self, a: Action) -> str | None:
+        """M-10 (M-4): a seen Indian player lays any valid meld, keeping a card to discard."""
+        s = self.current
+        problem = self._table_problem() or self._holding_problem(s, a.cards)
+        if problem is not None:
+            return problem
+        if not is_meld(a.cards, self.rules, self.wilds):
+            return f"{_cards_text(a.cards)} is not a valid meld (M-4)"
+        if self._spare(s, self._without(s, a.cards), len(a.cards)) < 1:
+            return "melding these cards would leave you nothing to discard"
+        return None
 
     def _do_meld(self, a: Action) -> None:
         s = self.current
-        self._need_table(s)
-        rest = self._holding(s, a.cards)
-        if not is_meld(a.cards, self.rules, self.wilds):
-            raise IllegalAction(f"{_cards_text(a.cards)} is not a valid meld (M-4)")
-        if self._spare(s, rest, len(a.cards)) < 1:
-            raise IllegalAction("melding these cards would leave you nothing to discard")
-        self.hands[s] = rest
+        self.hands[s] = self._without(s, a.cards)
         self.sizes[s] -= len(a.cards)
         self.melds[s].append(a.cards)
         self._record(a)
 
-    def _do_add(self, a: Action) -> None:
+    def _check_add(self, a: Action) -> str | None:
+        """M-10, M-6: a card added to one's own table meld, three pure melds kept."""
+        problem = self._table_problem()
+        if problem is not None:
+            return problem
         s = self.current
-        self._need_table(s)
         table = self.melds[s]
         i = a.target
         assert i is not None
         if i >= len(table):
             last = f"@0 … @{len(table) - 1}" if len(table) > 1 else "@0"
-            raise IllegalAction(f"you have no table meld @{i} (yours are {last})")
+            return f"you have no table meld @{i} (yours are {last})"
         c = a.cards[0]
-        rest = self._holding(s, a.cards)
+        problem = self._holding_problem(s, a.cards)
+        if problem is not None:
+            return problem
         new = tuple(sorted((*table[i], c)))
         if not is_meld(new, self.rules, self.wilds):
-            raise IllegalAction(f"{c} does not fit meld @{i} ({_cards_text(table[i])})")
+            return f"{c} does not fit meld @{i} ({_cards_text(table[i])})"
         if is_pure_meld(table[i], self.rules) and not is_pure_meld(new, self.rules):
             pure = sum(is_pure_meld(m, self.rules) for m in table)
             if pure - 1 < SHOW_MELDS:
-                raise IllegalAction("you must keep at least three pure melds on the table (M-6)")
-        if self._spare(s, rest, 1) < 1:
-            raise IllegalAction("adding this card would leave you nothing to discard")
-        self.hands[s] = rest
+                return "you must keep at least three pure melds on the table (M-6)"
+        if self._spare(s, self._without(s, a.cards), 1) < 1:
+            return "adding this card would leave you nothing to discard"
+        return None
+
+    def _do_add(self, a: Action) -> None:
+        s = self.current
+        i = a.target
+        assert i is not None
+        self.hands[s] = self._without(s, a.cards)
         self.sizes[s] -= 1
-        table[i] = new
+        self.melds[s][i] = tuple(sorted((*self.melds[s][i], a.cards[0])))
         self._record(a)
 
     # -- M-8, M-9 finishing and ending a turn
 
-    def _discard_problem(self, s: int, c: Card) -> None:
-        if self.showing(s):
-            done = self.shown_count(s)
-            need = self.show_dublees if self.path[s] == DUBLEES_PATH else SHOW_MELDS
-            raise IllegalAction(
-                f"complete your show first ({done} of {need} shown): a started show must be "
-                "completed in the same turn (M-6)"
-            )
-        if self.hands[s][c] == 0:
-            raise IllegalAction(f"you do not hold {c}")
-        if c == self.taken:
-            raise IllegalAction(
-                f"you took {c} from the discard pile and cannot discard it this turn (M-5)"
-            )
-
-    def _do_finish(self, a: Action) -> None:
+    def _check_finish(self, a: Action) -> str | None:
+        """M-8, M-9, M-10: a seen seat finishes by discarding the one card left over."""
+        problem = self._free_play_problem(finishing=True)
+        if problem is not None:
+            return problem
         s = self.current
-        self._need_free_play(s, finishing=True)
         c = a.cards[0]
         if not self.seen[s]:
             if self.showing(s):
-                self._discard_problem(s, c)
-            raise IllegalAction("you must show and see the tiplu before you can finish (M-8)")
-        self._discard_problem(s, c)
-        fin = self._find_finish(s, self.hands[s], c)
-        if fin is None:
+                problem = self._discard_problem(s, c)
+            return problem or "you must show and see the tiplu before you can finish (M-8)"
+        problem = self._discard_problem(s, c)
+        if problem is not None:
+            return problem
+        if self._find_finish(s, self.hands[s], c) is None:
             if self.path[s] == DUBLEES_PATH:
                 what = "eight dublees"
             elif self.rules.table_melding:
                 what = "valid melds on the table"
             else:
                 what = "seven melds with your shown ones"
-            raise IllegalAction(
-                f"you cannot finish by discarding {c}: the rest does not make {what}"
-            )
+            return f"you cannot finish by discarding {c}: the rest does not make {what}"
+        return None
+
+    def _do_finish(self, a: Action) -> None:
+        s = self.current
+        c = a.cards[0]
+        fin = self._find_finish(s, self.hands[s], c)
+        assert fin is not None  # checked by _check_finish
         self.hands[s][c] -= 1
         self.sizes[s] -= 1
         self.pile.append(c)
         self._record(a)
         self._end(s, fin, "finish")
 
+    def _check_discard(self, a: Action) -> str | None:
+        """M-5, M-6: a turn ends with a discard (not the discard taken this turn)."""
+        return self._free_play_problem() or self._discard_problem(self.current, a.cards[0])
+
     def _do_discard(self, a: Action) -> None:
         s = self.current
-        self._need_free_play(s)
         c = a.cards[0]
-        self._discard_problem(s, c)
         self.hands[s][c] -= 1
         self.sizes[s] -= 1
         self.pile.append(c)
@@ -999,12 +1140,16 @@ class MarriageState:
             self.stock = cards[::-1]  # turned over: the oldest discard is drawn first
         self.recycles += 1
         how = "shuffled" if self.rules.shuffle_recycled else "turned over"
-        self.events.append(
-            {
-                "seat": None,
-                "event": f"the discard pile ({len(cards)} cards) is {how} as the new stock",
-            }
-        )
+        event: Event = {
+            "seat": None,
+            "action": None,
+            "news": "restock",
+            "text": f"the discard pile ({len(cards)} cards) is {how} as the new stock",
+            "data": {"size": len(cards)},
+        }
+        if self.rules.shuffle_recycled:  # turning the pile over is no chance
+            event["chance"] = {"kind": "reshuffle", "cards": [_TEXT[c] for c in reversed(cards)]}
+        self.events.append(event)
         return True
 
     # ------------------------------------------------------------------ the end
@@ -1034,7 +1179,7 @@ class MarriageState:
             )
         else:
             text = f"seat {finisher} finishes"
-        self.events.append({"seat": finisher, "event": text})
+        self.events.append({"seat": finisher, "action": None, "news": "end", "text": text})
 
     def _settle(self) -> DealResult[MarriageDetails]:
         """Maal and settlement (M-12 … M-15) and the JSON-ready explanation."""
@@ -1221,6 +1366,67 @@ class MarriageState:
             if owned != want:
                 raise InvariantError(f"seat {s} owns {owned} cards, not {want}")
 
+    # ------------------------------------------------------------------ positions (part D)
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: MarriageRules,
+        seed: int,
+        dealer: int,
+        *,
+        hands: Sequence[Sequence[int]],
+        sizes: Sequence[int],
+        melds: Sequence[Sequence[tuple[Card, ...]]],
+        exposed: Sequence[Sequence[Card]],
+        dublees: Sequence[Sequence[Card]],
+        seen: Sequence[bool],
+        path: Sequence[str | None],
+        stock: Sequence[Card],
+        pile: Sequence[int],
+        tiplu: Card | None,
+        tiplu_picked: bool,
+        phase: Phase,
+        to_move: int,
+        passes: int,
+        taken: Card | None,
+        must_finish: bool,
+        turn: int,
+        recycles: int,
+        actions: Sequence[str],
+    ) -> MarriageState:
+        """A deal in the middle of play laid out as given: the search bots' determinizations
+        (a view's public cards, the hidden ones dealt at random: ``rami.sampling``).
+
+        ``hands`` are count vectors, ``stock`` is listed top last; the history before
+        the position is not kept (``actions`` are its texts). Nothing is checked here:
+        ``check()`` says whether the cards add up.
+        """
+        self = cls.new(rules, len(hands), seed, dealer)
+        self.hands = [list(h) for h in hands]
+        self.sizes = list(sizes)
+        self.melds = [list(m) for m in melds]
+        self.exposed = [list(e) for e in exposed]
+        self.dublees = [list(d) for d in dublees]
+        self.seen = list(seen)
+        self.path = list(path)
+        self.stock = list(stock)
+        self.pile = list(pile)
+        self.tiplu = tiplu
+        self.tiplu_picked = tiplu_picked
+        self.wilds = wild_kinds(tiplu) if tiplu_picked and tiplu is not None else _NO_WILDS
+        self.phase = phase
+        self.current = to_move
+        self.passes = passes
+        self.taken = taken
+        self.must_finish = must_finish
+        self.turn = turn
+        self.recycles = recycles
+        self.actions = list(actions)
+        self.events = []
+        self._legal = None
+        return self
+
 
 def _packs(rest: list[int], melds: Sequence[tuple[Card, ...]], k: int, start: int) -> bool:
     """Whether ``k`` disjoint melds of ``melds`` (from index ``start``) fit in ``rest``.
@@ -1261,9 +1467,10 @@ def _pure_meld(cards: tuple[Card, ...], rules: MarriageRules) -> bool:
 def _joins_show_meld(hand: Sequence[int], c: int, rules: MarriageRules) -> bool:
     """Whether card ``c`` (already in ``hand``) is part of some show meld there (M-6)."""
     suit, r = divmod(c, 13)
+    kinds = RUN_KINDS[suit]
     for p in positions(r):  # the ace at both ends
-        for window in three_windows(p):
-            if all(hand[kind_at(suit, q)] for q in window):
+        for lo, mid, hi in three_windows(p):
+            if hand[kinds[lo]] and hand[kinds[mid]] and hand[kinds[hi]]:
                 return True
     if rules.show_kinds == "sequence+tunnela":
         return hand[c] >= 3
@@ -1305,18 +1512,21 @@ def _read_cards(cards: str | Sequence[int] | Sequence[str] | None, what: str) ->
         raise InputError(f"{what}: {exc}") from None
 
 
-_HANDLERS = {
-    "expose": MarriageState._do_expose,
-    "pass": MarriageState._do_pass,
-    "draw": MarriageState._do_draw,
-    "take": MarriageState._do_take,
-    "show": MarriageState._do_show,
-    "dublee": MarriageState._do_dublee,
-    "see": MarriageState._do_see,
-    "meld": MarriageState._do_meld,
-    "add": MarriageState._do_add,
-    "finish": MarriageState._do_finish,
-    "discard": MarriageState._do_discard,
+_Check = Callable[[MarriageState, Action], str | None]
+_Do = Callable[[MarriageState, Action], None]
+# Each verb's rule check and its change of state (``apply``, ``check``, ``legal_actions``).
+_VERBS: dict[str, tuple[_Check, _Do]] = {
+    Verb.EXPOSE: (MarriageState._check_expose, MarriageState._do_expose),
+    Verb.PASS: (MarriageState._check_pass, MarriageState._do_pass),
+    Verb.DRAW: (MarriageState._check_draw, MarriageState._do_draw),
+    Verb.TAKE: (MarriageState._check_take, MarriageState._do_take),
+    Verb.SHOW: (MarriageState._check_show, MarriageState._do_show),
+    Verb.DUBLEE: (MarriageState._check_dublee, MarriageState._do_dublee),
+    Verb.SEE: (MarriageState._check_see, MarriageState._do_see),
+    Verb.MELD: (MarriageState._check_meld, MarriageState._do_meld),
+    Verb.ADD: (MarriageState._check_add, MarriageState._do_add),
+    Verb.FINISH: (MarriageState._check_finish, MarriageState._do_finish),
+    Verb.DISCARD: (MarriageState._check_discard, MarriageState._do_discard),
 }
 
 

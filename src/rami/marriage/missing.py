@@ -31,8 +31,7 @@ from dataclasses import dataclass
 
 from rami.cards import KINDS, Card
 from rami.marriage.melds import wild_kinds
-from rami.marriage.rules import MarriageRules
-from rami.marriage.solver import dublees_to_finish, melds_to_finish
+from rami.marriage.rules import MarriageRules, dublees_to_finish, melds_to_finish
 from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE, kind_at, positions, three_windows
 
 __all__ = [

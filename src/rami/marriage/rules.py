@@ -13,7 +13,15 @@ from rami.errors import InputError
 from rami.options import build_rules, rules_to_json
 from rami.views import OptionValue, RulesJson
 
-__all__ = ["INDIAN", "NEPALI", "PRESETS", "MarriageRules", "rules_from"]
+__all__ = [
+    "INDIAN",
+    "NEPALI",
+    "PRESETS",
+    "MarriageRules",
+    "dublees_to_finish",
+    "melds_to_finish",
+    "rules_from",
+]
 
 
 @dataclass(frozen=True)
@@ -115,3 +123,13 @@ def rules_from(spec: object = None) -> MarriageRules:
     an unknown option or a badly typed value is an ``InputError``.
     """
     return build_rules(MarriageRules, PRESETS, spec, CHOICES)
+
+
+def melds_to_finish(rules: MarriageRules) -> int:
+    """M-8: melds that make a finished hand (seven for 21 cards)."""
+    return rules.hand_size // 3
+
+
+def dublees_to_finish(rules: MarriageRules) -> int:
+    """M-9: dublees that finish (eight for 21 cards); one fewer shows."""
+    return rules.hand_size // 2 - 2

@@ -3,7 +3,9 @@
 Hands are count vectors (``rami.cards.counts``, 53 long). Three-card melds
 (``nepali``) are solved in ``cover``, melds of three or more (``indian``) in
 ``solver_indian``, the N-3 exchange count in ``missing``; this module holds show
-melds, dublees and the entry points the engine and the calculators call.
+melds, dublees and the entry points the engine and the calculators call. The modules
+import downwards only: ``missing`` needs nothing from here (the finish counts live in
+``rules``).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rami.cards import CARDS, KINDS, Card
+from rami.marriage import missing as missing_search
 from rami.marriage.cover import arrange3, discards3, show_discards3
 from rami.marriage.melds import is_show_meld
-from rami.marriage.rules import MarriageRules
+from rami.marriage.rules import MarriageRules, dublees_to_finish, melds_to_finish
 from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS
 
 __all__ = [
@@ -48,16 +51,6 @@ class Finish:
     kind: str  # "melds" | "dublees"
     groups: tuple[tuple[Card, ...], ...]
     discard: Card
-
-
-def melds_to_finish(rules: MarriageRules) -> int:
-    """M-8: melds that make a finished hand (seven for 21 cards)."""
-    return rules.hand_size // 3
-
-
-def dublees_to_finish(rules: MarriageRules) -> int:
-    """M-9: dublees that finish (eight for 21 cards); one fewer shows."""
-    return rules.hand_size // 2 - 2
 
 
 # --------------------------------------------------------------------------------------
@@ -357,9 +350,7 @@ def missing(
 
     See ``rami.marriage.missing`` for the method and the conventions.
     """
-    from rami.marriage.missing import missing_count
-
-    return missing_count(hand, rules, tiplu, shown)
+    return missing_search.missing_count(hand, rules, tiplu, shown)
 
 
 def missing_at_least(
@@ -374,7 +365,6 @@ def missing_at_least(
     ``exact`` False means the search stopped early and *at least* ``count`` cards are
     missing. ``work`` None uses ``rami.marriage.missing.HINT_WORK``.
     """
-    from rami.marriage.missing import HINT_WORK, missing_bound
-
-    got = missing_bound(hand, rules, tiplu, shown, HINT_WORK if work is None else work)
+    limit = missing_search.HINT_WORK if work is None else work  # read now: tests change it
+    got = missing_search.missing_bound(hand, rules, tiplu, shown, limit)
     return got.count, got.exact

@@ -10,8 +10,8 @@ a seat that has seen (M-7), or for everyone once the deal is over. A stock draw 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, TypeGuard
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard
 
 from rami.cards import CARDS
 from rami.errors import InputError
@@ -20,6 +20,7 @@ from rami.view_cache import ViewCache, action_texts
 from rami.views import GameView, HistoryEntry, RulesJson, SeatView
 
 if TYPE_CHECKING:
+    from rami.engine import Event
     from rami.marriage.game import MarriageState
 
 __all__ = [
@@ -136,12 +137,20 @@ def _texts(cards: Iterable[int]) -> list[str]:
     return [text[c] for c in cards]
 
 
-def _entry(e: Mapping[str, Any], seat: int | None) -> HistoryEntry:
-    """One event as ``seat`` may read it (a stock draw's card only for the drawer)."""
-    if "move" in e:
-        text = e["move"] if seat is not None and e["seat"] == seat else e.get("public", e["move"])
-        return {"seat": e["seat"], "move": text}
-    return {"seat": e["seat"], "event": e["event"]}
+def _entry(e: Event, seat: int | None) -> HistoryEntry:
+    """One event as ``seat`` may read it (a stock draw's card only for the drawer).
+
+    Moves read ``{"seat": s, "move": text}`` (``draw 7♣`` for the drawer, ``draw`` for
+    the others; a take names its card, which was face up), the table's news
+    ``{"seat": s, "event": text}``; chance outcomes never show.
+    """
+    text = e["action"]
+    if text is None:
+        return {"seat": e["seat"], "event": e.get("text", "")}
+    card = e.get("card")
+    if card is not None and (text == "take" or (seat is not None and e["seat"] == seat)):
+        text = f"{text} {card}"
+    return {"seat": e["seat"], "move": text}
 
 
 def _cache(state: MarriageState) -> ViewCache:

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from rami.bots import Bot, make_bot
 from rami.engine import Action, chance_rng
-from rami.errors import IllegalAction, InputError
+from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.games import Match, get_game
 from rami.play.commands import Command, describe_refusal, legal_actions, parse_command
 from rami.play.hints import hint_lines
@@ -127,9 +127,10 @@ class Session:
 
     # ------------------------------------------------------------------ match glue
 
-    def apply(self, action: Action) -> None:
-        """Play ``action`` in the current deal (the engine checks it)."""
-        self.match.apply(action)
+    def apply(self, action: Action, seat: int) -> Action:
+        """Play ``action`` for ``seat`` in the current deal (the engine checks it all,
+        the turn included); the canonical action applied."""
+        return self.match.apply(action, seat)
 
     def save(self) -> Path:
         return SavedGame(
@@ -221,7 +222,7 @@ class Session:
         view = deal.view(self.human)
         legal = legal_actions(view)
         if [a.kind for a in legal] == ["pass"]:  # M-3: nothing to expose
-            self.apply(legal[0])
+            self.apply(legal[0], self.human)
             self.screen.notes.append(("plain", "You had no tunnela to expose, so you passed."))
             return True
         self.save()
@@ -274,12 +275,15 @@ class Session:
         """Apply actions in order, stopping at the first the engine refuses."""
         for action in actions:
             deal = self.match.current
-            if deal.is_over or deal.to_move != self.human:
+            if deal.is_over:
                 self.screen.notes.append(("error", "your turn is over"))
                 return False
             before = len(deal.events)
             try:
-                self.apply(action)
+                self.apply(action, self.human)
+            except NotYourTurn:
+                self.screen.notes.append(("error", "your turn is over"))
+                return False
             except IllegalAction as exc:
                 shown = action.text(self.settings.ascii)
                 self.screen.notes.append(("error", f"'{shown}' refused: {describe_refusal(exc)}"))
@@ -312,7 +316,7 @@ class Session:
             action, problem = None, f"{type(exc).__name__}: {exc}"
         if action is not None:
             try:
-                self.apply(action)
+                self.apply(action, seat)
             except IllegalAction as exc:
                 action, problem = None, f"{action} refused: {exc}"
         if action is None:
@@ -320,7 +324,7 @@ class Session:
             self.screen.notes.append(
                 ("plain", f"{self.names[seat]} could not move ({problem}); it played {fallback}")
             )
-            self.apply(fallback)
+            self.apply(fallback, seat)
         deal = self.match.current
         if self.settings.delay > 0 and (deal.is_over or deal.to_move != seat):
             mine = deal.view(self.human)

@@ -65,9 +65,9 @@ def replay_deal(
             continue
         if event.kind != ACTION:
             continue
-        match.apply(event.data)
+        applied = str(match.apply(event.data, event.seat))  # older logs: any accepted form
         if current == deal and len(frames) < MAX_FRAMES:
-            frames.append(_frame(match, players, event.seat, event.data))
+            frames.append(_frame(match, players, event.seat, applied))
     if current != deal or not frames:
         raise TableError("bad_request", f"deal {deal + 1} has not been played at this table")
     if not match.current.is_over and current == deal:

@@ -25,8 +25,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rami.engine import Action
-from rami.errors import InputError
+from rami.errors import InputError, NotYourTurn
 from rami.games import GameSpec, Match, get_game
 from rami.server.aids import table_aids
 from rami.server.arrange import arrange_hand
@@ -245,14 +244,18 @@ class LiveTable:
 
     # ------------------------------------------------------------------ replay
 
-    def replay(self, event: EventRecord) -> None:
-        """Apply one logged event to the match (raises ``ValueError`` if it is refused)."""
+    def replay(self, event: EventRecord) -> str:
+        """Apply one logged event to the match (raises ``ValueError`` if it is refused).
+
+        Returns the event's data as the log keeps it: an action's canonical text (the
+        deal checks that the event's seat is the one to move).
+        """
         if event.kind == ACTION:
-            self.match.apply(event.data)
-        elif event.kind == NEXT_DEAL:
+            return str(self.match.apply(event.data, event.seat))
+        if event.kind == NEXT_DEAL:
             self.match.next_deal()
-        else:
-            raise InputError(f"unknown event kind {event.kind!r}")
+            return event.data
+        raise InputError(f"unknown event kind {event.kind!r}")
 
     def rebuild(self) -> None:
         """Make the match again from the seed and the logged events."""
@@ -519,14 +522,13 @@ class TableManager:
             current = live.match.current
             if current.is_over:
                 raise TableError("illegal", "the deal is over: start the next deal")
-            if current.to_move != seat:
-                raise TableError("not_your_turn", f"it is seat {current.to_move}'s turn")
-            live.auto.discard(seat)  # a player who plays is back
-            try:
-                canonical = str(Action.parse(text))
-            except ValueError as exc:
-                raise TableError("illegal", str(exc)) from None
-            await self._in_writer(self._commit, live, ACTION, seat, canonical)
+            try:  # the deal checks the turn and keeps the action's canonical text
+                await self._in_writer(self._commit, live, ACTION, seat, text)
+            except TableError as exc:
+                if exc.code != "not_your_turn":
+                    live.auto.discard(seat)  # a player who plays is back
+                raise
+            live.auto.discard(seat)
             if conn is not None:
                 conn.send({"type": "ack", "id": ref, "version": live.version})
             await self._broadcast(live)
@@ -574,15 +576,17 @@ class TableManager:
 
         Runs in a worker thread under the table's lock.
         """
-        event = EventRecord(live.version + 1, kind, seat, data)
         try:
-            live.replay(event)
+            data = live.replay(EventRecord(live.version + 1, kind, seat, data))
+        except NotYourTurn as exc:
+            raise TableError("not_your_turn", str(exc)) from None
         except ValueError as exc:  # IllegalAction, InputError, CardError: nothing changed
             raise TableError("illegal", str(exc)) from None
         except Exception as exc:  # an engine bug: make sure the match is as logged
             log.exception("engine failed on %s %r at table %s", kind, data, live.code)
             live.rebuild()
             raise TableError("internal", "the server could not play this move") from exc
+        event = EventRecord(live.version + 1, kind, seat, data)  # the canonical text
         try:
             self.store.append_event(live.record.id, event.seq, kind, seat, data)
         except Conflict:  # another process stored a move first: take it, refuse this one

@@ -39,8 +39,9 @@ def choose_layer(state: TunisianState, rng: random.Random) -> Action:
 
 def describe_event(event: Mapping[str, Any]) -> str | None:
     """One line of plain text for a logged event (omniscient: shows drawn cards)."""
-    kind = event.get("type")
-    if kind == "action":
+    kind = event.get("news")
+    data = event.get("data") or {}
+    if event.get("action") is not None:
         seat = event["seat"]
         text = event["action"]
         if text == "draw":
@@ -48,22 +49,22 @@ def describe_event(event: Mapping[str, Any]) -> str | None:
         if text == "take":
             return f"seat {seat}: take {event['card']}"
         if text.startswith("meld"):
-            tag = " towards opening" if event.get("staged") else ""
-            return f"seat {seat}: {text}  → @{event['meld']}, worth {event['value']}{tag}"
+            tag = " towards opening" if data.get("staged") else ""
+            return f"seat {seat}: {text}  → @{data['meld']}, worth {data['value']}{tag}"
         return f"seat {seat}: {text}"
     if kind == "open":
         return (
-            f"seat {event['seat']} OPENS with {event['value']} "
-            f"(needed {event['threshold']}; next opening needs more)"
+            f"seat {event['seat']} OPENS with {data['value']} "
+            f"(needed {data['threshold']}; next opening needs more)"
         )
     if kind == "restock":
         return (
-            f"the stock is empty: the discard pile is shuffled into a new stock of {event['size']}"
+            f"the stock is empty: the discard pile is shuffled into a new stock of {data['size']}"
         )
     if kind == "end":
-        if event["winner"] is not None:
-            return f"seat {event['winner']} goes out and wins the deal"
-        why = "the stock ran out" if event["reason"] == "stock" else "the turn cap was reached"
+        if data["winner"] is not None:
+            return f"seat {data['winner']} goes out and wins the deal"
+        why = "the stock ran out" if data["reason"] == "stock" else "the turn cap was reached"
         return f"the deal ends with no winner: {why}"
     return None
 
@@ -85,7 +86,7 @@ def _play_deal(state: TunisianState, rng: random.Random, out: Callable[[str], No
         for event in state.events[seen:]:
             line = describe_event(event)
             if line is not None:
-                out(f"{step:4}. {line}" if event.get("type") == "action" else f"      {line}")
+                out(f"{step:4}. {line}" if event.get("action") else f"      {line}")
         seen = len(state.events)
     result = state.result
     assert result is not None

@@ -14,7 +14,8 @@ for the same generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rami.cards import (
     CARDS,
@@ -23,17 +24,14 @@ from rami.cards import (
     Card,
     cards_from_texts,
     counts,
-    from_counts,
     shoe,
     take_out,
 )
 from rami.errors import InputError
 from rami.memo import BoundedMemo
-from rami.sampling import deal_others
+from rami.sampling import determinize
 from rami.tunisian.game import PLAY, TunisianState
 from rami.tunisian.rules import TunisianRules, rules_from
-from rami.tunisian.view import MeldJson, TunisianView, is_tunisian_view
-from rami.views import GameView, RulesJson
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
@@ -41,7 +39,7 @@ __all__ = ["known_cards", "sample_state", "unseen_cards"]
 _RULES: BoundedMemo[str, TunisianRules] = BoundedMemo(256)
 
 
-def _rules(doc: RulesJson) -> TunisianRules:
+def _rules(doc: Any) -> TunisianRules:
     """``rules_from`` of a view's rules, memoised (search bots sample thousands of deals)."""
     key = repr(doc)
     found = _RULES.get(key)
@@ -58,7 +56,7 @@ def _card(text: str) -> Card:
 _cards = cards_from_texts
 
 
-def unseen_cards(view: TunisianView) -> list[int]:
+def unseen_cards(view: Mapping[str, Any]) -> list[int]:
     """Count vector of the cards ``view``'s seat cannot see: other hands plus the stock."""
     rules = _rules(view["rules"])
     pool = counts(shoe(rules.decks, rules.jokers))
@@ -69,7 +67,7 @@ def unseen_cards(view: TunisianView) -> list[int]:
     return take_out(pool, visible)
 
 
-def known_cards(view: TunisianView) -> list[list[int]]:
+def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
     """Per seat, the cards that seat is known to hold (taken discards, swapped jokers)."""
     n = len(view["seats"])
     known = [[0] * KINDS for _ in range(n)]
@@ -94,15 +92,15 @@ def known_cards(view: TunisianView) -> list[list[int]]:
                 c = _card(t)
                 if mine[c]:
                     mine[c] -= 1
-    for s, row in enumerate(view["seats"]):
-        size = row["hand_size"]
-        if sum(known[s]) > size or not row["active"]:
+    for s, entry in enumerate(view["seats"]):
+        size = int(entry["hand_size"])
+        if sum(known[s]) > size or not entry.get("active", True):
             known[s] = [0] * KINDS  # out of date (a restock, or out of the game)
     return known
 
 
 def sample_state(
-    view: GameView,
+    view: Mapping[str, Any],
     rng: random.Random,
     weights: Sequence[Sequence[float]] | None = None,
 ) -> TunisianState:
@@ -111,68 +109,55 @@ def sample_state(
     ``weights[s][c]`` (optional, from ``rami.bots.opponent_model``) makes card kind ``c``
     that much more likely in seat ``s``'s hand than in the stock.
     """
-    if not is_tunisian_view(view):
+    if view.get("game") != "tunisian":
         raise InputError("sample_state needs a Tunisian rami view")
     seat = view["seat"]
-    to_move = view["to_move"]
-    if seat is None or to_move is None:
+    if seat is None or view.get("to_move") is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
     rules = _rules(view["rules"])
     seats = view["seats"]
-    n = len(seats)
-    pool = unseen_cards(view)
-    known = known_cards(view)
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    hands[seat] = _cards(view["hand"] or [])
-    need: list[int] = [0] * n
-    for s in range(n):
-        if s == seat:
-            continue
-        for c in range(KINDS):
-            k = min(known[s][c], pool[c])
-            if k:
-                pool[c] -= k
-                hands[s].extend([CARDS[c]] * k)
-        need[s] = int(seats[s]["hand_size"]) - len(hands[s])
-    rest = from_counts(pool)
-    rng.shuffle(rest)
-    dealt, left = deal_others(rest, need, seat, weights, rng, "shoe")
-    for s, got in dealt.items():
-        hands[s].extend(CARDS[c] for c in got)
-    stock = [CARDS[c] for c in left]
-    if len(stock) != int(view["stock_size"]):
-        raise InputError("the view's card counts do not add up to the shoe")
-    table = [(_cards(m["cards"]), int(m["owner"])) for m in view["table"]]
-    staged = [m for m in view["table"] if m.get("staged")]
-    committed = [bool(s["opened"]) for s in seats]
-    values = [s.get("opening_value") for s in seats]
-    threshold = int(view["threshold"])
-    last = None
-    if any(v is not None for v in values) or threshold != rules.opening_threshold:
-        last = threshold - rules.opening_step
-    state = TunisianState.from_position(
-        rules,
-        hands,
-        stock=stock,
-        discard=_cards(view["discard_pile"]),
-        table=table,
-        opened=committed,
-        opening_values=values,
-        last_opening=last,
-        to_move=to_move,
-        dealer=int(view["dealer"]),
-        phase=str(view["phase"]),
-        turn=int(view["turn"]),
-        active=[bool(s["active"]) for s in seats],
-        seed=rng.getrandbits(48),
-        taken=_taken_this_turn(view),
+
+    def build(hidden: list[list[int]], left: list[int]) -> TunisianState:
+        hands: list[list[Card]] = [[CARDS[c] for c in cards] for cards in hidden]
+        hands[seat] = _cards(view["hand"] or [])
+        stock = [CARDS[c] for c in left]
+        if len(stock) != int(view["stock_size"]):
+            raise InputError("the view's card counts do not add up to the shoe")
+        table = [(_cards(m["cards"]), int(m["owner"])) for m in view["table"]]
+        staged = [m for m in view["table"] if m.get("staged")]
+        values = [s.get("opening_value") for s in seats]
+        threshold = int(view["threshold"])
+        last = None
+        if any(v is not None for v in values) or threshold != rules.opening_threshold:
+            last = threshold - rules.opening_step
+        state = TunisianState.from_position(
+            rules,
+            hands,
+            stock=stock,
+            discard=_cards(view["discard_pile"]),
+            table=table,
+            opened=[bool(s["opened"]) for s in seats],
+            opening_values=values,
+            last_opening=last,
+            to_move=int(view["to_move"]),
+            dealer=int(view["dealer"]),
+            phase=str(view["phase"]),
+            turn=int(view["turn"]),
+            active=[bool(s["active"]) for s in seats],
+            seed=rng.getrandbits(48),
+            taken=_taken_this_turn(view),
+        )
+        if (view["phase"] == PLAY and staged) or view.get("must_open"):
+            # T-6, T-8: the mover's turn so far, staged melds and the card taken to open
+            state.resume_turn([int(m["index"]) for m in staged], _took_to_open(view))
+        return state
+
+    return determinize(
+        view, rng, weights, unseen=unseen_cards, known=known_cards, build=build, what="shoe"
     )
-    if (view["phase"] == PLAY and staged) or view.get("must_open"):
-        _restore_turn(state, view, staged)
-    return state
 
 
-def _taken_this_turn(view: TunisianView) -> Card | None:
+def _taken_this_turn(view: Mapping[str, Any]) -> Card | None:
     """The discard the seat to move took this turn, which it may not discard (T-3)."""
     if view["phase"] != PLAY:
         return None
@@ -183,19 +168,12 @@ def _taken_this_turn(view: TunisianView) -> Card | None:
     return None
 
 
-def _restore_turn(state: TunisianState, view: TunisianView, staged: Sequence[MeldJson]) -> None:
-    """Put back the unopened mover's turn so far: staged melds and a taken card (T-6, T-8)."""
-    state._staged = sum(int(m["value"]) for m in staged)
-    state._staged_melds = [int(m["index"]) for m in staged]
+def _took_to_open(view: Mapping[str, Any]) -> Card | None:
+    """The discard an unopened mover took to open this turn (T-8), if it must open."""
     if not view.get("must_open"):
-        return
-    took: Card | None = None
+        return None
     for entry in reversed(view["history"]):
         move = entry.get("move") or ""
         if entry.get("seat") == view["to_move"] and move.startswith("take "):
-            took = _card(move.split()[1])
-            break
-    state._took = took
-    if took is not None and state.rules.taken_card_in_opening:
-        in_staged = any(took in _cards(m["cards"]) for m in staged)
-        state._need = None if in_staged else took
+            return _card(move.split()[1])
+    return None

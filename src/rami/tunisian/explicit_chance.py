@@ -1,8 +1,10 @@
 """Tunisian rami with explicit chance, for OpenSpiel (``Game.openspiel``; docs/rl.md).
 
 The wrapper deals the shoe in order as chance outcomes; the deal is built from that
-order through ``TunisianState.from_position``: 15 cards to the dealer (seat 0), 14 to
-each other seat (T-2), the rest the stock, top first.
+order by ``TunisianState.from_deal``, laid out as ``TunisianState.dealt_seats`` says (15
+cards to the dealer, seat 0, then 14 to each other seat in the direction of play, T-2;
+the rest the stock): the order is the deal's ``deal`` chance outcome. Reshuffled stocks
+(T-11) follow from the seed and are reported by ``state.chance_outcomes()``.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from rami.cards import CARDS, shoe
+from rami.cards import shoe
 from rami.engine import GameState
 from rami.rl.hooks import OpenSpielHooks
 from rami.tunisian.determinize import sample_state
@@ -23,23 +25,7 @@ __all__ = ["HOOKS"]
 
 def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
     """The deal the chance outcomes ``order`` make: hands, then the stock (T-2)."""
-    hands: list[list[int]] = [[] for _ in range(players)]
-    pos = 0
-    for seat in range(players):  # the dealer (seat 0) is dealt first, one card more
-        take = rules.hand_size + (1 if seat == 0 else 0)
-        hands[seat] = list(order[pos : pos + take])
-        pos += take
-    stock = list(order[pos:])[::-1]  # ``stock`` is given top last
-    return TunisianState.from_position(
-        rules,
-        [[CARDS[c] for c in h] for h in hands],
-        stock=[CARDS[c] for c in stock],
-        to_move=0,
-        dealer=0,
-        phase="first_discard",
-        turn=0,
-        seed=seed,
-    )
+    return TunisianState.from_deal(rules, players, order, seed)
 
 
 def _shoe(rules: Any) -> list[int]:
@@ -47,10 +33,9 @@ def _shoe(rules: Any) -> list[int]:
 
 
 def _dealt(rules: Any, players: int, player: int) -> tuple[int, int]:
-    """The dealer (seat 0) is dealt first, one card more."""
-    size = rules.hand_size
-    start = player * size + (1 if player else 0)
-    return start, start + size + (1 if player == 0 else 0)
+    """The dealer (seat 0) is dealt first, one card more, then the others in turn (T-2)."""
+    where = [i for i, s in enumerate(TunisianState.dealt_seats(rules, players)) if s == player]
+    return where[0], where[-1] + 1
 
 
 def _sample(view: GameView, rng: random.Random) -> GameState:

@@ -42,9 +42,9 @@ from rami.cards import (
     shuffled_shoe,
     sort_key,
 )
-from rami.engine import Action, DealResult, as_action, chance_rng
-from rami.errors import IllegalAction, InputError
-from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
+from rami.engine import Action, Chance, DealResult, Event, EventData, as_action, chance_rng
+from rami.errors import IllegalAction, InputError, NotYourTurn
+from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
 from rami.tunisian.melds import (
     Meld,
     add_to_meld,
@@ -84,6 +84,7 @@ TableMeld = tuple[Meld, int]
 """A meld on the table and the seat that laid it."""
 
 _JOKER_INDEX = int(JOKER)
+_TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 _DRAW = Action("draw")
 _TAKE = Action("take")
 _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
@@ -220,8 +221,10 @@ def _in_no_meld(hand: Sequence[int], c: int) -> bool:
     if others >= 2 or (others and joker):
         return False
 
+    kinds = RUN_KINDS[suit]
+
     def held(p: int) -> bool:
-        return ACE_LOW <= p <= ACE_HIGH and hand[kind_at(suit, p)] > 0
+        return ACE_LOW <= p <= ACE_HIGH and hand[kinds[p]] > 0
 
     for p in positions(r):
         a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
@@ -305,7 +308,7 @@ class TunisianState:
     _need: Card | None
     _restocks: int
     _actions: list[str]
-    _events: list[dict[str, Any]]
+    _events: list[Event]
     _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
     _result: DealResult[TunisianDetails] | None
     _end_reason: str | None
@@ -368,8 +371,19 @@ class TunisianState:
         """A freshly dealt deal (T-2): the dealer 15 cards, the others 14, no discard."""
         rules = rules_from(rules)
         act = _check_seats(rules, dealer, active)
-        self: TunisianState = cls._blank(rules, seed, dealer, act)
         cards = shuffled_shoe(rules.decks, rules.jokers, chance_rng(seed, 0, "deal"))
+        return cls._dealt(rules, seed, dealer, act, cards)
+
+    @classmethod
+    def _dealt(
+        cls,
+        rules: TunisianRules,
+        seed: int,
+        dealer: int,
+        act: tuple[bool, ...],
+        cards: Sequence[Card],
+    ) -> TunisianState:
+        self: TunisianState = cls._blank(rules, seed, dealer, act)
         pos = 0
         for seat in self._seats_from(dealer):
             take = rules.hand_size + (1 if seat == dealer else 0)
@@ -377,9 +391,65 @@ class TunisianState:
                 self._hands[seat][c] += 1
             self._sizes[seat] = take
             pos += take
-        self._stock = cards[pos:]
-        self._events.append({"type": "deal", "dealer": dealer, "hand_sizes": list(self._sizes)})
+        self._stock = list(cards[pos:])
+        self._events.append(
+            {
+                "seat": dealer,
+                "action": None,
+                "news": "deal",
+                "text": f"seat {dealer} deals",
+                "data": {"dealer": dealer, "hand_sizes": list(self._sizes)},
+                "chance": {"kind": "deal", "cards": [_TEXT[c] for c in cards]},
+            }
+        )
         return self
+
+    @staticmethod
+    def dealt_seats(
+        rules: TunisianRules | str | Mapping[str, Any] | None,
+        seats: int,
+        dealer: int = 0,
+        *,
+        active: Sequence[bool] | None = None,
+    ) -> list[int | None]:
+        """Who gets each position of the shoe as dealt (the ``deal`` chance outcome).
+
+        T-2: the dealer's 15 cards first, then 14 to each seat in the direction of
+        play (counter-clockwise), then the stock (``None``; its last card is drawn first).
+        """
+        r = rules_from(rules)
+        act = _check_seats(r, dealer, active)
+        blank: TunisianState = TunisianState._blank(r, 0, dealer, act)
+        out: list[int | None] = []
+        for seat in blank._seats_from(dealer):
+            out += [seat] * (r.hand_size + (1 if seat == dealer else 0))
+        return out + [None] * (sum(_full_shoe(r)) - len(out))
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: TunisianRules | str | Mapping[str, Any] | None,
+        seats: int,
+        order: Sequence[int],
+        seed: int,
+        dealer: int = 0,
+        *,
+        active: Sequence[bool] | None = None,
+    ) -> TunisianState:
+        """The deal of the shoe in exactly ``order`` (as ``dealt_seats`` lays it out).
+
+        ``new`` is this with a shuffled shoe; a wrapper that deals by chance nodes
+        (OpenSpiel) builds its deal here. Reshuffles follow from ``seed`` and are
+        reported by ``chance_outcomes``.
+        """
+        r = rules_from(rules)
+        if seats != r.players:
+            raise InputError(f"Tunisian rami {r.mode} is for {r.players} seats, not {seats!r}")
+        act = _check_seats(r, dealer, active)
+        cards = [CARDS[int(c)] for c in order]
+        if counts(cards) != _full_shoe(r):
+            raise InputError("the order must hold the whole shoe once")
+        return cls._dealt(r, seed, dealer, act, cards)
 
     @classmethod
     def from_position(
@@ -482,7 +552,13 @@ class TunisianState:
             self._taken = card
         self._start = self._position_doc()
         self._events.append(
-            {"type": "position", "to_move": to_move, "hand_sizes": list(self._sizes)}
+            {
+                "seat": None,
+                "action": None,
+                "news": "position",
+                "text": "the deal starts from a set position",
+                "data": {"to_move": to_move, "hand_sizes": list(self._sizes)},
+            }
         )
         if phase == DRAW:
             self._begin_draw()
@@ -580,7 +656,7 @@ class TunisianState:
         return self._result
 
     @property
-    def events(self) -> Sequence[Mapping[str, Any]]:
+    def events(self) -> Sequence[Event]:
         return self._events
 
     @property
@@ -899,7 +975,7 @@ class TunisianState:
         if self._phase == OVER:
             raise IllegalAction("the deal is over")
         if seat is not None and seat != self._to_move:
-            raise IllegalAction(f"it is seat {self._to_move}'s turn")
+            raise NotYourTurn(self._to_move)
         legal = self._legal
         payload = _MISSING if legal is None else legal.get(act, _MISSING)
         if payload is _MISSING:
@@ -927,59 +1003,73 @@ class TunisianState:
             if self._phase == OVER:
                 return "the deal is over"
             if seat is not None and seat != self._to_move:
-                return f"it is seat {self._to_move}'s turn"
+                return str(NotYourTurn(self._to_move))
             self._verify(act)
         except IllegalAction as exc:
             return str(exc)
         return None
 
     def _verify(self, act: Action) -> tuple[Action, Any]:
-        """Check ``act`` in full; return its canonical form and prepared data."""
+        """Check ``act`` in full; return its canonical form and prepared data.
+
+        The slow path of ``apply`` and the whole of ``check``; ``legal_actions`` lists
+        from the same helpers (``_take_problem``, ``_discard_problem``,
+        ``_banned_discard``, ``_staging_ok``, ``_may_lay_off``), so each rule is stated
+        once. One ``_verify_<verb>`` per verb.
+        """
         kind = act.kind
-        seat = self._to_move
         if kind not in _VERBS:
             raise IllegalAction(
                 f"unknown action '{kind}': use draw, take, meld, add, swap or discard"
             )
-        hand = self._hands[seat]
-        phase = self._phase
         if kind in ("draw", "take"):
-            if act.cards or act.target is not None:
-                raise IllegalAction(f"'{kind}' takes no cards and no meld: write just '{kind}'")
-            if phase == FIRST_DISCARD:
-                raise IllegalAction("the dealer's first turn is a discard only, no draw (T-2)")
-            if phase == PLAY:
-                raise IllegalAction("you have already drawn this turn")
-            if kind == "take":
-                problem = self._take_problem()
-                if problem is not None:
-                    raise IllegalAction(problem)
-            return act, None
-        if phase == DRAW:
+            return self._verify_draw(act)
+        if self._phase == DRAW:
             raise IllegalAction("draw first: 'draw' from the stock or 'take' the discard")
         if kind == "discard":
-            if len(act.cards) != 1 or act.target is not None:
-                raise IllegalAction("discard names one card, e.g. 'discard 7♣'")
-            c = act.cards[0]
-            if not hand[c]:
-                raise IllegalAction(f"you do not hold {c}")
-            if phase == PLAY:
-                problem = self._discard_problem()
-                if problem is not None:
-                    raise IllegalAction(problem)
-                if c == self._banned_discard():
-                    raise IllegalAction(
-                        f"you took {c} from the discard pile this turn: you may not "
-                        "discard it (nor an identical card) again this turn (T-3)"
-                    )
-            return act, None
-        if phase == FIRST_DISCARD:
+            return self._verify_discard(act)
+        if self._phase == FIRST_DISCARD:
             raise IllegalAction("the dealer's first turn is a discard only (T-2)")
         if kind == "meld":
             return self._verify_meld(act)
         return self._verify_lay_off(act)
 
+    def _verify_draw(self, act: Action) -> tuple[Action, Any]:
+        """T-2, T-3, T-8: a turn starts with ``draw`` (the stock) or ``take`` (the discard)."""
+        kind = act.kind
+        phase = self._phase
+        if act.cards or act.target is not None:
+            raise IllegalAction(f"'{kind}' takes no cards and no meld: write just '{kind}'")
+        if phase == FIRST_DISCARD:
+            raise IllegalAction("the dealer's first turn is a discard only, no draw (T-2)")
+        if phase == PLAY:
+            raise IllegalAction("you have already drawn this turn")
+        if kind == "take":
+            problem = self._take_problem()
+            if problem is not None:
+                raise IllegalAction(problem)
+        return act, None
+
+    def _verify_discard(self, act: Action) -> tuple[Action, Any]:
+        """T-2, T-3, T-6, T-8, T-9: a discard ends the turn (and commits an opening)."""
+        if len(act.cards) != 1 or act.target is not None:
+            raise IllegalAction("discard names one card, e.g. 'discard 7♣'")
+        c = act.cards[0]
+        if not self._hands[self._to_move][c]:
+            raise IllegalAction(f"you do not hold {c}")
+        if self._phase == PLAY:
+            problem = self._discard_problem()
+            if problem is not None:
+                raise IllegalAction(problem)
+            if c == self._banned_discard():
+                raise IllegalAction(
+                    f"you took {c} from the discard pile this turn: you may not "
+                    "discard it (nor an identical card) again this turn (T-3)"
+                )
+        return act, None
+
     def _verify_meld(self, act: Action) -> tuple[Action, Any]:
+        """T-3, T-4, T-6, T-8, T-9: a new meld; before opening, one the opening can use."""
         seat = self._to_move
         hand = self._hands[seat]
         if act.target is not None:
@@ -1019,6 +1109,7 @@ class TunisianState:
         return Action("meld", meld.cards), meld
 
     def _verify_lay_off(self, act: Action) -> tuple[Action, Any]:
+        """T-6, T-7, T-9: ``add`` a card to a table meld or ``swap`` a joker, once opened."""
         seat = self._to_move
         hand = self._hands[seat]
         kind = act.kind
@@ -1063,12 +1154,19 @@ class TunisianState:
 
     # ------------------------------------------------------------- mutations
 
-    def _log(self, act: Action, **extra: Any) -> None:
+    def _log(self, act: Action, card: Card | None = None, data: EventData | None = None) -> None:
         text = str(act)
         self._actions.append(text)
-        event = {"type": "action", "seat": self._to_move, "action": text}
-        event.update(extra)
+        event: Event = {"seat": self._to_move, "action": text}
+        if card is not None:
+            event["card"] = _TEXT[card]
+        if data is not None:
+            event["data"] = data
         self._events.append(event)
+
+    def chance_outcomes(self) -> list[Chance]:
+        """What chance decided so far, in order: the deal, then reshuffles (T-11)."""
+        return [e["chance"] for e in self._events if "chance" in e]
 
     def _do_draw(self) -> None:
         seat = self._to_move
@@ -1079,7 +1177,7 @@ class TunisianState:
         self._drawn = c
         self._taken = None
         self._fact = None
-        self._log(_DRAW, card=str(c))
+        self._log(_DRAW, c)
 
     def _do_take(self) -> None:
         seat = self._to_move
@@ -1094,7 +1192,7 @@ class TunisianState:
             self._took = c
             if self.rules.taken_card_in_opening:
                 self._need = c
-        self._log(_TAKE, card=str(c))
+        self._log(_TAKE, c)
 
     def _do_meld(self, act: Action, meld: Meld) -> None:
         seat = self._to_move
@@ -1110,7 +1208,7 @@ class TunisianState:
             self._staged_melds.append(index)
             if self._need is not None and self._need in meld.cards:
                 self._need = None
-        self._log(act, meld=index, value=meld.value, staged=staged)
+        self._log(act, data={"meld": index, "value": meld.value, "staged": staged})
 
     def _commit_opening(self) -> None:
         """Turn the staged melds into the seat's opening (T-6)."""
@@ -1124,11 +1222,11 @@ class TunisianState:
         self._last_opening = value
         self._events.append(
             {
-                "type": "open",
                 "seat": seat,
-                "value": value,
-                "threshold": threshold,
-                "melds": list(self._staged_melds),
+                "action": None,
+                "news": "open",
+                "text": f"seat {seat} opens with {value} (needed {threshold})",
+                "data": {"value": value, "threshold": threshold, "melds": list(self._staged_melds)},
             }
         )
 
@@ -1146,7 +1244,7 @@ class TunisianState:
             self._sizes[seat] -= 1
         owner = self._table[index][1]
         self._table[index] = (new, owner)
-        self._log(act, meld=index)
+        self._log(act, data={"meld": index})
 
     def _do_discard(self, act: Action) -> None:
         seat = self._to_move
@@ -1190,7 +1288,16 @@ class TunisianState:
         chance_rng(self.seed, self._restocks, "restock").shuffle(pile)
         self._stock = pile
         self._discard = [top]
-        self._events.append({"type": "restock", "size": len(pile)})
+        self._events.append(
+            {
+                "seat": None,
+                "action": None,
+                "news": "restock",
+                "text": f"the discard pile is shuffled into a new stock of {len(pile)} cards",
+                "data": {"size": len(pile)},
+                "chance": {"kind": "reshuffle", "cards": [_TEXT[c] for c in reversed(pile)]},
+            }
+        )
 
     def _finish(self, winner: int | None, reason: str) -> None:
         """End the deal and score it (T-9, T-10, T-11)."""
@@ -1214,7 +1321,20 @@ class TunisianState:
         self._result = DealResult(tuple(points), winner, details)
         self._phase = OVER
         self._end_reason = reason
-        self._events.append({"type": "end", "winner": winner, "reason": reason, "points": points})
+        if winner is not None:
+            text = f"seat {winner} goes out"
+        else:
+            why = "the stock ran out" if reason == "stock" else "the turn cap was reached"
+            text = f"the deal ends with no winner: {why}"
+        self._events.append(
+            {
+                "seat": None,
+                "action": None,
+                "news": "end",
+                "text": text,
+                "data": {"winner": winner, "reason": reason, "points": points},
+            }
+        )
 
     # ----------------------------------------------------------- persistence
 
@@ -1356,6 +1476,23 @@ class TunisianState:
             f"<TunisianState {self.rules.mode} turn {self._turn} phase {self._phase} "
             f"to_move {self.to_move}>"
         )
+
+    # ------------------------------------------------------------------ positions (part D)
+
+    def resume_turn(self, staged: Sequence[int], took: Card | None = None) -> TunisianState:
+        """Put back the mover's turn so far as its view shows it, for determinizations
+        (``rami.sampling``): the melds it staged this turn (also those of an opening a
+        lay-off has just committed, T-6) and the discard it took to open (T-8). Returns
+        the state."""
+        if any(not 0 <= i < len(self._table) for i in staged):
+            raise InputError("a staged meld is not on the table")
+        self._staged_melds = list(staged)
+        self._staged = sum(self._table[i][0].value for i in staged)
+        self._took = took
+        if took is not None and self.rules.taken_card_in_opening:
+            used = any(took in self._table[i][0].cards for i in staged)
+            self._need = None if used else took
+        return self
 
 
 _shoe_counts: dict[tuple[int, int], list[int]] = {}

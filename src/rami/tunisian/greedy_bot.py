@@ -30,7 +30,7 @@ from rami.bots.opponent_model import OpponentModel
 from rami.cards import CARDS, JOKER, Card
 from rami.engine import Action
 from rami.memo import GenerationMemo
-from rami.runs import ACE_HIGH, ACE_LOW, kind_at, positions
+from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, kind_at, positions
 from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import card_points
@@ -152,7 +152,7 @@ def observe_state(state: TunisianState, seat: int) -> Observation:
 def _held(hand: Sequence[int], suit: int, position: int) -> bool:
     if position < ACE_LOW or position > ACE_HIGH:
         return False
-    return hand[kind_at(suit, position)] > 0
+    return hand[RUN_KINDS[suit][position]] > 0
 
 
 def card_use(hand: Sequence[int], c: int, copies: bool = True) -> float:

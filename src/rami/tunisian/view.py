@@ -9,8 +9,8 @@ drawer; a card taken from the discard pile was face up, so it is public.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, TypeGuard
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard
 
 from rami.cards import CARDS
 from rami.errors import InputError
@@ -20,6 +20,7 @@ from rami.view_cache import ViewCache, action_texts
 from rami.views import GameView, HistoryEntry, RulesJson, SeatView
 
 if TYPE_CHECKING:
+    from rami.engine import Event
     from rami.tunisian.game import TunisianState
 
 __all__ = [
@@ -146,52 +147,41 @@ def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> MeldJ
     }
 
 
-def _event_text(event: Mapping[str, Any]) -> str:
-    kind = event.get("type")
-    if kind == "open":
-        return f"seat {event['seat']} opens with {event['value']} (needed {event['threshold']})"
-    if kind == "restock":
-        return f"the discard pile is shuffled into a new stock of {event['size']} cards"
-    if kind == "deal":
-        return f"seat {event['dealer']} deals"
-    if kind == "position":
-        return "the deal starts from a set position"
-    if kind == "end":
-        if event["winner"] is not None:
-            return f"seat {event['winner']} goes out"
-        why = "the stock ran out" if event["reason"] == "stock" else "the turn cap was reached"
-        return f"the deal ends with no winner: {why}"
-    return str(kind)
+_PUBLIC_NUMBERS = ("value", "threshold", "size", "winner", "reason", "points")
 
 
-def public_event(event: Mapping[str, Any], seat: int | None) -> HistoryEntry:
+def public_event(event: Event, seat: int | None) -> HistoryEntry:
     """One history entry as ``seat`` may read it (the marriage view's shape).
 
     Moves are ``{"seat": s, "move": text}``: a stock draw reads ``draw 7♣`` for the
     drawer and ``draw`` for everyone else; a take names its card, which was face up.
-    Other entries are ``{"seat": s, "event": text}`` plus their public numbers.
+    Other entries are ``{"seat": s, "event": text}`` plus their public numbers; chance
+    outcomes never show.
     """
-    if event.get("type") == "action":
-        text = event["action"]
-        if text in ("draw", "take") and (text == "take" or event["seat"] == seat):
-            text = f"{text} {event['card']}"
+    text = event["action"]
+    data = event.get("data")
+    if text is not None:
+        card = event.get("card")
+        if card is not None and (text == "take" or event["seat"] == seat):
+            text = f"{text} {card}"
         out: HistoryEntry = {"seat": event["seat"], "move": text}
-        if "meld" in event:
-            out["meld"] = event["meld"]
+        if data is not None and "meld" in data:
+            out["meld"] = data["meld"]
         return out
-    out = {"seat": event.get("seat", event.get("dealer")), "event": _event_text(event)}
-    if "value" in event:
-        out["value"] = event["value"]
-    if "threshold" in event:
-        out["threshold"] = event["threshold"]
-    if "size" in event:
-        out["size"] = event["size"]
-    if "winner" in event:
-        out["winner"] = event["winner"]
-    if "reason" in event:
-        out["reason"] = event["reason"]
-    if "points" in event:
-        out["points"] = event["points"]
+    out = {"seat": event["seat"], "event": event.get("text", "")}
+    if data is not None:  # the public numbers, in the order of ``_PUBLIC_NUMBERS``
+        if "value" in data:
+            out["value"] = data["value"]
+        if "threshold" in data:
+            out["threshold"] = data["threshold"]
+        if "size" in data:
+            out["size"] = data["size"]
+        if "winner" in data:
+            out["winner"] = data["winner"]
+        if "reason" in data:
+            out["reason"] = data["reason"]
+        if "points" in data:
+            out["points"] = data["points"]
     return out
 
 
