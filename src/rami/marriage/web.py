@@ -8,6 +8,7 @@ names no game.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -264,4 +265,5 @@ HOOKS = WebHooks(
     ledger_example=LEDGER_EXAMPLE,
     deal_example=DEAL_EXAMPLE,
     add_routes=add_routes,
+    client=Path(__file__).parent / "client",
 )

@@ -6,6 +6,8 @@ server names no game.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rami.cards import Card, counts, parse_cards
 from rami.server.arrange import sorted_rest as _rest
 from rami.server.arrange import take_group as _take
@@ -70,4 +72,9 @@ LEDGER_EXAMPLE = {
     "deals": [{"winner": "Sami", "players": [{}, {"opened": True, "hand": ["JK", "K♠"]}]}],
 }
 
-HOOKS = WebHooks(notes=notes, arrange=arrange, ledger_example=LEDGER_EXAMPLE)
+HOOKS = WebHooks(
+    notes=notes,
+    arrange=arrange,
+    ledger_example=LEDGER_EXAMPLE,
+    client=Path(__file__).parent / "client",
+)
