@@ -4,10 +4,10 @@ scalars of the common encoder (``rami.rl.observation``) that are Marriage's own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from rami.marriage.rules import rules_from
+from rami.marriage.view import marriage_view
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
+from rami.views import GameView, own_seat
 
 __all__ = ["MarriageEncoder", "encoder"]
 
@@ -69,8 +69,9 @@ class MarriageEncoder(Encoder):
             for rel in range(players)
         ]
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
-        me = view["seat"]
+    def encode(self, view: GameView) -> Obs:
+        view = marriage_view(view)
+        me = own_seat(view)
         n = self.players
         rows = self._rows
         flat: list[int] = []
@@ -123,6 +124,7 @@ class MarriageEncoder(Encoder):
         return self._finish(flat, h, scalars + seat_scalars)
 
 
-def encoder(players: int, rules: Mapping[str, Any]) -> Encoder:
+def encoder(players: int, rules: object) -> Encoder:
     """The encoder for a table of ``players`` under these rules (``Game.observation``)."""
-    return MarriageEncoder(players, int(rules["decks"]), int(rules["hand_size"]))
+    found = rules_from(rules)
+    return MarriageEncoder(players, found.decks, found.hand_size)

@@ -36,7 +36,7 @@ __all__ = ["RamiGymEnv"]
 class RamiGymEnv(gym.Env[Any, np.int64]):
     """One seat of a rami game against bots (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 - gymnasium's convention
+    metadata: dict[str, object] = {"render_modes": []}  # noqa: RUF012 - gymnasium's convention
 
     def __init__(
         self,
@@ -49,7 +49,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         whole_match: bool = False,
         max_turns: int | None = 200,
         max_steps: int | None = None,
-        rules: Mapping[str, Any] | None = None,
+        rules: Mapping[str, object] | None = None,
         reward_scale: float = 1.0,
         dict_obs: bool = False,
         bot_seed: int = 0,
@@ -98,11 +98,11 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             mask[self.space.legal_action_ids(self.state)] = True
         return mask
 
-    def _observe(self) -> tuple[Any, dict[str, Any]]:
+    def _observe(self) -> tuple[Any, dict[str, object]]:
         assert self.state is not None
         mask = self.action_masks().astype(np.int8)
         obs = self.encoder.encode(self.state.view(self.seat))
-        info: dict[str, Any] = {"action_mask": mask, "seat": self.seat}
+        info: dict[str, object] = {"action_mask": mask, "seat": self.seat}
         if self.dict_obs:
             return {"observation": obs, "action_mask": mask}, info
         return obs, info
@@ -132,8 +132,8 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
     # ------------------------------------------------------------------ gymnasium
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
+        self, *, seed: int | None = None, options: dict[str, object] | None = None
+    ) -> tuple[Any, dict[str, object]]:
         super().reset(seed=seed)
         rng = self.np_random
         deal_seed = int(rng.integers(2**31))
@@ -152,7 +152,9 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             return self.reset(seed=deal_seed, options=options)
         return self._observe()
 
-    def step(self, action: np.int64 | int) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[Any, SupportsFloat, bool, bool, dict[str, object]]:
         assert self.state is not None
         try:
             self.state.apply(self.space.action_from_id(int(action)))

@@ -18,15 +18,15 @@ start).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from rami.cards import CARDS
 from rami.games import get_game
+from rami.views import GameView, HistoryEntry
 
 __all__ = ["TURN_SCALE", "Encoder", "Obs", "encoder_for"]
 
@@ -53,8 +53,8 @@ class _History:
     def __init__(self, plane_size: int, seat: int) -> None:
         self.seat = seat
         self.length = 0
-        self.first: Any = None
-        self.last: Any = None
+        self.first: HistoryEntry | None = None
+        self.last: HistoryEntry | None = None
         self.counts = np.zeros(plane_size, dtype=np.float32)  # small whole numbers: exact
 
 
@@ -116,7 +116,7 @@ class Encoder:
         """Forget the history read so far (call at the start of a deal)."""
         self._hist = {}
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:  # pragma: no cover - abstract
+    def encode(self, view: GameView) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _finish(self, flat: list[int], h: _History, scalars: list[float]) -> Obs:
@@ -138,7 +138,7 @@ class Encoder:
         out[size:] = scalars
         return out
 
-    def _history(self, view: Mapping[str, Any], me: int) -> _History:
+    def _history(self, view: GameView, me: int) -> _History:
         """Discards per relative seat and the cards each is known to hold.
 
         Known cards are the discards it took and has not laid down or thrown since (as
@@ -163,12 +163,13 @@ class Encoder:
         joker = self.kinds - 1
         for entry in history[h.length :]:
             move = entry.get("move")
-            if move is None:
+            seat = entry["seat"]
+            if move is None or seat is None:
                 continue
             verb, _, rest = move.partition(" ")
             if not rest:
                 continue
-            rel = (entry["seat"] - me) % n
+            rel = (seat - me) % n
             if verb == "discard" or verb == "finish":
                 c = index[rest]
                 counts[discarded[rel] + c] += 1
@@ -190,10 +191,10 @@ class Encoder:
         return h
 
 
-def encoder_for(view: Mapping[str, Any]) -> Encoder:
+def encoder_for(view: GameView) -> Encoder:
     """The encoder for the game, rules and table size that ``view`` shows
     (the game's ``Game.observation`` hook)."""
     spec = get_game(view["game"])
     if spec.observation is None:
         raise ValueError(f"no observation encoder for game {view['game']!r}")
-    return spec.observation(int(view["players"]), view["rules"])
+    return spec.observation(view["players"], view["rules"])

@@ -4,10 +4,10 @@ scalars of the common encoder (``rami.rl.observation``) that are Tunisian rami's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
+from rami.tunisian.rules import rules_from
+from rami.tunisian.view import tunisian_view
+from rami.views import GameView, own_seat
 
 __all__ = ["TunisianEncoder", "encoder"]
 
@@ -71,8 +71,9 @@ class TunisianEncoder(Encoder):
         self._laid = [maps[common + rel * 3 + 2].__getitem__ for rel in range(players)]
         self._table_maps = [m.__getitem__ for m in maps[common + players * 3 :]]
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
-        me = view["seat"]
+    def encode(self, view: GameView) -> Obs:
+        view = tunisian_view(view)
+        me = own_seat(view)
         n = self.players
         rows = self._rows
         flat: list[int] = []
@@ -125,8 +126,9 @@ class TunisianEncoder(Encoder):
         return self._finish(flat, h, scalars + seat_scalars)
 
 
-def encoder(players: int, rules: Mapping[str, Any]) -> Encoder:
+def encoder(players: int, rules: object) -> Encoder:
     """The encoder for a table of ``players`` under these rules (``Game.observation``)."""
-    decks = int(rules["decks"])
-    jokers = int(rules["jokers"])
+    found = rules_from(rules)
+    decks = found.decks
+    jokers = found.jokers
     return TunisianEncoder(players, decks, jokers, (52 * decks + jokers) // 3)
