@@ -111,10 +111,13 @@ class GenerationMemo(Generic[K, V]):
         with self._lock:
             table = self.table
             base = self.base
-            for key in list(table):
-                if key not in base:
-                    table.pop(key, None)
-            table.update(base)
+            if not base:
+                table.clear()  # atomic, and back to a small table (fast lookups)
+            else:
+                for key in list(table):
+                    if key not in base:
+                        table.pop(key, None)
+                table.update(base)
             self.generations += 1
 
     def __len__(self) -> int:

@@ -450,7 +450,11 @@ _LOCAL: tuple[int, ...] = tuple(
 # (count delta, jokers included; value; the most its cards may be worth; descriptor)
 _Option = tuple[int, int, int, _Desc]
 # _option_tables[i][key & _LOCAL[i]]: the options of card i, the lowest card of key.
-_option_tables: tuple[dict[int, tuple[_Option, ...]], ...] = tuple({} for _ in range(52))
+# One count bounds the 52 tables together (``_OPTIONS_LIMIT``); they start over together.
+_OPTION_MEMOS: tuple[GenerationMemo[int, tuple[_Option, ...]], ...] = tuple(
+    GenerationMemo(_OPTIONS_LIMIT) for _ in range(52)
+)
+_option_tables: tuple[dict[int, tuple[_Option, ...]], ...] = tuple(m.table for m in _OPTION_MEMOS)
 _option_count = 0  # entries in all the option tables
 
 
@@ -471,8 +475,8 @@ def _options(key: int, i: int) -> tuple[_Option, ...]:
             for delta, joker, value, desc in _candidates(key, i, bool(key & _JMASK))
         )
         if _option_count >= _OPTIONS_LIMIT:
-            for each in _option_tables:
-                each.clear()
+            for each in _OPTION_MEMOS:
+                each.new_generation()
             _option_count = 0
         table[local] = found
         _option_count += 1
@@ -693,8 +697,8 @@ def clear_cache() -> None:
         _SUIT_FACTS.size = _CHUNK_VALUES.size = _TABLE_LIMIT  # the bounds read again
         for memo in (*_SEARCH_MEMOS, _RUN_GAINS, _SUIT_FACTS, _CHUNK_VALUES):
             memo.new_generation()
-        for table in _option_tables:
-            table.clear()
+        for each in _OPTION_MEMOS:
+            each.new_generation()
         _option_count = 0
 
 
