@@ -136,3 +136,184 @@ def test_the_check_catches_what_it_should(tmp_path: Path) -> None:
     lines = [line for line, _ in game_names_in(sample)]
     assert lines[:3] == [3, 4, 5] and 6 in lines and 7 in lines and 8 not in lines
     assert game_imports_in(sample) == [(3, "rami.marriage.rules")]
+
+
+# ---------------------------------------------------------------------- the web client
+# The browser's generic pages (src/rami/server/static) name no game either: each game's
+# own client code is a module in its package (``WebHooks.client``, served under
+# /static/games/NAME/ and named by /api/games). Comments and the text of HTML elements
+# (the English fallback of i18n strings) are prose; the i18n JSON files and the rules
+# pages are data and are not checked.
+
+STATIC = SRC / "server" / "static"
+_JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_REGEX_AFTER = set("(,=:[!&|?{};+-*%<>~^") | {"", "return", "typeof", "case"}
+
+
+def _quote_end(src: str, i: int) -> int:
+    j = i + 1
+    while j < len(src) and src[j] != src[i] and src[j] != "\n":
+        j += 2 if src[j] == "\\" else 1
+    return j + 1
+
+
+def _expression_end(src: str, j: int) -> int:
+    """After the ``}`` closing a template's ``${`` (nested strings and templates skipped)."""
+    depth = 0
+    while j < len(src):
+        ch = src[j]
+        if ch in "\"'":
+            j = _quote_end(src, j)
+            continue
+        if ch == "`":
+            j = _template_end(src, j)
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            if depth == 0:
+                return j + 1
+            depth -= 1
+        j += 1
+    return j
+
+
+def _template_end(src: str, i: int) -> int:
+    j = i + 1
+    while j < len(src):
+        if src[j] == "\\":
+            j += 2
+        elif src[j] == "`":
+            return j + 1
+        elif src.startswith("${", j):
+            j = _expression_end(src, j + 2)
+        else:
+            j += 1
+    return j
+
+
+def _regex_end(src: str, i: int) -> int:
+    j, in_class = i + 1, False
+    while j < len(src) and src[j] != "\n":
+        ch = src[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == "[":
+            in_class = True
+        elif ch == "]":
+            in_class = False
+        elif ch == "/" and not in_class:
+            j += 1
+            break
+        j += 1
+    while j < len(src) and src[j].isalpha():
+        j += 1
+    return j
+
+
+def js_code_texts(src: str, first_line: int = 1) -> list[tuple[int, str]]:
+    """``(line, text)`` of each identifier, string, template and regex literal of a
+    script; comments are dropped."""
+    out: list[tuple[int, str]] = []
+    i, last = 0, ""
+    while i < len(src):
+        ch = src[i]
+        line = first_line + src.count("\n", 0, i)
+        if src.startswith("//", i):
+            end = src.find("\n", i)
+            i = len(src) if end < 0 else end
+            continue
+        if src.startswith("/*", i):
+            end = src.find("*/", i + 2)
+            i = len(src) if end < 0 else end + 2
+            continue
+        if ch in "\"'`" or (ch == "/" and last in _REGEX_AFTER):
+            end = _template_end(src, i) if ch == "`" else _quote_end(src, i)
+            if ch == "/":
+                end = _regex_end(src, i)
+            out.append((line, src[i:end]))
+            i, last = end, "x"
+            continue
+        name = _JS_NAME.match(src, i)
+        if name:
+            out.append((line, name.group()))
+            i, last = name.end(), name.group()
+            continue
+        if not ch.isspace():
+            last = ch
+        i += 1
+    return out
+
+
+def html_code_texts(src: str) -> list[tuple[int, str]]:
+    """``(line, text)`` of each tag (its attributes) and of the scripts of a page; the
+    text between tags and the comments are prose."""
+    src = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group().count("\n"), src, flags=re.S)
+    out: list[tuple[int, str]] = []
+    for m in re.finditer(r"<script\b[^>]*>(.*?)</script>|<[^>]+>", src, flags=re.S | re.I):
+        line = 1 + src.count("\n", 0, m.start())
+        if m.group(1) is not None:
+            out.append((line, m.group()[: m.group().index(">") + 1]))
+            out += js_code_texts(m.group(1), line + m.group()[: m.start(1) - m.start()].count("\n"))
+        else:
+            out.append((line, m.group()))
+    return out
+
+
+def client_files() -> list[Path]:
+    """The generic web client: every script and page under server/static."""
+    return sorted(p for p in STATIC.rglob("*") if p.suffix in (".js", ".html"))
+
+
+def client_game_names_in(path: Path) -> list[tuple[int, str]]:
+    src = path.read_text(encoding="utf-8")
+    texts = js_code_texts(src) if path.suffix == ".js" else html_code_texts(src)
+    return [(line, text) for line, text in texts if _words(text) & NAMES]
+
+
+def test_the_web_client_names_no_game() -> None:
+    files = client_files()
+    assert any(p.name == "table.js" for p in files) and any(p.name == "score.html" for p in files)
+    bad = [
+        f"{path.relative_to(SRC.parents[1])}:{line}: {text[:80]}"
+        for path in files
+        for line, text in client_game_names_in(path)
+    ]
+    assert not bad, "the web client asks /api/games and the game's module:\n" + "\n".join(bad)
+
+
+def test_every_game_module_of_the_web_client_sits_in_its_package() -> None:
+    import rami.server  # noqa: F401  (the web hooks import the server's helpers)
+
+    for game in GAMES:
+        hooks = game.web() if game.web is not None else None
+        if hooks is None or hooks.client is None:
+            continue
+        assert hooks.client.is_dir() and any(hooks.client.glob("*.js")), game.name
+        assert STATIC not in hooks.client.parents, game.name
+
+
+def test_the_client_check_catches_what_it_should(tmp_path: Path) -> None:
+    script = tmp_path / "sample.js"
+    script.write_text(
+        "// comments may say marriage\n"
+        "/* and tunisian */\n"
+        'if (view.game === "marriage") x();\n'
+        "function renderTunisianEntry() {}\n"
+        "const u = `/api/score/${g}/tunisian`;\n"
+        "const ok = text.split(/\\//g); // marriage\n"
+        "const r = /tunisian/.test(s);\n"
+        "const url = 'http://x'; const y = `a ${`b ${c}`} marriage`;\n",
+        encoding="utf-8",
+    )
+    assert [line for line, _ in client_game_names_in(script)] == [3, 4, 5, 7, 8]
+    page = tmp_path / "sample.html"
+    page.write_text(
+        "<!-- marriage -->\n"
+        '<p data-i18n="tagline">Marriage and Tunisian rami</p>\n'
+        '<a href="/rules/marriage/nepali">rules</a>\n'
+        "<script>\n// tunisian\nlet g = 'tunisian';\n</script>\n",
+        encoding="utf-8",
+    )
+    assert [line for line, _ in client_game_names_in(page)] == [3, 6]

@@ -295,6 +295,16 @@ def test_lobby_link_and_offline_once_loaded(page: Any, base_url: str) -> None:
     page.wait_for_selector("body[data-ready='1']")
     assert page.locator("#net-state").is_visible()
     assert page.locator("#totals [data-total]").count() == 3
+    # every game's own entry form is kept (the worker reads their URLs from /api/games)
+    kept = page.evaluate(
+        """async () => {
+          const games = await (await caches.match("/api/games")).json();
+          const urls = games.map((g) => g.client.score).filter(Boolean);
+          const found = await Promise.all(urls.map((u) => caches.match(u)));
+          return urls.length === games.length && found.every(Boolean);
+        }"""
+    )
+    assert kept
     # a deal entered offline is kept, to be computed later
     row(page, "Player 2").locator("[data-status='melds']").tap()
     page.tap("#tiplu-btn")

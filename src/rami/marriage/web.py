@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -256,4 +257,5 @@ HOOKS = WebHooks(
     ledger_example=LEDGER_EXAMPLE,
     deal_example=DEAL_EXAMPLE,
     add_routes=add_routes,
+    client=Path(__file__).parent / "client",
 )

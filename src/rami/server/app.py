@@ -45,7 +45,7 @@ from rami.server.protocol import (
     TableSummary,
 )
 from rami.server.ratelimit import Limiter, refuse
-from rami.server.rules_info import games_info, rules_summary
+from rami.server.rules_info import client_folders, games_info, rules_summary
 from rami.server.score_api import router as score_router
 from rami.server.storage import Store
 from rami.server.tables import Connection, LiveTable, TableManager
@@ -153,6 +153,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         default_response_class=SafeJSONResponse,
     )
     app.add_middleware(BodyGuard)
+    for name, folder in client_folders().items():  # before /static, which would take them
+        app.mount(f"/static/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(score_router)  # the scorekeeper: /score, /api/score/… (issue 15)
 
@@ -193,6 +195,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/rules/{game}/{preset}", include_in_schema=False)
     async def rules_page(game: str, preset: str) -> FileResponse:
         return FileResponse(STATIC / "rules.html")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_first() -> RedirectResponse:
+        """The rules of the registry's first game (the lobby's default)."""
+        first = all_games()[0]
+        return RedirectResponse(f"/rules/{first.name}/{first.presets[0]}")
 
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_default(game: str) -> RedirectResponse:

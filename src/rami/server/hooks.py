@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rami.cards import Card
@@ -36,3 +37,7 @@ class WebHooks:
     ledger_example: Mapping[str, Any] | None = None
     deal_example: Mapping[str, Any] | None = None
     add_routes: Callable[[APIRouter, dict[int | str, dict[str, Any]]], None] | None = None
+    # The browser's per-game code: a folder of ES modules (``table.js`` for the table page,
+    # ``score.js`` for the scorekeeper's entry form), served at ``/static/games/NAME/`` and
+    # announced by ``/api/games``, so that the generic pages never name a game.
+    client: Path | None = None

@@ -230,12 +230,20 @@ class PresetInfo(_Model):
     rules: dict[str, Any]
 
 
+class ClientModules(_Model):
+    table: str | None = Field(description="URL of the game's ES module for the table page")
+    score: str | None = Field(description="URL of the game's ES module for the scorekeeper")
+
+
 class GameInfo(_Model):
     name: str
     title: str
     preset_label: str
     presets: list[PresetInfo]
     bot_levels: list[str]
+    signed_points: bool = Field(description="scores are signed nets (+12, -9), not points")
+    higher_wins: bool = Field(description="the highest total leads (else the lowest)")
+    client: ClientModules = Field(description="the game's browser modules: a URL per page, or null")
 
 
 class RulesSummary(_Model):

@@ -15,7 +15,14 @@ from typing import Any
 from rami.games import GAMES, get_game
 from rami.server.bots import bot_levels
 
-__all__ = ["OPTION_HELP", "games_info", "rules_document", "rules_summary"]
+__all__ = [
+    "CLIENT_PAGES",
+    "OPTION_HELP",
+    "client_folders",
+    "games_info",
+    "rules_document",
+    "rules_summary",
+]
 
 
 class _OptionHelp(Mapping[str, str]):
@@ -64,9 +71,37 @@ def _type_name(value: Any, hint: str) -> str:
     return "str"
 
 
+#: The pages whose per-game code a game's client folder may hold (``<page>.js``).
+CLIENT_PAGES = ("table", "score")
+
+
+def client_folders() -> dict[str, Path]:
+    """Each game's folder of browser modules (``WebHooks.client``), served under
+    ``/static/games/NAME/``."""
+    out: dict[str, Path] = {}
+    for spec in GAMES.values():
+        folder = spec.web().client if spec.web is not None else None
+        if folder is not None and folder.is_dir():
+            out[spec.name] = folder
+    return out
+
+
+def _client_modules(name: str, folders: Mapping[str, Path]) -> dict[str, str | None]:
+    """The URL of the game's module for each page, None where it has none (the page then
+    shows what every game shares)."""
+    folder = folders.get(name)
+    return {
+        page: f"/static/games/{name}/{page}.js"
+        if folder is not None and (folder / f"{page}.js").is_file()
+        else None
+        for page in CLIENT_PAGES
+    }
+
+
 def games_info() -> list[dict[str, Any]]:
     """Every game with its presets (rules and allowed player counts) and the bot levels."""
     out = []
+    folders = client_folders()
     for spec in GAMES.values():
         presets = []
         for name in spec.presets:
@@ -81,6 +116,9 @@ def games_info() -> list[dict[str, Any]]:
                 "preset_label": spec.preset_label,
                 "presets": presets,
                 "bot_levels": list(bot_levels()),
+                "signed_points": spec.signed_points,
+                "higher_wins": spec.reward_sign > 0,
+                "client": _client_modules(spec.name, folders),
             }
         )
     return out

@@ -7,6 +7,7 @@ server names no game.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from rami.cards import Card, counts, parse_cards
@@ -70,4 +71,9 @@ LEDGER_EXAMPLE = {
     "deals": [{"winner": "Sami", "players": [{}, {"opened": True, "hand": ["JK", "K♠"]}]}],
 }
 
-HOOKS = WebHooks(notes=notes, arrange=arrange, ledger_example=LEDGER_EXAMPLE)
+HOOKS = WebHooks(
+    notes=notes,
+    arrange=arrange,
+    ledger_example=LEDGER_EXAMPLE,
+    client=Path(__file__).parent / "client",
+)

@@ -3,8 +3,10 @@
 // the read-only API answers (games, rules, maal cards) are fetched from the network
 // when it is there and kept; without it the kept copy is used. Posting a ledger always
 // goes to the server (the page keeps the entries and recomputes when it is back).
+// Each game's own entry form is a module /api/games names (``client.score``); those
+// are kept too, so the worker names no game.
 
-const CACHE = "rami-score-v1";
+const CACHE = "rami-score-v2";
 const LANGS = ["en", "fr", "ar", "ru", "zh", "ne"];
 const SHELL = [
   "/score",
@@ -14,7 +16,6 @@ const SHELL = [
   "/static/js/score-i18n.js",
   "/static/js/score-store.js",
   "/static/js/score-dom.js",
-  "/static/js/score-entries.js",
   "/static/js/score-pad.js",
   "/static/js/i18n.js",
   "/static/js/api.js",
@@ -24,11 +25,18 @@ const SHELL = [
   ...LANGS.map((l) => `/static/i18n/score/${l}.json`),
 ];
 
+// The games' scorekeeper modules, read from the games list just kept.
+async function gameModules() {
+  const response = await caches.match("/api/games");
+  const games = response ? await response.json() : [];
+  return games.map((g) => g.client && g.client.score).filter(Boolean);
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => cache.addAll(SHELL))
+      .then((cache) => cache.addAll(SHELL).then(() => gameModules().then((urls) => cache.addAll(urls))))
       .then(() => self.skipWaiting()),
   );
 });

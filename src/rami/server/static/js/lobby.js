@@ -255,7 +255,7 @@ async function main() {
   games = await api("/api/games");
   const params = new URLSearchParams(location.search);
   $("name").value = playerName();
-  fillGames(params.get("game") || "marriage", params.get("preset"));
+  fillGames(params.get("game"), params.get("preset")); // none named: the registry's first game
   $("game").addEventListener("change", () => fillPresets());
   $("preset").addEventListener("change", () => {
     fillPlayers();

@@ -12,7 +12,6 @@ import { cardElement } from "./cards.js";
 import { languageSwitcher, pickLanguage, t } from "./i18n.js";
 import { language, num, signed, st, useLanguage } from "./score-i18n.js";
 import { chip, h, segButton } from "./score-dom.js";
-import { draftOf, emptyMarriage, emptyTunisian, entryOf } from "./score-entries.js";
 import { openPad, wirePad } from "./score-pad.js";
 import * as store from "./score-store.js";
 
@@ -26,28 +25,61 @@ let stale = false; // `doc` holds deals the server has not computed yet (offline
 let draft = null; // the deal being entered
 let editing = null; // index of the deal being edited, or null for a new deal
 let openDeal = null; // index of the deal whose details are shown
-let setupState = { game: "marriage", preset: "nepali", names: ["", "", ""], dealer: 0 };
-const maalInfo = new Map();
-const maalTried = new Set(); // asked once; offline, asked again when back online
+let setupState = { game: null, preset: null, names: ["", "", ""], dealer: 0 }; // null: the registry's first
+const gameHooks = new Map(); // game name -> its client module for this page (the URL /api/games gives)
 let previewTimer = 0;
 let previewSeq = 0;
 
 // ------------------------------------------------------------------ small helpers
 
+// A ledger names its preset under the game's preset label ("rules", "mode"): a name, or
+// options with a preset; none is the game's first preset.
 function presetOf(d) {
   if (!d) return "";
-  const spec = d.game === "tunisian" ? d.mode : d.rules;
+  const game = gameInfo(d.game);
+  const spec = d[game?.preset_label || "rules"];
   if (spec && typeof spec === "object") return spec.preset || "";
-  return spec || (d.game === "tunisian" ? "1v1" : "nepali");
+  return spec || game?.presets[0]?.name || "";
 }
 
 function gameTitle(d) {
   return `${t(`game_${d.game}`)} · ${t(`preset_${d.game}_${presetOf(d)}`)}`;
 }
 
-function isMarriage() {
-  return doc && doc.game === "marriage";
+// The ledger's game: its module's hooks (the entry form, a deal's details) and flags.
+// A game without a module gets the shared pages only; this file never names a game.
+function hooks() {
+  return (doc && gameHooks.get(doc.game)) || {};
 }
+
+function signedPoints() {
+  return Boolean(doc && gameInfo(doc.game)?.signed_points); // nets (+12, -9), not points
+}
+
+function higherWins() {
+  return Boolean(doc && gameInfo(doc.game)?.higher_wins);
+}
+
+// An empty box is 0; anything else goes to the server as typed (it says what is wrong).
+function numberOrRaw(text) {
+  if (text === "" || text === null || text === undefined) return 0;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : text;
+}
+
+// What the game's module gets: the ledger, the draft, the rules flags and the page's helpers.
+const kit = {
+  $, h, chip, segButton, cardElement, openPad, st, num, signed, api, ApiError, showError, numberField, redraw, presetOf, numberOrRaw,
+  get doc() {
+    return doc;
+  },
+  get draft() {
+    return draft;
+  },
+  get flags() {
+    return rulesFlags();
+  },
+};
 
 function showError(el, message) {
   el.textContent = message || "";
@@ -241,7 +273,7 @@ async function startEvening(event) {
     first_dealer: Number($("first-dealer").value) || 0,
     deals: [],
   };
-  fresh[setupState.game === "tunisian" ? "mode" : "rules"] = spec;
+  fresh[gameInfo(setupState.game).preset_label] = spec;
   showError($("setup-error"), "");
   try {
     const result = await postLedger(fresh);
@@ -266,7 +298,7 @@ function adopt(d, result) {
 // ------------------------------------------------------------------ drafts
 
 function eliminatedBefore(index) {
-  if (!computed || doc.game !== "tunisian") return doc.players.map(() => false);
+  if (!computed || !computed.eliminated) return doc.players.map(() => false); // T-13
   if (index === 0) return doc.players.map(() => false);
   const prev = computed.deals[index - 1];
   return prev ? prev.result.players.map((p) => p.eliminated) : computed.eliminated;
@@ -274,12 +306,13 @@ function eliminatedBefore(index) {
 
 function newDraft() {
   editing = null;
-  draft = doc.game === "marriage" ? emptyMarriage(doc) : emptyTunisian(doc, eliminatedBefore(doc.deals.length));
+  const out = eliminatedBefore(doc.deals.length);
+  draft = hooks().emptyDraft ? hooks().emptyDraft(doc, out) : { rows: doc.players.map(() => ({})) };
 }
 
 function withDraft() {
   const deals = [...doc.deals];
-  const entry = entryOf(doc, draft, rulesFlags().scoring === "indian");
+  const entry = hooks().entryOf ? hooks().entryOf(kit, draft) : {};
   if (editing === null) deals.push(entry);
   else deals[editing] = entry;
   return { ...doc, deals };
@@ -330,13 +363,15 @@ function renderArchive() {
 function renderStanding() {
   $("standing-title").textContent = gameTitle(doc);
   const result = computed;
-  const marriage = isMarriage();
+  const nets = signedPoints();
   const totals = result ? result.totals : doc.players.map(() => 0);
-  const out = !marriage && result ? result.eliminated : doc.players.map(() => false);
+  const out = result && result.eliminated ? result.eliminated : doc.players.map(() => false);
   const next = result ? result.next_dealer : null;
-  const best = marriage ? Math.max(...totals) : null;
-  $("zero-sum").textContent = marriage && result ? st("zero_sum", { n: num(result.sum) }) : result ? st("limit", { n: num(result.limit) }) : "";
-  $("zero-sum").className = marriage && result && result.sum === 0 ? "zero ok" : "zero";
+  const best = result && result.leaders ? Math.max(...totals) : null;
+  // nets add up to zero (M-13); points run to an elimination limit (T-13)
+  const sumLine = result && result.sum !== undefined ? st("zero_sum", { n: num(result.sum) }) : result && result.limit !== undefined ? st("limit", { n: num(result.limit) }) : "";
+  $("zero-sum").textContent = sumLine;
+  $("zero-sum").className = result && result.sum === 0 ? "zero ok" : "zero";
   const order = doc.players.map((_, i) => i);
   $("totals").replaceChildren(
     ...order.map((i) => {
@@ -345,14 +380,14 @@ function renderStanding() {
         "li",
         { class: `total${out[i] ? " out" : ""}`, dataset: { player: name } },
         h("span", { class: "who" }, name, next === name ? h("span", { class: "badge dealer", text: st("dealer") }) : null),
-        h("span", { class: "amount", dataset: { total: name } }, marriage ? signed(totals[i]) : num(totals[i])),
+        h("span", { class: "amount", dataset: { total: name } }, nets ? signed(totals[i]) : num(totals[i])),
       );
       if (out[i]) li.append(h("span", { class: "badge", text: st("out") }));
-      if (marriage && result && result.deals.length && totals[i] === best) li.classList.add("lead");
+      if (best !== null && result.deals.length && totals[i] === best) li.classList.add("lead");
       return li;
     }),
   );
-  if (!marriage && result && result.teams) {
+  if (result && result.teams) {
     $("totals").append(
       ...result.teams.map((team) =>
         h("li", { class: "total team" }, h("span", { class: "who" }, team.players.join(" + ")), h("span", { class: "amount" }, num(team.total))),
@@ -360,7 +395,7 @@ function renderStanding() {
     );
   }
   const winner = $("winner");
-  if (!marriage && result && result.game_over) {
+  if (result && result.game_over) {
     winner.textContent = st("game_won", { name: result.game_winner });
     winner.hidden = false;
   } else winner.hidden = true;
@@ -374,7 +409,7 @@ function renderStanding() {
 function renderDeals() {
   const table = $("deals");
   const result = computed;
-  const marriage = isMarriage();
+  const nets = signedPoints();
   const head = h("tr", {}, h("th", { scope: "col", text: "#" }), ...doc.players.map((n) => h("th", { scope: "col", text: n })));
   const rows = [];
   const deals = result ? result.deals : [];
@@ -382,9 +417,9 @@ function renderDeals() {
     const cells = deal.result.players.map((p, i) =>
       h(
         "td",
-        { class: marriage ? (p.net > 0 ? "plus" : p.net < 0 ? "minus" : "") : "" },
-        marriage ? signed(p.net) : !marriage && eliminatedBefore(k)[i] ? "—" : num(p.points),
-        !marriage && deal.result.winner !== undefined ? "" : "",
+        { class: nets ? (p.net > 0 ? "plus" : p.net < 0 ? "minus" : "") : "" },
+        nets ? signed(p.net) : eliminatedBefore(k)[i] ? "—" : num(p.points),
+        "",
       ),
     );
     const tr = h(
@@ -415,7 +450,7 @@ function renderDeals() {
     "tr",
     { class: "sum-row" },
     h("th", { scope: "row", text: "Σ" }),
-    ...totals.map((v) => h("td", { class: "strong" }, marriage ? signed(v) : num(v))),
+    ...totals.map((v) => h("td", { class: "strong" }, nets ? signed(v) : num(v))),
   );
   table.replaceChildren(h("thead", {}, head), h("tbody", {}, ...rows), h("tfoot", {}, foot));
   renderDetail();
@@ -434,32 +469,8 @@ function renderDetail() {
     return;
   }
   const deal = computed.deals[openDeal];
-  const marriage = isMarriage();
   const parts = [h("h3", { text: st("deal_n", { n: deal.number }) }), h("p", { class: "muted", text: st("dealer_is", { name: deal.dealer }) })];
-  if (marriage) {
-    const entry = doc.deals[openDeal];
-    parts.push(h("p", {}, entry.finisher ? st("finished_by", { name: entry.finisher }) : st("nobody_finished")));
-    parts.push(
-      h(
-        "ul",
-        { class: "maal-list" },
-        ...deal.result.players.map((p) =>
-          h("li", {}, h("strong", {}, p.name), ` ${st("maal_is", { n: num(p.maal) })}`, p.maal_items.length ? h("span", { class: "muted small" }, ` (${p.maal_items.join("; ")})`) : null),
-        ),
-      ),
-    );
-    parts.push(h("h4", { text: st("who_pays") }));
-    parts.push(
-      h(
-        "ul",
-        { class: "pairs" },
-        ...(deal.result.pairs.length ? deal.result.pairs.map((p) => h("li", {}, st("pays", { from: p.from, to: p.to, n: num(p.points) }))) : [h("li", { text: st("nobody_pays") })]),
-      ),
-    );
-  } else {
-    const w = doc.deals[openDeal].winner;
-    parts.push(h("p", {}, w ? st("went_out_by", { name: w }) : st("nobody_went_out")));
-  }
+  if (hooks().dealDetail) parts.push(...hooks().dealDetail(kit, doc.deals[openDeal], deal));
   parts.push(
     h(
       "p",
@@ -474,7 +485,7 @@ function renderDetail() {
 
 function startEdit(k) {
   editing = k;
-  draft = draftOf(doc, doc.deals[k], eliminatedBefore(k));
+  draft = hooks().draftOf ? hooks().draftOf(kit, doc.deals[k], eliminatedBefore(k)) : draft;
   openDeal = null;
   renderDeals();
   renderEntry();
@@ -518,7 +529,7 @@ async function commit(next, errorEl) {
 }
 
 function renderEntry() {
-  const over = !isMarriage() && computed && computed.game_over && editing === null;
+  const over = computed && computed.game_over && editing === null; // T-13
   const number = editing === null ? doc.deals.length + 1 : editing + 1;
   $("entry-title").textContent = editing === null ? st("deal_n", { n: number }) : st("edit_deal", { n: number });
   const dealer = editing !== null && computed && computed.deals[editing] ? computed.deals[editing].dealer : computed && computed.next_dealer;
@@ -533,130 +544,14 @@ function renderEntry() {
     $("preview").replaceChildren();
     return;
   }
-  if (isMarriage()) renderMarriageEntry();
-  else renderTunisianEntry();
+  if (hooks().renderEntry) hooks().renderEntry(kit);
+  else for (const id of ["tiplu-row", "rows", "finish-row"]) $(id).replaceChildren();
   schedulePreview();
 }
 
 function redraw() {
   draft.touched = true;
   renderEntry();
-}
-
-// Marriage: tiplu once, then per player seen / maal / (indian) hand points, then who finished.
-function renderMarriageEntry() {
-  const flags = rulesFlags();
-  const indian = flags.scoring === "indian";
-  const tiplu = draft.tiplu;
-  $("tiplu-row").replaceChildren(
-    h("span", { class: "label", text: st("tiplu") }),
-    h(
-      "button",
-      {
-        type: "button",
-        class: "big tiplu-btn",
-        id: "tiplu-btn",
-        onclick: () =>
-          openPad({
-            title: st("pick_tiplu"),
-            onDone: async (cards) => {
-              draft.tiplu = cards[0];
-              await loadMaal(draft.tiplu);
-              redraw();
-            },
-          }),
-      },
-      tiplu ? cardElement(tiplu, { small: true }) : st("tap_to_pick"),
-    ),
-    tiplu ? h("button", { type: "button", class: "small", text: st("clear"), onclick: () => { draft.tiplu = null; redraw(); } }) : "",
-  );
-  const info = tiplu ? maalInfo.get(`${presetOf(doc)}|${tiplu}`) : null;
-  if (tiplu && !info && !maalTried.has(`${presetOf(doc)}|${tiplu}`)) {
-    loadMaal(tiplu).then(() => draft.tiplu === tiplu && maalInfo.has(`${presetOf(doc)}|${tiplu}`) && redraw());
-  }
-  $("rows").replaceChildren(
-    ...draft.rows.map((r, i) => {
-      const name = doc.players[i];
-      const status = h(
-        "div",
-        { class: "seg", role: "group", "aria-label": st("seen_q") },
-        segButton(st("unseen"), r.status === "unseen", () => { r.status = "unseen"; redraw(); }, { dataset: { status: "unseen" } }),
-        segButton(st("seen"), r.status === "melds", () => { r.status = "melds"; redraw(); }, { dataset: { status: "melds" } }),
-        flags.dublees ? segButton(st("dublees"), r.status === "dublees", () => { r.status = "dublees"; redraw(); }, { dataset: { status: "dublees" } }) : null,
-      );
-      const mode = h(
-        "div",
-        { class: "seg", role: "group", "aria-label": st("maal") },
-        segButton(st("as_number"), r.mode === "number", () => { r.mode = "number"; redraw(); }, { dataset: { mode: "number" } }),
-        segButton(st("by_cards"), r.mode === "cards", () => { r.mode = "cards"; redraw(); }, { dataset: { mode: "cards" } }),
-      );
-      let maalBox;
-      if (r.mode === "number") {
-        maalBox = numberField(st("maal"), r.maal, (v) => { r.maal = v; }, `maal-${i}`);
-      } else if (!tiplu) {
-        maalBox = h("p", { class: "muted", text: st("pick_tiplu_first") });
-      } else {
-        const taps = info
-          ? info.maal.map((m) =>
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: "tap",
-                  dataset: { kind: m.kind },
-                  "aria-label": `${st(m.kind)} ${m.card}`,
-                  onclick: () => { r.cards.push(m.card); redraw(); },
-                },
-                cardElement(m.card, { small: true }),
-                h("span", { class: "tap-label", text: st(m.kind) }),
-              ),
-            )
-          : [];
-        if (info && info.tunnela_bonus) {
-          taps.push(
-            h(
-              "button",
-              {
-                type: "button",
-                class: "tap",
-                dataset: { kind: "tunnela" },
-                onclick: () => openPad({ title: st("pick_tunnela"), onDone: (cards) => { r.exposed.push(cards[0]); redraw(); } }),
-              },
-              h("span", { class: "tap-label", text: st("tunnela") }),
-            ),
-          );
-        }
-        const chips = [
-          ...r.cards.map((c, k) => chip(cardElement(c, { small: true }), () => { r.cards.splice(k, 1); redraw(); }, st("remove"))),
-          ...r.exposed.map((c, k) => chip(h("span", {}, `${st("tunnela")} `, cardElement(c, { small: true })), () => { r.exposed.splice(k, 1); redraw(); }, st("remove"))),
-        ];
-        maalBox = h("div", {}, h("div", { class: "taps" }, ...taps), h("div", { class: "chips", "aria-label": st("tapped") }, ...chips));
-      }
-      const finished = draft.finisher === i;
-      const block = h(
-        "div",
-        { class: `player-row${finished ? " finished" : ""}`, dataset: { player: name } },
-        h(
-          "div",
-          { class: "row between" },
-          h("strong", { class: "who" }, name),
-          h("span", { class: "net", id: `net-${i}` }),
-        ),
-        status,
-        r.status === "unseen" && !flags.unseen_maal_counts && !indian ? null : mode,
-        r.status === "unseen" && !flags.unseen_maal_counts && !indian ? null : maalBox,
-        indian && !finished ? numberField(st("hand_points"), r.hand, (v) => { r.hand = v; }, `hand-${i}`) : null,
-      );
-      return block;
-    }),
-  );
-  $("finish-row").replaceChildren(
-    h("span", { class: "label", text: st("who_finished") }),
-    ...doc.players.map((n, i) =>
-      segButton(n, draft.finisher === i, () => { draft.finisher = draft.finisher === i ? null : i; redraw(); }, { dataset: { finisher: n } }),
-    ),
-    segButton(st("nobody"), draft.finisher === null, () => { draft.finisher = null; redraw(); }, { dataset: { finisher: "" } }),
-  );
 }
 
 function numberField(label, value, onChange, id) {
@@ -693,87 +588,6 @@ function numberField(label, value, onChange, id) {
   );
 }
 
-async function loadMaal(tiplu) {
-  const key = `${presetOf(doc)}|${tiplu}`;
-  if (maalInfo.has(key)) return;
-  maalTried.add(key);
-  try {
-    const info = await api(`/api/score/marriage/maal-cards?tiplu=${encodeURIComponent(tiplu)}&rules=${encodeURIComponent(presetOf(doc))}`);
-    maalInfo.set(key, info);
-  } catch (err) {
-    if (err instanceof ApiError) showError($("deal-error"), err.message);
-    // offline: the pad comes back with the connection; a number can be typed meanwhile
-  }
-}
-
-// Tunisian: per player went out / opened (points or cards left) / not opened.
-function renderTunisianEntry() {
-  $("tiplu-row").replaceChildren();
-  $("rows").replaceChildren(
-    ...draft.rows.map((r, i) => {
-      const name = doc.players[i];
-      if (r.state === "gone") {
-        return h("div", { class: "player-row gone", dataset: { player: name } }, h("strong", {}, name), " ", h("span", { class: "badge", text: st("out") }));
-      }
-      const set = (state) => {
-        if (state === "won") {
-          for (const other of draft.rows) if (other.state === "won") other.state = "opened";
-          draft.winner = i;
-        } else if (draft.winner === i) draft.winner = null;
-        r.state = state;
-        redraw();
-      };
-      const states = h(
-        "div",
-        { class: "seg", role: "group", "aria-label": name },
-        segButton(st("went_out"), r.state === "won", () => set("won"), { dataset: { state: "won" } }),
-        segButton(st("opened"), r.state === "opened", () => set("opened"), { dataset: { state: "opened" } }),
-        segButton(st("not_opened"), r.state === "unopened", () => set("unopened"), { dataset: { state: "unopened" } }),
-      );
-      let body = null;
-      if (r.state === "opened") {
-        const mode = h(
-          "div",
-          { class: "seg", role: "group", "aria-label": st("points") },
-          segButton(st("as_number"), r.mode === "number", () => { r.mode = "number"; redraw(); }, { dataset: { mode: "number" } }),
-          segButton(st("by_cards"), r.mode === "cards", () => { r.mode = "cards"; redraw(); }, { dataset: { mode: "cards" } }),
-        );
-        let inner;
-        if (r.mode === "number") inner = numberField(st("points"), r.points, (v) => { r.points = v; }, `points-${i}`);
-        else {
-          inner = h(
-            "div",
-            {},
-            h("button", {
-              type: "button",
-              class: "big tap-cards",
-              text: st("tap_cards"),
-              onclick: () =>
-                openPad({ title: st("cards_left", { name }), many: true, joker: true, chosen: r.hand, onDone: (cards) => { r.hand = cards; redraw(); } }),
-            }),
-            h("div", { class: "chips" }, ...r.hand.map((c, k) => chip(cardElement(c, { small: true }), () => { r.hand.splice(k, 1); redraw(); }, st("remove")))),
-          );
-        }
-        body = h("div", {}, mode, inner);
-      }
-      return h(
-        "div",
-        { class: `player-row${r.state === "won" ? " finished" : ""}`, dataset: { player: name } },
-        h("div", { class: "row between" }, h("strong", { class: "who" }, name), h("span", { class: "net", id: `net-${i}` })),
-        states,
-        body,
-      );
-    }),
-  );
-  $("finish-row").replaceChildren(
-    segButton(st("nobody_went_out"), draft.winner === null, () => {
-      draft.winner = null;
-      for (const r of draft.rows) if (r.state === "won") r.state = "opened";
-      redraw();
-    }, { dataset: { finisher: "" } }),
-  );
-}
-
 // ------------------------------------------------------------------ preview and save
 
 function schedulePreview() {
@@ -807,11 +621,11 @@ function showPreview(deal) {
       return;
     }
     const p = deal.result.players[i];
-    el.textContent = isMarriage() ? signed(p.net) : `${num(p.points)} → ${num(p.total)}`;
-    el.className = `net${isMarriage() ? (p.net > 0 ? " plus" : p.net < 0 ? " minus" : "") : ""}`;
+    el.textContent = signedPoints() ? signed(p.net) : `${num(p.points)} → ${num(p.total)}`;
+    el.className = `net${signedPoints() ? (p.net > 0 ? " plus" : p.net < 0 ? " minus" : "") : ""}`;
   });
   const box = $("preview");
-  if (!deal || !isMarriage()) {
+  if (!deal || !deal.result.pairs) { // who pays whom, for a game that settles in pairs
     box.replaceChildren();
     return;
   }
@@ -837,22 +651,22 @@ async function saveDeal() {
 // The end of the evening: a title, the ranking with totals, the closing lines.
 function summaryParts() {
   const r = computed;
-  const marriage = isMarriage();
+  const nets = signedPoints();
   const n = r ? r.deals.length : 0;
   const totals = r ? r.totals : doc.players.map(() => 0);
   const order = doc.players.map((_, i) => i);
-  if (marriage) order.sort((a, b) => totals[b] - totals[a]);
+  if (higherWins()) order.sort((a, b) => totals[b] - totals[a]);
   else order.sort((a, b) => totals[a] - totals[b]);
   const ranking = order.map((i) => ({
     name: doc.players[i],
-    total: marriage ? signed(totals[i]) : num(totals[i]),
-    out: !marriage && r && r.eliminated[i] ? st("out") : "",
+    total: nets ? signed(totals[i]) : num(totals[i]),
+    out: r && r.eliminated && r.eliminated[i] ? st("out") : "",
   }));
   const tail = [];
   if (r && r.teams) for (const team of r.teams) tail.push(`${team.players.join(" + ")}  ${num(team.total)}`);
-  if (marriage && r) tail.push(st("zero_sum", { n: num(r.sum) }));
-  if (!marriage && r && r.game_over) tail.push(st("game_won", { name: r.game_winner }));
-  else if (marriage && r && r.leaders.length && n) tail.push(st("leader", { name: r.leaders.join(", ") }));
+  if (r && r.sum !== undefined) tail.push(st("zero_sum", { n: num(r.sum) }));
+  if (r && r.game_over) tail.push(st("game_won", { name: r.game_winner }));
+  else if (r && r.leaders && r.leaders.length && n) tail.push(st("leader", { name: r.leaders.join(", ") }));
   return {
     title: `rami · ${gameTitle(doc)} · ${new Date().toLocaleDateString(language())}`,
     deals: st("deals_n", { n }),
@@ -987,6 +801,14 @@ async function loadGames() {
       games = [];
     }
   }
+  // each game's entry form (offline, the service worker has kept it)
+  for (const g of games) {
+    if (g.client?.score) gameHooks.set(g.name, await import(g.client.score).catch(() => ({})));
+  }
+  if (games.length && !gameInfo(setupState.game)?.presets.some((p) => p.name === setupState.preset)) {
+    setupState.game = games[0].name;
+    setupState.preset = games[0].presets[0].name;
+  }
 }
 
 function wire() {
@@ -1047,7 +869,7 @@ function wire() {
     else await importDoc(parsed, $("import-error"));
   });
   window.addEventListener("online", () => {
-    maalTried.clear();
+    for (const m of gameHooks.values()) m.online?.();
     netState();
     if (stale) recompute();
   });

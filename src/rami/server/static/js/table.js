@@ -436,37 +436,52 @@ function lastDiscards() {
   return out;
 }
 
+// The table's game: its client module (the URL /api/games gives, ``WebHooks.client``)
+// and flags. A game without a module gets what every game shares; this file never
+// names a game.
+const gameKinds = new Map(); // name -> {info, hooks}
+// What a game's module gets: the page's helpers and the last state message.
+const kit = {
+  el, t, cardRow, cardElement, cardName, nameOf, wildMarks, resultTable, signed, stagedValue,
+  get state() {
+    return state;
+  },
+};
+
+async function loadGames() {
+  const list = await api("/api/games").catch(() => []);
+  for (const info of list) {
+    const hooks = info.client?.table ? await import(info.client.table).catch(() => ({})) : {};
+    gameKinds.set(info.name, { info, hooks });
+  }
+}
+
+function game() {
+  return gameKinds.get(state.view.game) || { info: {}, hooks: {} };
+}
+
 function wildMarks(card) {
   return (state.view.wild_cards || []).includes(card) ? ["wild"] : [];
 }
 
 function seatFacts(seat, facts) {
   const { view } = state;
-  const info = view.seats[seat];
-  if (view.game === "marriage") {
-    facts.append(el("span", `mark ${info.seen ? "seen" : "unseen"}`, t(info.seen ? "seen" : "unseen")));
-    if (info.path === "dublees") facts.append(el("span", "badge", t("path_dublees")));
-  } else {
-    if (info.active === false) facts.append(el("span", "badge", t("eliminated")));
-    facts.append(el("span", "badge", info.opened ? t("opened_with", { value: info.opening_value }) : t("not_opened")));
-  }
+  const { hooks } = game();
+  if (hooks.seatFacts) facts.append(...hooks.seatFacts(kit, view.seats[seat], view));
 }
 
 function seatGroups(seat) {
   const { view } = state;
   const info = view.seats[seat];
   const groups = el("div", "groups");
-  if (view.game === "marriage") {
-    for (const m of info.melds || []) groups.append(cardRow(m, { marks: wildMarks }));
-    for (const c of info.exposed_tunnelas || []) groups.append(cardRow([c, c, c], { marks: wildMarks }));
-    for (const c of info.dublees || []) groups.append(cardRow([c, c], { marks: wildMarks }));
-  }
+  const { hooks } = game();
+  if (hooks.seatGroups) groups.append(...hooks.seatGroups(kit, info, view));
   return groups;
 }
 
 function road(seat) {
   const match = state.view.match;
-  if (state.view.game !== "tunisian" || !match) return null;
+  if (!match) return null; // a match with an elimination limit (T-13) shows each seat's road
   const limit = match.elimination || state.view.rules?.elimination;
   const total = (match.totals || [])[seat] ?? 0;
   if (!limit) return null;
@@ -594,27 +609,17 @@ function renderCenter() {
   // older discards, newest first: the strip starts with the most recent in both directions
   const older = pile.slice(0, -1).reverse();
   $("pile").replaceChildren(...older.map((c) => cardElement(c, { small: true, marks: wildMarks(c) })));
-  const marriage = view.game === "marriage";
-  $("tiplu-box").hidden = !marriage;
-  if (marriage) {
-    const box = $("tiplu");
-    if (view.tiplu) {
-      const wilds = el("div", "wilds small");
-      wilds.textContent = t("wild_list", { cards: (view.wild_cards || []).map(cardName).join(", ") });
-      box.replaceChildren(cardElement(view.tiplu, { small: true, marks: ["wild"] }), wilds);
-    } else {
-      const back = cardElement("JK", { small: true });
-      back.className = "card small back";
-      back.replaceChildren();
-      back.setAttribute("aria-label", t(view.tiplu_picked ? "tiplu_hidden" : "tiplu_not_picked"));
-      box.replaceChildren(back);
-    }
+  const { hooks } = game(); // the wild-card box beside the pile, for a game with one
+  $("tiplu-box").hidden = !hooks.wildBox;
+  if (hooks.wildBox) {
+    $("wild-label").textContent = hooks.wildLabel || "";
+    $("tiplu").replaceChildren(...hooks.wildBox(kit, view));
   }
 }
 
 function renderTableMelds() {
   const { view } = state;
-  const show = view.game === "tunisian";
+  const show = Boolean(game().hooks.tableMelds);
   $("table-melds-box").hidden = !show;
   if (!show) return;
   const before = meldsSeen;
@@ -649,30 +654,8 @@ function renderMe() {
   const who = el("strong", "", nameOf(me));
   parts.push(who);
   if (view.dealer === me) parts.push(el("span", "badge dealer", t("dealer")));
-  if (view.game === "marriage") {
-    parts.push(el("span", `mark ${info.seen ? "seen" : "unseen"}`, t(info.seen ? "seen" : "unseen")));
-    if (state.aids?.maal !== undefined && state.aids.maal !== null) parts.push(el("span", "fact", t("maal_now", { n: state.aids.maal })));
-    if (state.aids?.wild_names) {
-      for (const w of state.aids.wild_names) {
-        const fact = el("span", "fact wild-name", `${w.name === "joker" ? t("joker") : w.name}: `);
-        fact.append(cardRow(w.cards, { marks: () => ["wild"] }));
-        parts.push(fact);
-      }
-    }
-    const groups = seatGroups(me);
-    if (groups.childElementCount) parts.push(groups);
-  } else {
-    const threshold = view.threshold;
-    if (info.opened) parts.push(el("span", "fact ok", t("opened_with", { value: info.opening_value })));
-    else {
-      const staged = stagedValue();
-      parts.push(el("span", "fact", t("threshold_now", { threshold })));
-      if (staged) parts.push(el("span", `fact ${staged >= threshold ? "ok" : ""}`, t(staged >= threshold ? "opening_done" : "staged", { value: staged, threshold })));
-    }
-    const match = view.match;
-    if (match?.totals) parts.push(el("span", "fact", t("road_to", { total: match.totals[me], limit: match.elimination || view.rules?.elimination })));
-    if (match?.team_totals) parts.push(el("span", "fact", t("team_totals", { a: match.team_totals[0], b: match.team_totals[1] })));
-  }
+  const { hooks } = game();
+  if (hooks.meFacts) parts.push(...hooks.meFacts(kit, me, info, view));
   box.replaceChildren(...parts);
 }
 
@@ -831,53 +814,6 @@ function signed(x) {
   return x > 0 ? `+${x}` : String(x);
 }
 
-function marriageResult(details, result, body) {
-  if (details.tiplu) {
-    const p = el("p", "", "tiplu: ");
-    p.append(cardElement(details.tiplu, { small: true }));
-    body.push(p);
-  }
-  if (details.finish) {
-    const p = el("div", "groups");
-    for (const g of details.finish.groups || []) p.append(cardRow(g));
-    body.push(p);
-  }
-  const players = details.players || [];
-  const indian = players.some((p) => p.card_points !== undefined);
-  const parts = (state.aids?.settlement || []).length > 0; // fees and maal differences (M-13)
-  const rows = players.map((p) => {
-    const who = el("span", "", nameOf(p.seat) + " ");
-    who.append(el("span", `mark ${p.seen ? "seen" : "unseen"}`, t(p.seen ? "seen" : "unseen")));
-    const maal = el("span", "maal", String(p.maal));
-    maal.dataset.seat = String(p.seat);
-    if ((p.maal_items || []).length) {
-      const items = el("ul", "items small");
-      for (const item of p.maal_items) items.append(el("li", "", item));
-      maal.append(items);
-    }
-    const cells = [who, maal];
-    if (indian) cells.push(p.card_points);
-    const split = (state.aids?.settlement || []).find((x) => x.seat === p.seat);
-    if (parts) cells.push(split ? signed(split.fees) : "", split ? signed(split.maal_part) : "");
-    const net = el("span", "net", signed(p.net));
-    net.dataset.seat = String(p.seat);
-    cells.push(net);
-    return cells;
-  });
-  const headers = [t("player"), "maal"];
-  if (indian) headers.push(t("card_points"));
-  if (parts) headers.push(t("fees"), t("maal_difference"));
-  headers.push(t("settlement"));
-  if (!rows.length) result.scores.forEach((x, i) => rows.push([nameOf(i), "", x]));
-  body.push(resultTable(headers, rows, "result-table"));
-  const fees = [];
-  for (const key of ["seen_fee", "unseen_fee", "dublee_bonus"]) {
-    const v = state.view.rules?.[key];
-    if (v !== undefined && v !== null) fees.push(`${t(`opt_${key}`)}: ${v}`);
-  }
-  if (fees.length) body.push(el("p", "muted small", fees.join(" · ")));
-}
-
 function renderResult() {
   const { view } = state;
   const result = view.result;
@@ -888,26 +824,17 @@ function renderResult() {
     return;
   }
   const details = result.details || {};
+  const { hooks } = game();
   const body = [];
   const summary = el("p", "");
   if (result.winner !== null && result.winner !== undefined) {
-    summary.textContent = t(view.game === "marriage" ? "finished_by" : "went_out", { name: nameOf(result.winner) });
+    summary.textContent = t(hooks.resultSummary || "finished_by", { name: nameOf(result.winner) });
   } else summary.textContent = t("no_finisher");
   body.push(summary);
-  if (view.game === "marriage") marriageResult(details, result, body);
+  if (hooks.resultBody) hooks.resultBody(kit, details, result, body);
   else {
-    const hands = details.hands || [];
-    const rows = result.scores.map((points, s) => {
-      const cell = el("span", "points", String(points));
-      cell.dataset.seat = String(s);
-      return [
-        nameOf(s),
-        details.opened?.[s] ? t("opened_with", { value: details.opening_values?.[s] ?? "" }) : t("not_opened"),
-        cardRow(hands[s] || []),
-        cell,
-      ];
-    });
-    body.push(resultTable([t("player"), "man3a", t("cards_left"), t("points")], rows, "result-table"));
+    const rows = result.scores.map((points, s) => [nameOf(s), String(points)]);
+    body.push(resultTable([t("player"), t("points")], rows, "result-table"));
   }
   const over = view.match?.game_over;
   if (over) {
@@ -929,7 +856,7 @@ function scoreboard() {
   const headers = [t("deal"), ...Array.from({ length: n }, (_, s) => nameOf(s))];
   const rows = (match.deals || []).map((d) => {
     const points = d.points || d.nets || [];
-    return [String((d.deal ?? 0) + 1), ...points.map((p) => (view.game === "marriage" ? signed(p) : String(p)))];
+    return [String((d.deal ?? 0) + 1), ...points.map((p) => (game().info.signed_points ? signed(p) : String(p)))];
   });
   const totals = match.totals || match.balances || [];
   rows.push([t("total"), ...totals.map((x) => String(x))]);
@@ -1324,6 +1251,7 @@ async function main() {
     renderSeats();
     renderHand();
   });
+  await loadGames();
   connect();
   document.body.dataset.ready = "1";
 }

@@ -1,0 +1,53 @@
+// Tunisian rami on the table page: what only this game shows. The generic table.js loads
+// this module from the URL /api/games gives (``WebHooks.client``) and calls these hooks
+// with its kit (el, t, cardRow, nameOf, resultTable, stagedValue, state).
+
+// Beside the seat's card count: out of the game (T-13), opened and with what (T-6).
+export function seatFacts(kit, info) {
+  const { el, t } = kit;
+  const out = [];
+  if (info.active === false) out.push(el("span", "badge", t("eliminated")));
+  out.push(el("span", "badge", info.opened ? t("opened_with", { value: info.opening_value }) : t("not_opened")));
+  return out;
+}
+
+// The melds on the table (T-7) have a box of their own.
+export const tableMelds = true;
+
+// My own box: the opening threshold and what is staged towards it (T-6), the road to the
+// elimination limit, the teams' totals.
+export function meFacts(kit, me, info, view) {
+  const { el, t, stagedValue } = kit;
+  const parts = [];
+  const threshold = view.threshold;
+  if (info.opened) parts.push(el("span", "fact ok", t("opened_with", { value: info.opening_value })));
+  else {
+    const staged = stagedValue();
+    parts.push(el("span", "fact", t("threshold_now", { threshold })));
+    if (staged) parts.push(el("span", `fact ${staged >= threshold ? "ok" : ""}`, t(staged >= threshold ? "opening_done" : "staged", { value: staged, threshold })));
+  }
+  const match = view.match;
+  if (match?.totals) parts.push(el("span", "fact", t("road_to", { total: match.totals[me], limit: match.elimination || view.rules?.elimination })));
+  if (match?.team_totals) parts.push(el("span", "fact", t("team_totals", { a: match.team_totals[0], b: match.team_totals[1] })));
+  return parts;
+}
+
+// "… went out" (T-9).
+export const resultSummary = "went_out";
+
+// The deal's result: each player's man3a, cards left and points (T-10).
+export function resultBody(kit, details, result, body) {
+  const { el, t, cardRow, nameOf, resultTable } = kit;
+  const hands = details.hands || [];
+  const rows = result.scores.map((points, s) => {
+    const cell = el("span", "points", String(points));
+    cell.dataset.seat = String(s);
+    return [
+      nameOf(s),
+      details.opened?.[s] ? t("opened_with", { value: details.opening_values?.[s] ?? "" }) : t("not_opened"),
+      cardRow(hands[s] || []),
+      cell,
+    ];
+  });
+  body.push(resultTable([t("player"), "man3a", t("cards_left"), t("points")], rows, "result-table"));
+}
