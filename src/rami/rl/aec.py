@@ -127,7 +127,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         seat = self._index[agent]
         mask = np.zeros(self.space.size, dtype=np.int8)
         if self.state.to_move == seat:
-            mask[self.space.legal_action_ids(self.state)] = 1
+            mask[self.space.ids_of(self.state.legal_actions())] = 1  # no sort needed
         # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
         return {"observation": self.encoder.encode_state(self.state, seat), "action_mask": mask}
 

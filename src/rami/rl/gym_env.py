@@ -105,7 +105,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         if self._mask_state is not state or self._mask_key != key:
             mask = np.zeros(self.space.size, dtype=np.bool_)
             if state is not None and state.to_move == self.seat:
-                mask[self.space.legal_action_ids(state)] = True
+                mask[self.space.ids_of(state.legal_actions())] = True
             self._mask, self._mask_key, self._mask_state = mask, key, state
         return self._mask.copy()
 
