@@ -135,8 +135,8 @@ class Encoder:
         size = self.plane_size
         out = np.empty(self.size, dtype=np.float32)
         planes = out[:size]
-        placed = np.bincount(np.fromiter(flat, dtype=np.intp, count=len(flat)), minlength=size)
-        np.add(placed, h.counts, out=planes)
+        planes[:] = np.bincount(np.fromiter(flat, dtype=np.intp, count=len(flat)), minlength=size)
+        np.add(planes, h.counts, out=planes)
         if hand is not None:  # the own hand as counts per kind (row 0)
             planes[: self.kinds] += hand
         grid = planes.reshape(-1, self.kinds)
