@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from rami.marriage.view import history
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
 
 __all__ = ["MarriageEncoder", "encoder"]
@@ -96,7 +95,7 @@ class MarriageEncoder(Encoder):
         taken = state.taken
         if taken is not None:
             flat.append(pos[7][taken])
-        h = self._history_of(history(state, seat), me)
+        h = self._history_of_events(state.events, me)
         to_move = state.to_move
         phase = state.phase
         scalars = [1.0 if phase == p else 0.0 for p in self._phases]

@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rami.cards import CARDS
+from rami.engine import Event
 from rami.games import get_game
 
 __all__ = ["TURN_SCALE", "Encoder", "Obs", "encoder_for"]
@@ -156,6 +157,38 @@ class Encoder:
         """
         return self._history_of(view["history"], me)
 
+    def _history_of_events(self, events: Sequence[Event], me: int) -> _History:
+        """``_history`` read from ``state.events`` instead of the rendered view history:
+        each new event's move text is what ``me``'s view shows (a drawn or taken card
+        named only for a take, which was face up, or for ``me``'s own draw; the table's
+        own events have no move), so the counts are the view's."""
+        h = self._hist.get(me)
+        done = 0 if h is None else h.length
+        if (
+            h is None
+            or h.first is not events
+            or len(events) < done
+            or (done and events[done - 1] is not h.last)
+        ):
+            h = self._hist[me] = _History(self.plane_size, me)
+            done = 0
+        if done == len(events):
+            return h
+        moves = []
+        for e in events[done:]:
+            text = e["action"]
+            if text is None:
+                continue
+            card = e.get("card")
+            if card is not None and (text == "take" or e["seat"] == me):
+                text = f"{text} {card}"
+            moves.append({"seat": e["seat"], "move": text})
+        self._read(h, moves, me)
+        h.first = events
+        h.last = events[-1]
+        h.length = len(events)
+        return h
+
     def _history_of(self, history: Sequence[Mapping[str, Any]], me: int) -> _History:
         """``_history`` from the view's history list itself."""
         h = self._hist.get(me)
@@ -167,6 +200,14 @@ class Encoder:
             h = self._hist[me] = _History(self.plane_size, me)
         if h.length == len(history):
             return h
+        self._read(h, history[h.length :], me)
+        h.first = history[0]
+        h.last = history[-1]
+        h.length = len(history)
+        return h
+
+    def _read(self, h: _History, entries: Sequence[Mapping[str, Any]], me: int) -> None:
+        """Add what these history entries say to ``h``'s counts."""
         n = self.players
         index = _INDEX
         out_verbs = self._out
@@ -174,7 +215,7 @@ class Encoder:
         known = self._known
         discarded = self._discarded
         joker = self.kinds - 1
-        for entry in history[h.length :]:
+        for entry in entries:
             move = entry.get("move")
             if move is None:
                 continue
@@ -197,10 +238,6 @@ class Encoder:
                 for w in rest.split():
                     if w[0] != "@" and counts[base + index[w]]:
                         counts[base + index[w]] -= 1
-        h.first = history[0]
-        h.last = history[-1]
-        h.length = len(history)
-        return h
 
 
 def encoder_for(view: Mapping[str, Any]) -> Encoder:

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
-from rami.tunisian.view import history
 
 __all__ = ["TunisianEncoder", "encoder"]
 
@@ -90,7 +89,7 @@ class TunisianEncoder(Encoder):
             flat += map(pos[1].__getitem__, pile)
             for depth in range(min(3, len(pile))):
                 flat.append(pos[2 + depth][pile[-1 - depth]])
-        h = self._history_of(history(state, seat), me)
+        h = self._history_of_events(state.events, me)
         laid = self._laid_pos
         table_pos = self._table_pos
         cap = self.table_cap

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from rami.engine import Event
     from rami.tunisian.game import TunisianState
 
-__all__ = ["build_view", "history", "meld_json", "public_event"]
+__all__ = ["build_view", "meld_json", "public_event"]
 
 
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
@@ -120,11 +120,6 @@ def _cache(state: TunisianState) -> ViewCache:
     return cache
 
 
-def history(state: TunisianState, seat: int | None) -> list[dict[str, Any]]:
-    """The event log as ``seat`` may read it (the view's ``history``)."""
-    return _cache(state).history(seat, public_event)
-
-
 def _legal_texts(state: TunisianState) -> list[str]:
     actions = state.legal_actions()  # fills state._legal, the object the texts are kept for
     return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
@@ -179,7 +174,7 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
         "threshold": state.threshold,
         "staged_value": state.staged_value if to_move is not None else 0,
         "must_open": state.must_open if to_move is not None else False,
-        "history": history(state, seat),
+        "history": _cache(state).history(seat, public_event),
         "legal_actions": _legal_texts(state) if seat is not None and seat == to_move else [],
         "result": None
         if result is None
