@@ -45,7 +45,7 @@ def run(tree: Path, bench: str) -> dict[str, list[float]]:
     for line in out.stdout.splitlines():
         numbers = [float(n.replace(",", "")) for n in NUMBER.findall(line)]
         if numbers:
-            figures[NUMBER.sub("#", line.strip())] = numbers
+            figures[" ".join(NUMBER.sub("#", line).split())] = numbers  # padding aside
     return figures
 
 
