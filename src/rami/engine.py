@@ -27,11 +27,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
+from dataclasses import dataclass
+from typing import (
+    Any,
+    Generic,
+    Literal,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    TypeVar,
+    runtime_checkable,
+)
 
 from rami.cards import Card, CardError, parse_card
 from rami.errors import IllegalAction
+from rami.views import GameView
 
 __all__ = [
     "Action",
@@ -143,18 +153,24 @@ def as_action(action: Action | str) -> Action:
     return Action.parse(action)
 
 
+#: A game's ``DealResult.details`` type (a TypedDict of its own, e.g. ``MarriageDetails``).
+DetailsT = TypeVar("DetailsT", bound=Mapping[str, object], covariant=True)
+
+
 @dataclass(frozen=True)
-class DealResult:
+class DealResult(Generic[DetailsT]):
     """How a deal ended.
 
     ``scores`` is per seat: the ledger nets for Marriage (they sum to zero), the deal
     points for Tunisian rami (bad points). ``winner`` is the finishing seat or ``None``.
-    ``details`` holds the game's own explanation (maal items, hands, ...), JSON-ready.
+    ``details`` holds the game's own explanation (maal items, hands, ...), JSON-ready and
+    typed by the game (``DealResult[MarriageDetails]``); code for any game reads a
+    ``DealResult[Mapping[str, object]]``.
     """
 
     scores: tuple[int, ...]
     winner: int | None
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: DetailsT
 
 
 @runtime_checkable
@@ -168,7 +184,7 @@ class GameState(Protocol):
     def is_over(self) -> bool: ...
 
     @property
-    def result(self) -> DealResult | None: ...
+    def result(self) -> DealResult[Mapping[str, object]] | None: ...
 
     @property
     def events(self) -> Sequence[Event]: ...
@@ -180,7 +196,7 @@ class GameState(Protocol):
 
     def apply(self, action: Action | str, seat: int | None = None) -> Action: ...
 
-    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def view(self, seat: int | None) -> GameView: ...
 
 
 @runtime_checkable

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import InputError
+from rami.views import GameView, Rules, Standing
 
 if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
     from rami.bots.kit import BotKit
@@ -58,11 +59,11 @@ class Match(Protocol):
 
     def next_deal(self) -> GameState: ...
 
-    def standing(self) -> dict[str, Any]: ...
+    def standing(self) -> Standing: ...
 
-    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def view(self, seat: int | None) -> GameView: ...
 
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> dict[str, object]: ...
 
 
 @dataclass(frozen=True)
@@ -78,13 +79,15 @@ class Game:
     title: str
     presets: tuple[str, ...]
     preset_label: str  # what users call a preset: "rules" (Marriage) or "mode" (Tunisian)
-    rules_from: Callable[[Any], Any]
-    players_for: Callable[[Any], tuple[int, ...]]  # allowed player counts for these rules
-    _new_match: Callable[[Any, int, int], Match]
-    match_from_json: Callable[[Mapping[str, Any]], Match]
+    # the registry holds games of different rules types: rules are ``object`` here, and
+    # each game's functions read them with its own ``rules_from``
+    rules_from: Callable[[object], Rules]  # unchecked spec -> the game's rules object
+    players_for: Callable[[object], tuple[int, ...]]  # allowed player counts for these rules
+    _new_match: Callable[[object, int, int], Match]
+    match_from_json: Callable[[Mapping[str, object]], Match]
     # integer action ids (docs/rl.md): the numbering for some rules, and which states
     # are this game's deals
-    action_space: Callable[[Any], ActionSpace] | None = None
+    action_space: Callable[[object], ActionSpace] | None = None
     owns: Callable[[GameState], bool] | None = None
     # --- bot hooks (part D): builds the kit the bots play this game with
     # (``rami.bots.kit.BotKit``); None means the game has only the ``random`` bot
@@ -105,8 +108,8 @@ class Game:
     match_word: str = "the match"  # "… wins the match" / "… wins the game"
     # The scorekeeper (rami.ledger, ``rami ledger``, /score): a whole ledger document,
     # one N-2 deal document (``rami score``), and the terminal's questions for a deal.
-    ledger: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
-    score_deal: Callable[[object], dict[str, Any]] | None = None
+    ledger: Callable[[Mapping[str, object]], dict[str, object]] | None = None
+    score_deal: Callable[[object], dict[str, object]] | None = None
     # Front ends: the CLI's per-game sub-commands, the terminal's and the web's hooks.
     cli: Callable[[], CliCommands] | None = None
     terminal: Callable[[], TerminalHooks] | None = None
@@ -114,10 +117,10 @@ class Game:
     # Lobby and rules pages: one line of help per rules option (rule ids), and the
     # choices of the options that take one of a few values.
     option_help: Callable[[], Mapping[str, str]] | None = None
-    option_choices: Callable[[], Mapping[str, tuple[Any, ...]]] | None = None
+    option_choices: Callable[[], Mapping[str, tuple[object, ...]]] | None = None
     # RL (rami.rl): the observation encoder for (players, rules document), and the sign
     # that turns a deal's scores into "more is better" rewards.
-    observation: Callable[[int, Mapping[str, Any]], Encoder] | None = None
+    observation: Callable[[int, Mapping[str, object]], Encoder] | None = None
     reward_sign: float = 1.0
     openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
     rl_default: bool = False  # the game ``rami train`` and the RL environments default to
@@ -126,7 +129,7 @@ class Game:
         """The preset a table of ``seats`` plays when the user names none."""
         return self.default_preset(seats) if self.default_preset else self.presets[0]
 
-    def new_match(self, rules: Any, players: int | None, seed: int) -> Match:
+    def new_match(self, rules: object, players: int | None, seed: int) -> Match:
         """A new match; ``players`` None means the preset's usual count."""
         rules = self.rules_from(rules)
         allowed = self.players_for(rules)
@@ -222,7 +225,7 @@ class _Registered(Mapping[str, Game]):
 GAMES: Mapping[str, Game] = _Registered()
 
 
-def get_game(name: Any) -> Game:
+def get_game(name: object) -> Game:
     """The game called ``name``; ``InputError`` naming the choices otherwise."""
     _ensure_loaded()
     if isinstance(name, str) and name.lower() in _REGISTRY:

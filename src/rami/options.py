@@ -9,14 +9,20 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from rami.errors import InputError
+from rami.views import OptionValue, RulesJson
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 T = TypeVar("T")
 
 
-def _check_value(name: str, value: Any, hint: Any, choices: Mapping[str, tuple[Any, ...]]) -> Any:
+def _check_value(
+    name: str, value: object, hint: object, choices: Mapping[str, tuple[OptionValue, ...]]
+) -> object:
     if name in choices:
         if value not in choices[name]:
             allowed = ", ".join(str(c) for c in choices[name])
@@ -46,8 +52,8 @@ def _check_value(name: str, value: Any, hint: Any, choices: Mapping[str, tuple[A
 def build_rules(
     cls: type[T],
     presets: Mapping[str, T],
-    spec: Any,
-    choices: Mapping[str, tuple[Any, ...]] | None = None,
+    spec: object,
+    choices: Mapping[str, tuple[OptionValue, ...]] | None = None,
 ) -> T:
     """Rules from a preset name or ``{"preset": name, option: value, …}``.
 
@@ -70,7 +76,7 @@ def build_rules(
     base = presets[preset_name]
     hints = typing.get_type_hints(cls)
     fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    changes: dict[str, Any] = {}
+    changes: dict[str, object] = {}
     for key, value in spec.items():
         if key == "preset":
             continue
@@ -84,8 +90,8 @@ def build_rules(
     return rules
 
 
-def rules_to_json(rules: Any) -> dict[str, Any]:
+def rules_to_json(rules: DataclassInstance) -> RulesJson:
     """The options as a JSON object that ``build_rules`` reads back."""
-    data = dataclasses.asdict(rules)
+    data: RulesJson = dataclasses.asdict(rules)
     data["preset"] = data.pop("preset_name")
     return data

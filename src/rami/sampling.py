@@ -16,24 +16,26 @@ kind gets it more often. The last bucket is meant for the stock (weight 1 throug
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from rami.errors import InputError
+from rami.views import GameView, own_seat, seat_entries
 
 __all__ = ["deal_others", "deal_unseen", "deal_weighted", "determinize"]
 
 T = TypeVar("T")
+V = TypeVar("V", bound=GameView)  # the game's own view type
 Weights = Sequence[Sequence[float] | None] | None
 
 
 def determinize(
-    view: Mapping[str, Any],
+    view: V,
     rng: random.Random,
     weights: Weights,
     *,
-    unseen: Callable[[Mapping[str, Any]], list[int]],
-    known: Callable[[Mapping[str, Any]], list[list[int]]],
+    unseen: Callable[[V], list[int]],
+    known: Callable[[V], list[list[int]]],
     build: Callable[[list[list[int]], list[int]], T],
     what: str,
 ) -> T:
@@ -45,10 +47,8 @@ def determinize(
     other seat's cards (known first, then dealt; the seat's own list is empty) and the
     rest in random order. ``what`` names the card set in the error for bad counts.
     """
-    sizes = [int(s["hand_size"]) for s in view["seats"]]
-    hidden, rest = deal_unseen(
-        unseen(view), known(view), sizes, int(view["seat"]), weights, rng, what
-    )
+    sizes = [s["hand_size"] for s in seat_entries(view)]
+    hidden, rest = deal_unseen(unseen(view), known(view), sizes, own_seat(view), weights, rng, what)
     return build(hidden, rest)
 
 

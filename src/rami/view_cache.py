@@ -17,16 +17,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rami.memo import GenerationMemo
+from rami.views import HistoryEntry, RulesJson
 
 __all__ = ["ViewCache", "action_texts"]
 
-Entry = dict[str, Any]
+Entry = HistoryEntry
 
 # action -> its text; actions are frozen, texts are pure (a bounded memo, not a leak)
-_ACTION_TEXTS: GenerationMemo[Any, str] = GenerationMemo(200_000)
+_ACTION_TEXTS: GenerationMemo[object, str] = GenerationMemo(200_000)
 
 
-def action_texts(actions: Sequence[Any]) -> list[str]:
+def action_texts(actions: Sequence[object]) -> list[str]:
     """``[str(a) for a in actions]``, each text built once per distinct action."""
     get = _ACTION_TEXTS.table.get
     out = []
@@ -43,15 +44,17 @@ class ViewCache:
 
     __slots__ = ("_histories", "_last", "_legal", "_legal_texts", "events", "rules_json")
 
-    def __init__(self, events: Sequence[Any]) -> None:
+    def __init__(self, events: Sequence[object]) -> None:
         self.events = events
         self._histories: dict[int | None, list[Entry]] = {}
         self._last: dict[int | None, object] = {}  # the last event rendered, per seat
         self._legal: object = None
         self._legal_texts: list[str] = []
-        self.rules_json: tuple[object, dict[str, Any]] | None = None  # (rules, their JSON)
+        self.rules_json: tuple[object, RulesJson] | None = None  # (rules, their JSON)
 
-    def history(self, seat: int | None, render: Callable[[Any, int | None], Entry]) -> list[Entry]:
+    def history(
+        self, seat: int | None, render: Callable[[Any, int | None], Entry]
+    ) -> list[Entry]:  # render takes one of the game's events
         """``seat``'s history (a new list): the kept entries plus the new events rendered."""
         events = self.events
         out = self._histories.get(seat)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rami.cards import CARDS, Card
 from rami.engine import Action
 from rami.errors import InputError
 from rami.memo import GenerationMemo
+from rami.views import GameView
 
 __all__ = [
     "Bot",
@@ -61,12 +61,12 @@ def parse_action(text: str) -> Action:
     return found
 
 
-def legal_actions(view: Mapping[str, Any]) -> list[Action]:
+def legal_actions(view: GameView) -> list[Action]:
     """The legal actions a view offers its seat (empty unless the seat is to move)."""
     return [parse_action(t) for t in view.get("legal_actions") or ()]
 
 
-def decision_key(view: Mapping[str, Any]) -> str:
+def decision_key(view: GameView) -> str:
     """A text that names this decision point from what the view shows.
 
     It combines the seat, the length of the public history, the turn, the phase and the
@@ -93,18 +93,18 @@ class Bot(ABC):
             raise InputError("a bot's seed must be a whole number")
         self.seed = seed
 
-    def rng(self, view: Mapping[str, Any], salt: str = "") -> random.Random:
+    def rng(self, view: GameView, salt: str = "") -> random.Random:
         """A generator that depends only on the seed and the view (never on hidden cards)."""
         return random.Random(f"{self.name}:{self.seed}:{salt}:{decision_key(view)}")
 
-    def act(self, view: Mapping[str, Any]) -> Action:
+    def act(self, view: GameView) -> Action:
         """The move for ``view``; ``InputError`` if the view offers no legal action."""
         if not view.get("legal_actions"):
             raise InputError("the bot was asked to move but its view lists no legal action")
         return self.choose(view)
 
     @abstractmethod
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         """Pick a move from a view that has legal actions."""
 
     def __repr__(self) -> str:

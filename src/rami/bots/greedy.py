@@ -18,6 +18,7 @@ from rami.bots.base import Bot
 from rami.cards import CARDS
 from rami.engine import Action
 from rami.memo import GenerationMemo
+from rami.views import GameView
 
 __all__ = [
     "GreedyBot",
@@ -33,7 +34,7 @@ R = TypeVar("R")
 _RULES: GenerationMemo[tuple[Hashable, ...], Any] = GenerationMemo(512)
 
 
-def rules_of(doc: Mapping[str, Any], build: Callable[[dict[str, Any]], R]) -> R:
+def rules_of(doc: Mapping[str, object], build: Callable[[dict[str, object]], R]) -> R:
     """``build`` of a view's rules, memoised on their plain values (every decision reads
     them; building the rules object each time would dominate a greedy decision)."""
     key = (build, *sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
@@ -95,14 +96,14 @@ class GreedyBot(Bot, Generic[ObsT]):
         self.name = "easy" if noise else "greedy"
 
     @abstractmethod
-    def observe(self, view: Mapping[str, Any]) -> ObsT:
+    def observe(self, view: GameView) -> ObsT:
         """What the seat of ``view`` knows, in the game's terms."""
 
     @abstractmethod
     def decide(self, obs: ObsT, rng: random.Random | None, noise: float) -> Action:
         """The move for ``obs`` (``rng`` and ``noise`` only for ``easy``)."""
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         obs = self.observe(view)
         rng = self.rng(view) if self.noise else None
         return self.decide(obs, rng, self.noise)

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +41,7 @@ from rami.bots.kit import BotKit, kit_of
 from rami.bots.opponent_model import OpponentModel, model_of
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
+from rami.views import GameView, own_seat
 
 __all__ = ["ISMCTSBot", "Node", "game_for"]
 
@@ -119,7 +119,7 @@ class ISMCTSBot(Bot):
         self.last_iterations = 0
         self.last_root: Node | None = None
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         start = time.perf_counter()
         gm = self.rules
         legal = legal_actions(view)
@@ -132,9 +132,9 @@ class ISMCTSBot(Bot):
             self.last_iterations = 0
             return root_moves[0] if root_moves else legal[0]
         weights = model.weights() if self.modelled else None
-        seat = int(view["seat"])
-        turn = int(view["turn"])
-        players = len(view["seats"])
+        seat = own_seat(view)
+        turn = view["turn"]
+        players = view["players"]
         stop = turn + self.rounds * players
         rng = self.rng(view, "ismcts")
         deadline = None

@@ -11,12 +11,13 @@ game gets every level by filling it in, and ``rami.bots`` never names a game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from rami.engine import Action
 from rami.errors import InputError
+from rami.views import GameView
 
 if TYPE_CHECKING:
     from rami.bots.base import Bot
@@ -53,11 +54,11 @@ StateT = TypeVar("StateT", bound=SearchState)  # the game's deal state
 Weights = Sequence[Sequence[float]] | None
 
 
-def _no_wilds(view: Mapping[str, Any]) -> frozenset[int]:
+def _no_wilds(view: GameView) -> frozenset[int]:
     return frozenset()
 
 
-def _clockwise(view: Mapping[str, Any]) -> int:
+def _clockwise(view: GameView) -> int:
     return 1
 
 
@@ -71,19 +72,19 @@ class BotKit(Generic[ObsT, StateT]):
 
     greedy: Callable[[int, float], Bot]  # (seed, noise): ``greedy``; noise > 0 is ``easy``
     easy_noise: float  # noise of ``easy``, in units of the greedy's discard scores
-    observe: Callable[[Mapping[str, Any]], ObsT]
+    observe: Callable[[GameView], ObsT]
     observe_state: Callable[[StateT, int], ObsT]
     decide: Callable[[ObsT], Action]  # the greedy move
     candidates: Callable[[ObsT, int], list[Action]]  # ``search``: the greedy move first
     tree_moves: Callable[[ObsT, OpponentModel, int], list[Action]]  # ``ismcts``: one node
-    sample: Callable[[Mapping[str, Any], random.Random, Weights], StateT]  # a determinization
+    sample: Callable[[GameView, random.Random, Weights], StateT]  # a determinization
     policy: Callable[[StateT], Action]  # the rollout policy: greedy for the seat to move
     leaf_value: Callable[[StateT, int], float]  # points of a position for a seat
     turns_ahead: Callable[[int], int] = lambda players: players  # ``search``'s horizon
     search_margin: float = 0.0  # standard errors by which a move must beat greedy's
     tree_scale: float = 10.0  # points that count as one unit in the tree's UCB
-    wilds: Callable[[Mapping[str, Any]], frozenset[int]] = _no_wilds  # wild kinds a view shows
-    play_step: Callable[[Mapping[str, Any]], int] = _clockwise  # +1 or -1: who plays next
+    wilds: Callable[[GameView], frozenset[int]] = _no_wilds  # wild kinds a view shows
+    play_step: Callable[[GameView], int] = _clockwise  # +1 or -1: who plays next
     hard_iterations: int = 48
     expert_iterations: int = 160
 

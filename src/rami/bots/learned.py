@@ -8,13 +8,13 @@ policy's best legal id is played. Needs numpy (extra ``rl``); torch is not neede
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import Any
 
 from rami.bots.base import Bot, legal_actions
 from rami.engine import Action
 from rami.errors import InputError
 from rami.games import get_game
+from rami.views import GameView
 
 __all__ = ["LearnedBot", "check_policy"]
 
@@ -61,7 +61,7 @@ class LearnedBot(Bot):
         self.name = f"learned:{path}"
         self._tables: dict[tuple[int, str], tuple[Any, Any]] = {}
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         from rami.rl.observation import encoder_for
 
         key = (int(view["players"]), str(view["rules"]))

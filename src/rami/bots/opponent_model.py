@@ -21,13 +21,12 @@ same model.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from rami.bots.base import card_of
 from rami.cards import KINDS
 from rami.runs import positions
+from rami.views import GameView, own_seat, seat_entries
 
 __all__ = ["OpponentModel", "affinity", "model_of"]
 
@@ -104,13 +103,13 @@ class OpponentModel:
 
 
 def model_of(
-    view: Mapping[str, Any], wilds: frozenset[int] = frozenset(), step: int | None = None
+    view: GameView, wilds: frozenset[int] = frozenset(), step: int | None = None
 ) -> OpponentModel:
     """The model of ``view``'s history (``take X``, ``draw``, ``discard X``); ``step`` is
     +1 or -1, the way play goes (M-2, T-2), by default the game kit's ``play_step``."""
-    seats = view["seats"]
+    seats = seat_entries(view)
     n = len(seats)
-    seat = int(view["seat"])
+    seat = own_seat(view)
     if step is None:
         from rami.bots.kit import kit_of
 

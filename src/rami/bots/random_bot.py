@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rami.bots.base import Bot, parse_action
 from rami.engine import Action
+from rami.views import GameView
 
 __all__ = ["RandomBot"]
 
@@ -16,6 +14,6 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         legal = list(view["legal_actions"])
         return parse_action(self.rng(view).choice(legal))

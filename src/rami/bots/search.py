@@ -22,13 +22,13 @@ bot does not start a sample it expects to overrun, and abandons one that does.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from rami.bots.base import Bot, legal_actions
 from rami.bots.kit import kit_of
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
+from rami.views import GameView, own_seat
 
 __all__ = ["SearchBot"]
 
@@ -63,7 +63,7 @@ class SearchBot(Bot):
         self.margin = self.kit.search_margin if margin is None else margin
         self.last_iterations = 0
 
-    def choose(self, view: Mapping[str, Any]) -> Action:
+    def choose(self, view: GameView) -> Action:
         start = time.perf_counter()
         ad = self.kit
         legal = legal_actions(view)
@@ -73,7 +73,7 @@ class SearchBot(Bot):
         moves = ad.candidates(obs, self.width)
         if len(moves) <= 1:
             return moves[0] if moves else ad.decide(obs)
-        seat = int(view["seat"])
+        seat = own_seat(view)
         rng = self.rng(view, "search")
         values: list[list[float]] = [[] for _ in moves]
         done = 0

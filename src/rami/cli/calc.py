@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -51,6 +52,6 @@ def read_json(source: str) -> Any:
         ) from None
 
 
-def emit(result: dict[str, Any]) -> None:
+def emit(result: Mapping[str, object]) -> None:
     """Print a result as indented JSON (what ``--json`` and ``rami score`` write)."""
     print(json.dumps(result, ensure_ascii=False, indent=2))

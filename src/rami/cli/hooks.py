@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = ["Ask", "CliCommands", "LedgerPrompts"]
 
@@ -35,13 +34,13 @@ class LedgerPrompts:
     and the questions that make a deal entry (docs/score.md)."""
 
     # A finished deal's cell per player in the standing table.
-    deal_cells: Callable[[Mapping[str, Any]], list[str]]
+    deal_cells: Callable[[Mapping[str, object]], list[str]]
     # The totals' tail and the lines after them; True when the ledger is over.
-    standing_end: Callable[[Mapping[str, Any], list[str]], tuple[str, list[str], bool]]
+    standing_end: Callable[[Mapping[str, object], list[str]], tuple[str, list[str], bool]]
     # One deal's lines below its heading (``rami ledger show N``).
-    deal_lines: Callable[[Mapping[str, Any], Mapping[str, Any]], list[str]]
+    deal_lines: Callable[[Mapping[str, object], Mapping[str, object]], list[str]]
     # The questions for deal ``number`` (None: a new one), from the old entry if any.
     ask_deal: Callable[
-        [Ask, Mapping[str, Any], Mapping[str, Any], int | None, Mapping[str, Any] | None],
-        dict[str, Any],
+        [Ask, Mapping[str, object], Mapping[str, object], int | None, Mapping[str, object] | None],
+        dict[str, object],
     ]

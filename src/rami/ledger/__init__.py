@@ -14,7 +14,6 @@ and the player at fault; nothing is half-applied because nothing is stored here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rami.errors import InputError
 from rami.games import get_game
@@ -22,7 +21,7 @@ from rami.games import get_game
 __all__ = ["compute", "compute_deal"]
 
 
-def compute(doc: object, game: str | None = None) -> dict[str, Any]:
+def compute(doc: object, game: str | None = None) -> dict[str, object]:
     """The whole ledger computed from its document (``game`` overrides ``doc["game"]``)."""
     if not isinstance(doc, Mapping):
         raise InputError("the ledger must be a JSON object with 'game', 'players', 'deals'")
@@ -37,7 +36,7 @@ def compute(doc: object, game: str | None = None) -> dict[str, Any]:
     return spec.ledger(doc)
 
 
-def compute_deal(game: str, doc: object) -> dict[str, Any]:
+def compute_deal(game: str, doc: object) -> dict[str, object]:
     """One deal's N-2 document scored exactly as ``rami score GAME`` scores it."""
     spec = get_game(game)
     if spec.score_deal is None:

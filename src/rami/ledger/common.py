@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rami.errors import InputError
 
@@ -14,7 +13,7 @@ MAX_DEALS = 500
 
 
 def check_keys(
-    obj: Mapping[str, Any], allowed: set[str], required: Sequence[str], where: str
+    obj: Mapping[str, object], allowed: set[str], required: Sequence[str], where: str
 ) -> None:
     for key in obj:
         if key not in allowed:
@@ -24,7 +23,7 @@ def check_keys(
             raise InputError(f"missing required key {key!r} in {where}")
 
 
-def whole(value: Any, what: str, low: int = 0) -> int:
+def whole(value: object, what: str, low: int = 0) -> int:
     """A whole number of at least ``low`` (booleans are not numbers here)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(f"{what} must be a whole number, not {value!r}")
@@ -35,7 +34,7 @@ def whole(value: Any, what: str, low: int = 0) -> int:
     return value
 
 
-def names_of(value: Any, counts: Sequence[int]) -> list[str]:
+def names_of(value: object, counts: Sequence[int]) -> list[str]:
     """The players' names in seat order; their number must be one of ``counts``."""
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
         raise InputError("'players' must be a list of names in seat order")
@@ -56,7 +55,7 @@ def names_of(value: Any, counts: Sequence[int]) -> list[str]:
     return names
 
 
-def deals_of(doc: Mapping[str, Any]) -> list[Any]:
+def deals_of(doc: Mapping[str, object]) -> list[object]:
     deals = doc.get("deals", [])
     if not isinstance(deals, list):
         raise InputError("'deals' must be a list of deals")
@@ -65,7 +64,7 @@ def deals_of(doc: Mapping[str, Any]) -> list[Any]:
     return deals
 
 
-def seat_of(value: Any, names: Sequence[str], what: str) -> int:
+def seat_of(value: object, names: Sequence[str], what: str) -> int:
     """A seat given by its player's name or its index."""
     if isinstance(value, str) and value.strip() in names:
         return names.index(value.strip())

@@ -24,7 +24,7 @@ Decisions (documented in the report to the lead):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rami.cards import CARDS, Card, CardError, counts, format_cards, parse_card, parse_cards
 from rami.errors import InputError
@@ -40,7 +40,27 @@ from rami.marriage.solver import (
     show_choices,
 )
 
-__all__ = ["analyze", "format_analysis", "score"]
+__all__ = ["Analysis", "FinishPlan", "analyze", "format_analysis", "score"]
+
+
+class FinishPlan(TypedDict):
+    """How the hand finishes: its groups under ``melds`` or ``dublees`` (the ``kind``)."""
+
+    kind: str
+    melds: NotRequired[list[list[str]]]
+    dublees: NotRequired[list[list[str]]]
+    discard: str
+
+
+class Analysis(TypedDict):
+    """What ``analyze`` finds (N-3); the JSON of ``rami analyze marriage --json``."""
+
+    can_finish: bool
+    finish: FinishPlan | None
+    missing: int
+    missing_exact: bool  # False: the bounded search stopped, at least ``missing``
+    maal: int
+
 
 _TOP_KEYS = {"rules", "tiplu", "players", "finisher", "finish"}
 _TOP_REQUIRED = ("tiplu", "players", "finisher")
@@ -323,9 +343,7 @@ def _texts(cards: Sequence[int]) -> list[str]:
     return [str(CARDS[c]) for c in cards]
 
 
-def analyze(
-    hand: str, tiplu: str, shown: str | None = None, rules: object = "nepali"
-) -> dict[str, Any]:
+def analyze(hand: str, tiplu: str, shown: str | None = None, rules: object = "nepali") -> Analysis:
     """N-3: whether a seen player's 22 cards can finish now, how, how many cards they
     miss, and the maal they hold. See the module docstring for the conventions."""
     rs = rules_from(rules)
@@ -414,13 +432,17 @@ def analyze(
             kept.remove(discard)
         return maal(kept, tip, rs)[0]
 
-    finish: dict[str, Any] | None = None
+    finish: FinishPlan | None = None
     points = kept_maal(None)
     if candidates:
         best = max(candidates, key=lambda c: (kept_maal(c[2]), c[0] == "melds", -c[2]))
         kind, melds, d = best
         points = kept_maal(d)
-        finish = {"kind": kind, kind: [_texts(m) for m in melds], "discard": str(d)}
+        found = [_texts(m) for m in melds]
+        if kind == "dublees":
+            finish = {"kind": kind, "dublees": found, "discard": str(d)}
+        else:
+            finish = {"kind": kind, "melds": found, "discard": str(d)}
     count, exact = missing_at_least(vec, rs, tip, groups)
     return {
         "can_finish": finish is not None,
@@ -431,7 +453,7 @@ def analyze(
     }
 
 
-def format_analysis(result: dict[str, Any], ascii: bool = False) -> str:
+def format_analysis(result: Analysis, ascii: bool = False) -> str:
     """The human text of an ``analyze`` result."""
 
     def show(texts: Sequence[str]) -> str:
@@ -441,8 +463,9 @@ def format_analysis(result: dict[str, Any], ascii: bool = False) -> str:
     finish = result.get("finish")
     if result.get("can_finish") and finish:
         kind = finish["kind"]
+        groups = finish.get("dublees", []) if kind == "dublees" else finish.get("melds", [])
         lines.append(f"Can finish now with {kind}, discarding {show([finish['discard']])}:")
-        lines.append("  " + " | ".join(show(g) for g in finish[kind]))
+        lines.append("  " + " | ".join(show(g) for g in groups))
     else:
         n = result.get("missing", 0)
         least = "" if result.get("missing_exact", True) else "at least "

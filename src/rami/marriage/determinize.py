@@ -16,15 +16,16 @@ card.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rami.cards import CARDS, Card, cards_from_texts, counts, take_out
 from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
 from rami.marriage.rules import MarriageRules, rules_from
+from rami.marriage.view import MarriageView, is_marriage_view
 from rami.memo import BoundedMemo
 from rami.sampling import determinize
+from rami.views import GameView, RulesJson
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
@@ -34,7 +35,7 @@ _VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
 _RULES: BoundedMemo[str, MarriageRules] = BoundedMemo(256)
 
 
-def _rules(doc: Any) -> MarriageRules:
+def _rules(doc: RulesJson) -> MarriageRules:
     """``rules_from`` of a view's rules, memoised (search bots sample thousands of deals)."""
     key = repr(doc)
     found = _RULES.get(key)
@@ -51,7 +52,7 @@ def _card(text: str) -> Card:
 _cards = cards_from_texts
 
 
-def unseen_cards(view: Mapping[str, Any]) -> list[int]:
+def unseen_cards(view: MarriageView) -> list[int]:
     """Count vector (52 kinds) of the cards ``view``'s seat cannot see.
 
     They are the other hands, the stock and, when picked but not seen, the tiplu.
@@ -72,7 +73,7 @@ def unseen_cards(view: Mapping[str, Any]) -> list[int]:
     return take_out(pool, visible)
 
 
-def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
+def known_cards(view: MarriageView) -> list[list[int]]:
     """Per seat, the cards that seat is known to hold (discards it took and kept)."""
     n = len(view["seats"])
     known = [[0] * 52 for _ in range(n)]
@@ -93,14 +94,14 @@ def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
                 c = _card(t)
                 if mine[c]:
                     mine[c] -= 1
-    for s, entry in enumerate(view["seats"]):
-        if sum(known[s]) > int(entry["hand_size"]):
+    for s, row in enumerate(view["seats"]):
+        if sum(known[s]) > row["hand_size"]:
             known[s] = [0] * 52
     return known
 
 
 def sample_state(
-    view: Mapping[str, Any],
+    view: GameView,
     rng: random.Random,
     weights: Sequence[Sequence[float]] | None = None,
 ) -> MarriageState:
@@ -109,7 +110,7 @@ def sample_state(
     ``weights[s][c]`` (optional, from ``rami.bots.opponent_model``) makes card kind ``c``
     that much more likely in seat ``s``'s hand than in the stock.
     """
-    if view.get("game") != "marriage":
+    if not is_marriage_view(view):
         raise InputError("sample_state needs a Marriage view")
     seat = view.get("seat")
     to_move = view.get("to_move")

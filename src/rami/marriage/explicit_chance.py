@@ -10,7 +10,7 @@ by ``state.chance_outcomes()``, as are reshuffled stocks (M-11).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import shoe
@@ -18,6 +18,7 @@ from rami.engine import GameState
 from rami.marriage.determinize import sample_state
 from rami.marriage.game import MarriageState
 from rami.rl.hooks import OpenSpielHooks
+from rami.views import GameView
 
 __all__ = ["HOOKS"]
 
@@ -37,7 +38,7 @@ def _dealt(rules: Any, players: int, player: int) -> tuple[int, int]:
     return where[0], where[-1] + 1
 
 
-def _sample(view: Mapping[str, Any], rng: random.Random) -> GameState:
+def _sample(view: GameView, rng: random.Random) -> GameState:
     return sample_state(view, rng)
 
 

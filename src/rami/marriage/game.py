@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from itertools import compress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rami.cards import (
     CARDS,
@@ -52,6 +52,9 @@ from rami.marriage.solver import (
 from rami.marriage.view import build_view
 from rami.runs import RUN_KINDS, positions, three_windows
 from rami.view_cache import ViewCache
+
+if TYPE_CHECKING:
+    from rami.marriage.view import FinishJson, MarriageDetails, MarriagePlayerResult, MarriageView
 
 __all__ = ["InvariantError", "MarriageState", "Phase", "Verb", "new_deal"]
 
@@ -157,7 +160,7 @@ class MarriageState:
     recycles: int
     actions: list[str]
     events: list[Event]
-    result: DealResult | None
+    result: DealResult[MarriageDetails] | None
     finish: Finish | None
     finisher: int | None
     end_reason: str | None
@@ -394,7 +397,7 @@ class MarriageState:
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> MarriageView:
         """What ``seat`` may know (``None``: a spectator); see ``rami.marriage.view``."""
         return build_view(self, seat)
 
@@ -1178,7 +1181,7 @@ class MarriageState:
             text = f"seat {finisher} finishes"
         self.events.append({"seat": finisher, "action": None, "news": "end", "text": text})
 
-    def _settle(self) -> DealResult:
+    def _settle(self) -> DealResult[MarriageDetails]:
         """Maal and settlement (M-12 … M-15) and the JSON-ready explanation."""
         rules = self.rules
         n = self.n
@@ -1198,7 +1201,7 @@ class MarriageState:
                 pts, its = 0, []  # M-12 option: an unseen player's maal counts nothing
             points.append(pts)
             items.append(list(its))
-        players: list[dict[str, Any]] = []
+        players: list[MarriagePlayerResult] = []
         if rules.scoring == "indian":
             in_hand = [
                 0
@@ -1212,7 +1215,7 @@ class MarriageState:
             dublee_finish = self.finish is not None and self.finish.kind == DUBLEES_PATH
             nets = settle_nepali(points, self.seen, self.finisher, dublee_finish, rules)
         for s in range(n):
-            entry: dict[str, Any] = {
+            entry: MarriagePlayerResult = {
                 "seat": s,
                 "seen": self.seen[s],
                 "path": self.path[s],
@@ -1231,14 +1234,14 @@ class MarriageState:
                 entry["exposed_tunnelas"] = [str(c) for c in self.exposed[s]]
                 entry["dublees"] = [str(c) for c in self.dublees[s]]
             players.append(entry)
-        finish_doc: dict[str, Any] | None = None
+        finish_doc: FinishJson | None = None
         if self.finish is not None:
             finish_doc = {
                 "kind": self.finish.kind,
                 "groups": [[str(c) for c in g] for g in self.finish.groups],
                 "discard": str(self.finish.discard),
             }
-        details: dict[str, Any] = {
+        details: MarriageDetails = {
             "tiplu": None if tiplu is None or not self.tiplu_picked else str(tiplu),
             "finisher": self.finisher,
             "finish": finish_doc,

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rami.bots.base import card_of, hand_counts, legal_actions
 from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard, rules_of
@@ -38,8 +38,10 @@ from rami.marriage.maal import maal
 from rami.marriage.melds import is_pure_meld, wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
+from rami.marriage.view import marriage_view
 from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
+from rami.views import GameView, own_seat
 
 if TYPE_CHECKING:
     from rami.marriage.game import MarriageState
@@ -97,9 +99,10 @@ class Observation:
         return (self.seat + step) % self.players
 
 
-def observe(view: Mapping[str, Any]) -> Observation:
+def observe(view: GameView) -> Observation:
     """The observation of a Marriage view (the only input a bot gets)."""
-    seat = int(view["seat"])
+    view = marriage_view(view)
+    seat = own_seat(view)
     seats = view["seats"]
     mine = seats[seat]
     tiplu = card_of(view["tiplu"]) if view.get("tiplu") else None
@@ -522,7 +525,7 @@ def _table_step(obs: Observation) -> Action | None:
 class MarriageGreedy(GreedyBot[Observation]):
     """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
 
-    def observe(self, view: Mapping[str, Any]) -> Observation:
+    def observe(self, view: GameView) -> Observation:
         return observe(view)
 
     def decide(self, obs: Observation, rng: random.Random | None, noise: float) -> Action:
@@ -589,14 +592,15 @@ def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Actio
     return out
 
 
-def wilds_of_view(view: Mapping[str, Any]) -> frozenset[int]:
+def wilds_of_view(view: GameView) -> frozenset[int]:
     """The wild card kinds the seat of ``view`` knows (M-7: once it has seen the tiplu)."""
-    if view.get("seen") and view.get("tiplu"):
-        return frozenset(int(k) for k in wild_kinds(card_of(view["tiplu"])))
+    tiplu = view.get("tiplu")
+    if view.get("seen") and isinstance(tiplu, str) and tiplu:
+        return frozenset(int(k) for k in wild_kinds(card_of(tiplu)))
     return frozenset()
 
 
-def play_step(view: Mapping[str, Any]) -> int:
+def play_step(view: GameView) -> int:
     """+1 if play goes clockwise (seat numbers up), -1 otherwise (M-2)."""
     rules = view.get("rules") or {}
     return -1 if rules.get("direction") == "counterclockwise" else 1

@@ -26,7 +26,7 @@ from rami.ledger.common import check_keys, deals_of, names_of, seat_of, whole
 from rami.marriage import calculator
 from rami.marriage.maal import maal
 from rami.marriage.melds import jhiplu, poplu
-from rami.marriage.rules import MarriageRules
+from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, counted_maal, settle_indian, settle_nepali
 
 __all__ = ["attainable_maal", "ledger", "maal_cards", "score_deal"]
@@ -44,9 +44,8 @@ _ENTRY_KEYS = {
 }
 
 
-def _rules(spec: Any) -> MarriageRules:
-    rules: MarriageRules = get_game("marriage").rules_from(spec)
-    return rules
+def _rules(spec: object) -> MarriageRules:
+    return rules_from(spec)
 
 
 @lru_cache(maxsize=32)
@@ -84,7 +83,7 @@ def attainable_maal(rules: MarriageRules, bonus_eligible: bool) -> frozenset[int
     return frozenset(values)
 
 
-def maal_cards(tiplu_text: Any, rules_spec: object = "nepali") -> dict[str, Any]:
+def maal_cards(tiplu_text: Any, rules_spec: object = "nepali") -> dict[str, object]:
     """The cards that are maal with this tiplu, and how many of each the decks hold
     (the tiplu card itself is out of play, M-7), for the page's tapping pad."""
     rules = _rules(rules_spec)
@@ -119,10 +118,10 @@ def pairs(
     dublee_finish: bool,
     hand_points: Sequence[int] | None,
     rules: MarriageRules,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """Who pays whom in this deal: each pair settled as a two-player table with the
     engine's settlement (the finisher's fee only in the finisher's pairs)."""
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, object]] = []
     n = len(names)
     for i in range(n):
         for j in range(i + 1, n):
@@ -186,7 +185,7 @@ def _deal_inner(
     indian = rules.scoring == "indian"
     finisher_value = entry.get("finisher")
     finisher = None if finisher_value is None else seat_of(finisher_value, names, "finisher")
-    docs: list[dict[str, Any]] = []
+    docs: list[dict[str, object]] = []
     numbers: list[int | None] = []
     hand_numbers: list[int | None] = []
     for seat, row in enumerate(rows):
@@ -194,7 +193,7 @@ def _deal_inner(
         if not isinstance(row, Mapping):
             raise InputError(f'{who} must be an object such as {{"seen": true, "maal": 5}}')
         check_keys(row, _ENTRY_KEYS, (), who)
-        p: dict[str, Any] = {"name": names[seat], "cards": row.get("cards", [])}
+        p: dict[str, object] = {"name": names[seat], "cards": row.get("cards", [])}
         for key in ("seen", "qualified", "exposed_tunnelas"):
             if key in row:
                 p[key] = row[key]
@@ -224,7 +223,7 @@ def _deal_inner(
             raise InputError(f"{who}: card points in hand are for indian rules only")
         hand_numbers.append(hand_number)
         docs.append(p)
-    doc: dict[str, Any] = {
+    doc: dict[str, object] = {
         "rules": rules_spec,
         "tiplu": entry.get("tiplu"),
         "players": docs,
@@ -285,7 +284,7 @@ def _deal_inner(
     }
 
 
-def ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+def ledger(doc: Mapping[str, object]) -> dict[str, object]:
     """The whole Marriage ledger (M-16): each deal's nets, dealer and running balances."""
     check_keys(doc, _LEDGER_KEYS, ("players",), "the ledger")
     rules_spec = doc.get("rules", "nepali")
@@ -295,7 +294,7 @@ def ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
     first = seat_of(doc.get("first_dealer", 0), names, "first_dealer")
     step = 1 if rules.clockwise else -1  # M-2: the deal passes in the direction of play
     balances = [0] * len(names)
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, object]] = []
     for number, entry in enumerate(deals_of(doc)):
         result = _deal(entry, names, rules, rules_spec, f"deal {number + 1}")
         nets = [p["net"] for p in result["players"]]

@@ -8,14 +8,16 @@ the actions of its deals, which is what ``to_json`` stores to resume it later.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from rami.engine import Action, chance_rng
 from rami.errors import IllegalAction, InputError
 from rami.marriage.game import MarriageState, new_deal
 from rami.marriage.rules import MarriageRules, rules_from
+from rami.marriage.view import MarriageView
+from rami.views import Standing, StandingDeal
 
 __all__ = ["DealRecord", "Match"]
 
@@ -33,7 +35,7 @@ class DealRecord:
     nets: tuple[int, ...]
     finisher: int | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "dealer": self.dealer,
             "seed": self.seed,
@@ -41,6 +43,16 @@ class DealRecord:
             "nets": list(self.nets),
             "finisher": self.finisher,
         }
+
+
+class LedgerRow(TypedDict):
+    """One finished deal in ``Match.ledger()`` (M-16): its nets and the balances after it."""
+
+    deal: int  # 1-based
+    dealer: int
+    finisher: int | None
+    nets: list[int]
+    balances: list[int]
 
 
 class Match:
@@ -139,10 +151,10 @@ class Match:
 
     # ------------------------------------------------------------------ ledger
 
-    def ledger(self) -> list[dict[str, Any]]:
+    def ledger(self) -> list[LedgerRow]:
         """Each finished deal's nets and the running balances after it (M-16)."""
         balance = [0] * self.players
-        rows: list[dict[str, Any]] = []
+        rows: list[LedgerRow] = []
         for rec in self.finished_deals():
             balance = [b + x for b, x in zip(balance, rec.nets, strict=True)]
             rows.append(
@@ -216,12 +228,12 @@ class Match:
 
     # ------------------------------------------------------------------ views
 
-    def standing(self) -> dict[str, Any]:
+    def standing(self) -> Standing:
         """The public state of the match, in the shape every game's match reports.
 
         ``totals`` are the ledger balances, ``deals[i].points`` each deal's nets (M-16).
         """
-        deals = [
+        deals: list[StandingDeal] = [
             {
                 "deal": rec.number,
                 "dealer": rec.dealer,
@@ -242,7 +254,7 @@ class Match:
             "deals": deals,
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> MarriageView:
         """The current deal's view for ``seat`` plus the match's standing under ``match``."""
         out = self.current.view(seat)
         out["match"] = self.standing()
@@ -250,9 +262,9 @@ class Match:
 
     # ------------------------------------------------------------------ persistence
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """Everything needed to resume: finished deals and the current deal's moves."""
-        doc: dict[str, Any] = {
+        doc: dict[str, object] = {
             "game": "marriage-match",
             "rules": self.rules.to_json(),
             "players": self.players,
@@ -311,7 +323,7 @@ class Match:
                 raise InputError(str(exc)) from None
         return match
 
-    def _replay_current(self, moves: Sequence[Any], what: str) -> None:
+    def _replay_current(self, moves: object, what: str) -> None:
         if not isinstance(moves, list):
             raise InputError(f"the actions of {what} must be a list")
         for j, text in enumerate(moves):

@@ -4,12 +4,14 @@ scalars of the common encoder (``rami.rl.observation``) that are Marriage's own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
+from rami.engine import GameState
+from rami.marriage.game import MarriageState
+from rami.marriage.rules import rules_from
+from rami.marriage.view import marriage_view
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
+from rami.views import GameView, own_seat
 
 __all__ = ["MarriageEncoder", "encoder"]
 
@@ -75,9 +77,10 @@ class MarriageEncoder(Encoder):
             tuple(pos[common + rel * 5 + j].__getitem__ for j in range(3)) for rel in range(players)
         ]
 
-    def encode_state(self, state: Any, seat: int) -> Obs:
+    def encode_state(self, state: GameState, seat: int) -> Obs:
         """``encode(state.view(seat))`` from the same fields ``build_view`` reads (the
         tiplu and wild cards only once the seat has seen, M-7), as integers."""
+        assert isinstance(state, MarriageState)  # this game's state (the envs hold one)
         me = seat
         n = self.players
         pos = self._pos
@@ -131,8 +134,9 @@ class MarriageEncoder(Encoder):
             )
         return self._finish(flat, h, scalars + seat_scalars, hand)
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
-        me = view["seat"]
+    def encode(self, view: GameView) -> Obs:
+        view = marriage_view(view)
+        me = own_seat(view)
         n = self.players
         rows = self._rows
         flat: list[int] = []
@@ -185,6 +189,7 @@ class MarriageEncoder(Encoder):
         return self._finish(flat, h, scalars + seat_scalars)
 
 
-def encoder(players: int, rules: Mapping[str, Any]) -> Encoder:
+def encoder(players: int, rules: object) -> Encoder:
     """The encoder for a table of ``players`` under these rules (``Game.observation``)."""
-    return MarriageEncoder(players, int(rules["decks"]), int(rules["hand_size"]))
+    found = rules_from(rules)
+    return MarriageEncoder(players, found.decks, found.hand_size)

@@ -37,7 +37,7 @@ def _new_match(rules: Any, players: int, seed: int) -> Match:
     return MarriageMatch(rules, players, seed)
 
 
-def _load_match(doc: Mapping[str, Any]) -> Match:
+def _load_match(doc: Mapping[str, object]) -> Match:
     from rami.marriage.match import Match as MarriageMatch
 
     return MarriageMatch.from_json(doc)
@@ -93,9 +93,11 @@ def _new_deal(rules: Any, seats: int, seed: int, dealer: int) -> GameState:
 
 def _progress(state: GameState) -> list[bool]:
     """Who showed (saw the tiplu) in a finished deal (M-6, M-7)."""
-    assert state.result is not None
-    players = state.result.details.get("players", [])
-    return [bool(p.get("seen")) for p in players] or [False] * len(state.result.scores)
+    from rami.marriage.game import MarriageState
+
+    assert isinstance(state, MarriageState) and state.result is not None
+    players = state.result.details["players"]
+    return [p["seen"] for p in players] or [False] * len(state.result.scores)
 
 
 def _cli() -> CliCommands:
@@ -110,7 +112,7 @@ def _terminal() -> TerminalHooks:
     return HOOKS
 
 
-def _observation(players: int, rules: Mapping[str, Any]) -> Encoder:
+def _observation(players: int, rules: Mapping[str, object]) -> Encoder:
     from rami.marriage.observation import encoder
 
     return encoder(players, rules)
@@ -128,13 +130,13 @@ def _web() -> WebHooks:
     return HOOKS
 
 
-def _ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+def _ledger(doc: Mapping[str, object]) -> dict[str, object]:
     from rami.marriage.ledger import ledger
 
     return ledger(doc)
 
 
-def _score_deal(doc: object) -> dict[str, Any]:
+def _score_deal(doc: object) -> dict[str, object]:
     from rami.marriage.ledger import score_deal
 
     return score_deal(doc)
@@ -146,7 +148,7 @@ def _option_help() -> Mapping[str, str]:
     return OPTION_HELP
 
 
-def _option_choices() -> Mapping[str, tuple[Any, ...]]:
+def _option_choices() -> Mapping[str, tuple[object, ...]]:
     from rami.marriage.rules import CHOICES
 
     return CHOICES

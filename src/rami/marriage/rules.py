@@ -8,10 +8,10 @@ defines it is in the comment). ``rules_from(spec)`` reads a preset name or an ob
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rami.errors import InputError
 from rami.options import build_rules, rules_to_json
+from rami.views import OptionValue, RulesJson
 
 __all__ = [
     "INDIAN",
@@ -85,7 +85,7 @@ class MarriageRules:
         """M-9: whether the dublee path is open at a table of ``players``."""
         return self.dublees and players >= self.dublees_min_players
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RulesJson:
         return rules_to_json(self)
 
 
@@ -107,7 +107,7 @@ INDIAN = MarriageRules(
 )
 PRESETS: dict[str, MarriageRules] = {"nepali": NEPALI, "indian": INDIAN}
 
-CHOICES: dict[str, tuple[Any, ...]] = {
+CHOICES: dict[str, tuple[OptionValue, ...]] = {
     "direction": ("clockwise", "counterclockwise"),
     "meld_size": ("exactly3", "at_least3"),
     "show_kinds": ("sequence+tunnela", "sequence+trial"),
@@ -116,8 +116,12 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
-def rules_from(spec: Any = None) -> MarriageRules:
-    """Rules from a preset name, an options object, or ``None`` (``nepali``)."""
+def rules_from(spec: object = None) -> MarriageRules:
+    """Rules from a preset name, an options object, or ``None`` (``nepali``).
+
+    ``spec`` is unchecked input (a file, a request, a view's ``rules``): anything else,
+    an unknown option or a badly typed value is an ``InputError``.
+    """
     return build_rules(MarriageRules, PRESETS, spec, CHOICES)
 
 

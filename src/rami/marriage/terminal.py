@@ -9,7 +9,6 @@ engine's legal shows. Drawn from the human seat's view and the public standing o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -20,11 +19,13 @@ from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
 from rami.marriage.maal import maal
 from rami.marriage.rules import rules_from
 from rami.marriage.solver import dublee_count, dublees_to_finish, max_show_melds, missing_at_least
+from rami.marriage.view import MarriageSeatView, MarriageView, marriage_view
 from rami.play.commands import legal_actions
 from rami.play.hooks import TerminalHooks
 from rami.play.panels import Ledger, panel_table
 from rami.play.render import Frame, card_text, cards_text, meld_text, table_melding
 from rami.play.session import Session
+from rami.views import GameView, SeatView, Standing, own_seat
 
 __all__ = ["HOOKS"]
 
@@ -32,9 +33,10 @@ __all__ = ["HOOKS"]
 # ---------------------------------------------------------------------- turn screen
 
 
-def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line: Text) -> None:
+def seat_line(view: GameView, s: SeatView, frame: Frame, line: Text) -> None:
     """Seen or unseen, exposed tunnelas and the others' shown melds (M-6, M-7)."""
-    seat = int(s["seat"])
+    seat = s["seat"]
+    s = marriage_view(view)["seats"][seat]
     a = frame.ascii
     seen = bool(s.get("seen"))
     line.append("seen   " if seen else "unseen ", style="green" if seen else "dim")
@@ -50,8 +52,9 @@ def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line:
         line.append(f"{len(dublees)} dublees ")
 
 
-def status_line(view: Mapping[str, Any], frame: Frame, line: Text) -> None:
+def status_line(view: GameView, frame: Frame, line: Text) -> None:
     """The tiplu and the wild cards once the seat has seen (M-7)."""
+    view = marriage_view(view)
     a = frame.ascii
     line.append(" · Tiplu: ")
     if view.get("tiplu"):
@@ -66,8 +69,10 @@ def status_line(view: Mapping[str, Any], frame: Frame, line: Text) -> None:
         line.append("not picked yet", style="dim")
 
 
-def own_lines(view: Mapping[str, Any], me: Mapping[str, Any], frame: Frame) -> list[Text]:
+def own_lines(view: GameView, me: SeatView, frame: Frame) -> list[Text]:
     """The seat's shown melds (or, in Indian Marriage, its table melds @N, M-10)."""
+    view = marriage_view(view)
+    me = view["seats"][me["seat"]]
     a = frame.ascii
     lines: list[Text] = []
     table = table_melding(view)
@@ -94,9 +99,13 @@ def own_lines(view: Mapping[str, Any], me: Mapping[str, Any], frame: Frame) -> l
 
 
 def deal_end(
-    view: Mapping[str, Any], details: Mapping[str, Any], names: Sequence[str], ascii: bool
+    view: GameView, details: Mapping[str, object], names: Sequence[str], ascii: bool
 ) -> list[RenderableType]:
     """How the deal ended, the tiplu, each player's maal and net (M-12, M-13)."""
+    result = marriage_view(view).get("result")
+    if result is None:  # the caller's ``details`` come from the view's result
+        return []
+    details = result["details"]
     out: list[RenderableType] = []
     head = Text("End of the deal: ", style="bold reverse")
     finisher = details.get("finisher")
@@ -104,7 +113,8 @@ def deal_end(
         why = "turn limit" if details.get("reason") == "max_turns" else "the stock ran out"
         head.append(f"no finisher ({why})", style="bold reverse")
     else:
-        kind = (details.get("finish") or {}).get("kind", "melds")
+        finish = details.get("finish")
+        kind = finish["kind"] if finish else "melds"
         head.append(f"{names[finisher]} finished with {kind}", style="bold reverse")
     out.append(head)
     line = Text("Tiplu: ")
@@ -139,21 +149,22 @@ def deal_end(
     return out
 
 
-def ledger(st: Mapping[str, Any], names: list[str], human: int) -> Ledger:
+def ledger(st: Standing, names: list[str], human: int) -> Ledger:
     """The balances of the rotation (M-16)."""
     played = len(st.get("deals") or [])
     notes = [f"{played} of {st.get('deals_total', '?')} deals played; the best balance wins (M-16)"]
     return Ledger("Ledger", names, [], list(st.get("totals") or []), notes=notes)
 
 
-def standing_text(st: Mapping[str, Any], human: int) -> str:
+def standing_text(st: Standing, human: int) -> str:
     """The human's balance for the status line."""
     totals = st.get("totals") or [0] * (human + 1)
     return f"your balance {totals[human]:+d}"
 
 
-def table_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def table_lines(view: GameView, names: Sequence[str]) -> list[str]:
     """Every shown meld, tunnela and dublee, by player (the ``table`` command)."""
+    view = marriage_view(view)
     lines: list[str] = []
     for s in view.get("seats") or []:
         name = names[int(s["seat"])]
@@ -193,20 +204,17 @@ def _cards(texts: Sequence[str]) -> list[Card]:
     return parse_cards(list(texts))
 
 
-def _verbs(view: Mapping[str, Any]) -> list[Action]:
+def _verbs(view: MarriageView) -> list[Action]:
     return [Action.parse(t) for t in view.get("legal_actions") or ()]
 
 
-def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
-    seat = view.get("seat")
-    for s in view.get("seats") or ():
-        if s.get("seat") == seat:
-            return dict(s)
-    return {}
+def _me(view: MarriageView) -> MarriageSeatView:
+    return view["seats"][own_seat(view)]  # seats are listed in seat order
 
 
-def hint_lines(view: Mapping[str, Any]) -> list[str]:
+def hint_lines(view: GameView) -> list[str]:
     """Whether the hand can show or finish, how many cards it misses, its maal."""
+    view = marriage_view(view)
     rules = rules_from(view.get("rules"))
     show_dublees = dublees_to_finish(rules) - 1  # M-9
     hand = _cards(view.get("hand") or [])
@@ -225,7 +233,8 @@ def hint_lines(view: Mapping[str, Any]) -> list[str]:
             lines.append("you hold no tunnela: type 'pass'")
         return lines
     vec = counts(hand)
-    top = (view.get("discard_pile") or [None])[-1]
+    pile = view["discard_pile"]
+    top = pile[-1] if pile else None
     if not me.get("seen"):
         shown = len(me.get("melds") or []) + len(me.get("exposed_tunnelas") or [])
         dublees = len(me.get("dublees") or [])
@@ -266,8 +275,9 @@ def hint_lines(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def quick_lay(session: Session, view: Mapping[str, Any]) -> None:
+def quick_lay(session: Session, view: GameView) -> None:
     """Marriage: complete a show step by step with the engine's legal shows (M-6)."""
+    view = marriage_view(view)
     if view.get("seen"):
         session.screen.notes.append(("error", "you have already seen the tiplu"))
         return

@@ -10,24 +10,114 @@ a seat that has seen (M-7), or for everyone once the deal is over. A stock draw 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard
 
 from rami.cards import CARDS
 from rami.errors import InputError
 from rami.marriage.rules import MarriageRules
 from rami.view_cache import ViewCache, action_texts
+from rami.views import GameView, HistoryEntry, RulesJson, SeatView
 
 if TYPE_CHECKING:
     from rami.engine import Event
     from rami.marriage.game import MarriageState
 
-__all__ = ["build_view", "history"]
+__all__ = [
+    "FinishJson",
+    "MarriageDetails",
+    "MarriagePlayerResult",
+    "MarriageResultJson",
+    "MarriageSeatView",
+    "MarriageView",
+    "build_view",
+    "history",
+    "is_marriage_view",
+    "marriage_view",
+]
 
 
-_RULES_JSON: dict[MarriageRules, dict[str, Any]] = {}
+class MarriageSeatView(SeatView):
+    """What everyone sees of a seat: its shown melds, exposed tunnelas, dublees, path."""
+
+    melds: list[list[str]]
+    exposed_tunnelas: list[str]
+    dublees: list[str]
+    seen: bool  # M-7
+    path: str | None  # "melds" or "dublees" once chosen (M-6, M-9)
 
 
-def _rules_json(rules: MarriageRules, cache: ViewCache) -> dict[str, Any]:
+class FinishJson(TypedDict):
+    """How the finisher went out (M-8): the groups of the final hand and the discard."""
+
+    kind: str
+    groups: list[list[str]]
+    discard: str
+
+
+class MarriagePlayerResult(TypedDict):
+    """One seat's settlement (M-12 … M-15) in ``MarriageDetails.players``."""
+
+    seat: int
+    seen: bool
+    path: str | None
+    maal: int
+    maal_items: list[str]
+    hand: list[str]
+    cards: list[str]
+    net: int
+    card_points: NotRequired[int]  # indian scoring (M-15)
+    table_melds: NotRequired[list[list[str]]]  # indian table melding (M-10)
+    shown_melds: NotRequired[list[list[str]]]  # nepali (M-6)
+    exposed_tunnelas: NotRequired[list[str]]
+    dublees: NotRequired[list[str]]
+
+
+class MarriageDetails(TypedDict):
+    """``DealResult.details`` of a Marriage deal: the JSON-ready explanation of its nets."""
+
+    tiplu: str | None
+    finisher: int | None
+    finish: FinishJson | None
+    reason: str | None
+    turns: int
+    players: list[MarriagePlayerResult]
+
+
+class MarriageResultJson(TypedDict):
+    scores: list[int]
+    winner: int | None
+    details: MarriageDetails
+
+
+class MarriageView(GameView):
+    """A Marriage view (see the module docstring); keys of a seated view are NotRequired."""
+
+    seats: list[MarriageSeatView]
+    tiplu_picked: bool
+    taken: str | None  # the card taken from the pile this turn
+    seen: NotRequired[bool]  # a seat's own view only
+    tiplu: NotRequired[str]  # only once the seat has seen (M-7) or the deal is over
+    wild_cards: NotRequired[list[str]]
+    result: NotRequired[MarriageResultJson]  # once the deal is over
+
+
+def is_marriage_view(view: GameView) -> TypeGuard[MarriageView]:
+    """Whether ``view`` is a Marriage deal's view (the game's typed accessor)."""
+    return view["game"] == "marriage"
+
+
+def marriage_view(view: GameView) -> MarriageView:
+    """``view`` as a Marriage view; ``InputError`` if it is another game's."""
+    if not is_marriage_view(view):
+        raise InputError(f"expected a Marriage view, not a {view.get('game')!r} one")
+    return view
+
+
+_RULES_JSON: dict[MarriageRules, RulesJson] = {}
+
+
+def _rules_json(rules: MarriageRules, cache: ViewCache) -> RulesJson:
     """The rules' JSON, built once per rules object and kept by the state's views."""
     kept = cache.rules_json
     if kept is not None and kept[0] is rules:
@@ -42,12 +132,12 @@ def _rules_json(rules: MarriageRules, cache: ViewCache) -> dict[str, Any]:
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS[:52])  # card index -> its text
 
 
-def _texts(cards: Any) -> list[str]:
+def _texts(cards: Iterable[int]) -> list[str]:
     text = _TEXT
     return [text[c] for c in cards]
 
 
-def _entry(e: Event, seat: int | None) -> dict[str, Any]:
+def _entry(e: Event, seat: int | None) -> HistoryEntry:
     """One event as ``seat`` may read it (a stock draw's card only for the drawer).
 
     Moves read ``{"seat": s, "move": text}`` (``draw 7♣`` for the drawer, ``draw`` for
@@ -74,7 +164,7 @@ def _cache(state: MarriageState) -> ViewCache:
     return cache
 
 
-def history(state: MarriageState, seat: int | None) -> list[dict[str, Any]]:
+def history(state: MarriageState, seat: int | None) -> list[HistoryEntry]:
     """The event log as ``seat`` may read it (private cards hidden from others)."""
     return _cache(state).history(seat, _entry)
 
@@ -84,7 +174,7 @@ def _legal_texts(state: MarriageState) -> list[str]:
     return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
 
 
-def build_view(state: MarriageState, seat: int | None) -> dict[str, Any]:
+def build_view(state: MarriageState, seat: int | None) -> MarriageView:
     """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
     n = state.n
     if seat is not None and (
@@ -93,7 +183,7 @@ def build_view(state: MarriageState, seat: int | None) -> dict[str, Any]:
         raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
     over = state.is_over
     text = _TEXT
-    seats = []
+    seats: list[MarriageSeatView] = []
     for s in range(n):
         exposed = state.exposed[s]
         dublees = state.dublees[s]
@@ -108,7 +198,7 @@ def build_view(state: MarriageState, seat: int | None) -> dict[str, Any]:
                 "path": state.path[s],
             }
         )
-    view: dict[str, Any] = {
+    view: MarriageView = {
         "game": "marriage",
         "rules": _rules_json(state.rules, _cache(state)),
         "players": n,

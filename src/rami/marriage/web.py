@@ -8,7 +8,6 @@ names no game.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,9 +16,11 @@ from fastapi import APIRouter, Query
 from rami.cards import Card, counts, parse_card, parse_cards
 from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
 from rami.marriage.rules import rules_from
+from rami.marriage.view import MarriageView, marriage_view
 from rami.server.arrange import sorted_rest as _rest
 from rami.server.arrange import take_group as _take
 from rami.server.hooks import WebHooks
+from rami.views import GameView
 
 __all__ = ["HOOKS"]
 
@@ -29,16 +30,17 @@ log = logging.getLogger(__name__)
 # ---------------------------------------------------------------------- hints
 
 
-def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def notes(view: GameView) -> list[dict[str, object]]:
     """Unseen: the shows possible and the pure melds held (M-6); seen: whether it can
     finish, how many cards it misses (N-3), its maal."""
+    view = marriage_view(view)
     seat = view.get("seat")
     hand = list(view.get("hand") or ())
     if seat is None or not hand or view.get("phase") == "over":
         return []
     me = view["seats"][seat]
     legal = list(view.get("legal_actions") or ())
-    notes: list[dict[str, Any]] = []
+    notes: list[dict[str, object]] = []
     rules = rules_from(view.get("rules"))
     tiplu = view.get("tiplu")
     if not view.get("seen"):
@@ -66,7 +68,10 @@ def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
             count = result.get("missing")
             exact = result.get("missing_exact", True)
             # A bounded search (issue 12) only knows that at least ``count`` are missing.
-            note = {"key": "hint_missing" if exact else "hint_missing_at_least", "count": count}
+            note: dict[str, object] = {
+                "key": "hint_missing" if exact else "hint_missing_at_least",
+                "count": count,
+            }
             if not exact:
                 note["at_least"] = True
             notes.append(note)
@@ -78,7 +83,7 @@ def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------- table aids
 
 
-def _aids_seen(view: Mapping[str, Any]) -> dict[str, Any]:
+def _aids_seen(view: MarriageView) -> dict[str, object]:
     seat = view.get("seat")
     tiplu_text = view.get("tiplu")
     if seat is None or not tiplu_text or not view.get("seen"):
@@ -102,16 +107,16 @@ def _aids_seen(view: Mapping[str, Any]) -> dict[str, Any]:
     if others:
         names.append({"name": "joker", "cards": others})
     me = view["seats"][seat]
-    shown = [c for m in me.get("melds") or () for c in m]
-    exposed = list(me.get("exposed_tunnelas") or ())
-    dublees = list(me.get("dublees") or ())
+    shown = [c for m in me["melds"] for c in m]
+    exposed = me["exposed_tunnelas"]
+    dublees = me["dublees"]
     cards = [
         *(view.get("hand") or ()),
         *shown,
         *(c for t in exposed for c in (t, t, t)),
         *(c for d in dublees for c in (d, d)),
     ]
-    bonus = me.get("path") == "melds" and bool(exposed)
+    bonus = me["path"] == "melds" and bool(exposed)
     points, items = maal(
         parse_cards(" ".join(cards)),
         tiplu,
@@ -122,7 +127,7 @@ def _aids_seen(view: Mapping[str, Any]) -> dict[str, Any]:
     return {"wild_names": names, "maal": points, "maal_items": items}
 
 
-def _settlement(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _settlement(view: MarriageView) -> list[dict[str, object]]:
     """M-13: each seat's net split into fees (seen/unseen, dublee bonus) and maal differences.
 
     The engine's own settlement is run again with the fees set to 0: what is left of
@@ -132,19 +137,21 @@ def _settlement(view: Mapping[str, Any]) -> list[dict[str, Any]]:
 
     from rami.marriage.settle import settle_nepali
 
-    result = view.get("result") or {}
-    details = result.get("details") or {}
-    players = list(details.get("players") or ())
-    rules = rules_from(view.get("rules"))
+    result = view.get("result")
+    if result is None:
+        return []
+    details = result["details"]
+    players = details["players"]
+    rules = rules_from(view["rules"])
     if rules.scoring != "nepali" or not players:
         return []
     free = dataclasses.replace(rules, seen_fee=0, unseen_fee=0, dublee_bonus=0)
-    finish = details.get("finish") or {}
+    finish = details["finish"]
     pairwise = settle_nepali(
-        [int(p["maal"]) for p in players],
-        [bool(p["seen"]) for p in players],
-        result.get("winner"),
-        finish.get("kind") == "dublees",
+        [p["maal"] for p in players],
+        [p["seen"] for p in players],
+        result["winner"],
+        finish is not None and finish["kind"] == "dublees",
         free,
     )
     return [
@@ -153,8 +160,9 @@ def _settlement(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def aids(view: Mapping[str, Any]) -> dict[str, Any]:
+def aids(view: GameView) -> dict[str, object]:
     """Wild cards by name and the seat's maal once it has seen; the settlement at the end."""
+    view = marriage_view(view)
     out = _aids_seen(view)
     if view.get("result"):
         out["settlement"] = _settlement(view)
@@ -164,7 +172,7 @@ def aids(view: Mapping[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------- auto-group
 
 
-def arrange(cards: list[Card], view: Mapping[str, Any]) -> list[list[Card]]:
+def arrange(cards: list[Card], view: GameView) -> list[list[Card]]:
     """Pure melds (the solver's show melds, M-6), dublees (M-9), near-melds, the rest."""
     from rami.marriage.solver import show_meld_options
 

@@ -11,14 +11,14 @@ the session applies the action and shows the engine's reason when it refuses.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rami.cards import JOKER, Card, CardError, parse_card
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
 from rami.play.hooks import hooks_of
+from rami.views import GameView
 
 __all__ = ["ALIASES", "Command", "describe_refusal", "legal_actions", "parse_command"]
 
@@ -89,7 +89,7 @@ class Command:
     title: str = ""
 
 
-def legal_actions(view: Mapping[str, Any]) -> list[Action]:
+def legal_actions(view: GameView) -> list[Action]:
     """The seat's legal actions as the view lists them."""
     return [Action.parse(text) for text in view.get("legal_actions") or ()]
 
@@ -132,24 +132,24 @@ def _one(verb: str, cards: Sequence[Card], example: str) -> Card:
     return cards[0]
 
 
-def _lays_on_table(view: Mapping[str, Any]) -> bool:
+def _lays_on_table(view: GameView) -> bool:
     """Melds laid on the table (Tunisian rami, Indian Marriage) rather than shown."""
     return hooks_of(view).lays_on_table(view)
 
 
-def _refuse(verb: str, view: Mapping[str, Any]) -> None:
+def _refuse(verb: str, view: GameView) -> None:
     """``InputError`` with the game's reason when it has no such verb."""
     reason = hooks_of(view).refusals.get(verb)
     if reason is not None:
         raise InputError(reason)
 
 
-def _top_discard(view: Mapping[str, Any]) -> str | None:
+def _top_discard(view: GameView) -> str | None:
     pile = view.get("discard_pile") or []
     return str(pile[-1]) if pile else None
 
 
-def parse_command(text: str, view: Mapping[str, Any], pending: Sequence[Action] = ()) -> Command:
+def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> Command:
     """Read one line typed at the prompt; ``InputError`` with a one-line reason if unreadable.
 
     ``pending`` is the numbered list last offered, so a bare ``2`` picks its second item.
@@ -212,7 +212,7 @@ def parse_command(text: str, view: Mapping[str, Any], pending: Sequence[Action] 
     return _swap(rest, view, legal)
 
 
-def _game_verb(line: str, view: Mapping[str, Any]) -> Command | None:
+def _game_verb(line: str, view: GameView) -> Command | None:
     """``knock 5♠`` in a game whose legal actions have that verb: the action itself."""
     try:
         action = Action.parse(line)
@@ -239,7 +239,7 @@ def _is_card(word: str) -> bool:
     return True
 
 
-def _unknown(word: str, view: Mapping[str, Any]) -> Command:
+def _unknown(word: str, view: GameView) -> Command:
     try:
         c = parse_card(word)
     except CardError:
@@ -247,7 +247,7 @@ def _unknown(word: str, view: Mapping[str, Any]) -> Command:
     raise InputError(f"to discard {c}, type 'x {c}'; type 'help' for the other commands")
 
 
-def _finish(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+def _finish(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
     cards, _ = _cards(rest)
     if "finish" in hooks_of(view).refusals:  # going out is discarding the last card
         hand = view.get("hand") or []
@@ -270,7 +270,7 @@ def _groups(rest: Sequence[str]) -> list[list[str]]:
     return [g.split() for g in _GROUPS.split(joined) if g.split()]
 
 
-def _show(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+def _show(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
     _refuse("show", view)
     options = [a for a in legal if a.kind in ("show", "dublee", "see")]
     if not rest:
@@ -298,7 +298,7 @@ def _show(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> 
     return _act(*actions)
 
 
-def _lay(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+def _lay(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
     if not _lays_on_table(view):
         if view.get("seen"):
             _refuse("lay_seen", view)
@@ -322,7 +322,7 @@ def _lay(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> C
     return _act(*actions)
 
 
-def _add(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+def _add(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
     if not _lays_on_table(view):
         _refuse("add", view)
     cards, target = _cards(rest)
@@ -338,7 +338,7 @@ def _add(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> C
     return _choose(f"{c} fits several melds", options, f"{c} fits no meld you may add to")
 
 
-def _swap(rest: Sequence[str], view: Mapping[str, Any], legal: list[Action]) -> Command:
+def _swap(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
     _refuse("swap", view)
     cards, target = _cards(rest)
     cards = [c for c in cards if c != JOKER]  # 'swap JK 7♥ @1' names the joker too

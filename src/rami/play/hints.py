@@ -8,15 +8,13 @@ finish, how many cards it misses, its maal; Tunisian rami: the best opening).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rami.play.hooks import hooks_of
+from rami.views import GameView
 
 __all__ = ["hint_lines"]
 
 
-def hint_lines(view: Mapping[str, Any]) -> list[str]:
+def hint_lines(view: GameView) -> list[str]:
     """One to three lines of advice for the seat of ``view``; never raises."""
     try:
         return hooks_of(view).hint_lines(view) or ["no hint for this game"]

@@ -17,6 +17,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from rami.games import get_game
+from rami.views import GameView, SeatView, Standing
 
 if TYPE_CHECKING:
     from rami.play.panels import Ledger
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = ["TerminalHooks", "hooks_of"]
 
-View = Mapping[str, Any]
+View = GameView
 
 
 def _nothing(*_args: Any) -> None:
@@ -54,17 +55,17 @@ class TerminalHooks:
 
     # Turn screen: append to a seat's line and to the status line; lines above the hand
     # (shown melds); whether the table's melds (``view["table"]``) get their own lines.
-    seat_line: Callable[[View, Mapping[str, Any], Frame, Text], None] = _nothing
+    seat_line: Callable[[View, SeatView, Frame, Text], None] = _nothing
     status_line: Callable[[View, Frame, Text], None] = _nothing
-    own_lines: Callable[[View, Mapping[str, Any], Frame], list[Text]] = _no_lines
+    own_lines: Callable[[View, SeatView, Frame], list[Text]] = _no_lines
     table_section: bool = False
     lay_word: Callable[[View], str] = _lay  # what the moves line calls laying ("open")
     # End of a deal: the panels before the ledger; the ledger from the standing.
-    deal_end: Callable[[View, Mapping[str, Any], Sequence[str], bool], list[RenderableType]] = (
+    deal_end: Callable[[View, Mapping[str, object], Sequence[str], bool], list[RenderableType]] = (
         _no_lines
     )
-    ledger: Callable[[Mapping[str, Any], list[str], int], Ledger] | None = None
-    standing_text: Callable[[Mapping[str, Any], int], str] = _no_text
+    ledger: Callable[[Standing, list[str], int], Ledger] | None = None
+    standing_text: Callable[[Standing, int], str] = _no_text
     # Pages: ``table`` (every meld in sight) and ``help`` (the game's commands).
     table_lines: Callable[[View, Sequence[str]], list[str]] = _no_lines
     help_lines: Callable[[bool], list[str]] = _no_lines

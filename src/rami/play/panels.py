@@ -7,9 +7,8 @@ match's public standing, never from a state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich import box
 from rich.console import RenderableType
@@ -18,6 +17,7 @@ from rich.text import Text
 
 from rami.games import get_game
 from rami.play.hooks import TerminalHooks, hooks_of
+from rami.views import GameView
 
 __all__ = [
     "Ledger",
@@ -59,11 +59,12 @@ def panel_table(ascii: bool, title: str | None = None) -> Table:
 
 
 def deal_end_screen(
-    view: Mapping[str, Any], names: Sequence[str], ledger: Ledger, ascii: bool
+    view: GameView, names: Sequence[str], ledger: Ledger, ascii: bool
 ) -> list[RenderableType]:
     """The end-of-deal panels: how it ended, each player's result, then the ledger."""
-    result = view.get("result") or {}
-    details = result.get("details") or {}
+    result = view.get("result")  # each game's view types its own result
+    details = result.get("details") if isinstance(result, dict) else None
+    details = details if isinstance(details, dict) else {}
     out: list[RenderableType] = []
     out.extend(hooks_of(view).deal_end(view, details, names, ascii))
     out.append(Text(ledger.title, style="bold"))
@@ -99,7 +100,7 @@ def match_end_lines(winners: Sequence[int], names: Sequence[str], game: str) -> 
     return [Text(f"{who} {verb} {what}!", style="bold green")]
 
 
-def table_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def table_lines(view: GameView, names: Sequence[str]) -> list[str]:
     """Every meld the seat can see, in full (the ``table`` command)."""
     return hooks_of(view).table_lines(view, names)
 

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from rami.cards import SUIT_LETTERS, SUITS, Card, parse_card, sort_key
 from rami.play.hooks import TerminalHooks, hooks_of
+from rami.views import GameView, HistoryEntry, SeatView, seat_entries
 
 __all__ = [
     "Frame",
@@ -201,7 +202,7 @@ def _with_names(text: str, names: Sequence[str]) -> str:
     return _YOU_VERB.sub(lambda m: "You " + _YOU_VERBS[m.group(1)], _SEAT_WORD.sub(sub, text))
 
 
-def _turn_start(history: Sequence[Mapping[str, Any]], me: Any) -> int:
+def _turn_start(history: Sequence[HistoryEntry], me: int | None) -> int:
     """Where the seat's turn in progress begins in ``history`` (its length if none).
 
     The turn is the trailing run of the seat's own moves and the events among them
@@ -217,7 +218,7 @@ def _turn_start(history: Sequence[Mapping[str, Any]], me: Any) -> int:
     return len(history)
 
 
-def recent_lines(view: Mapping[str, Any], names: Sequence[str], limit: int = 6) -> list[str]:
+def recent_lines(view: GameView, names: Sequence[str], limit: int = 6) -> list[str]:
     """What the others did since the seat's previous turn, one line per player in turn."""
     history = list(view.get("history") or [])
     me = view.get("seat")
@@ -247,7 +248,7 @@ def recent_lines(view: Mapping[str, Any], names: Sequence[str], limit: int = 6) 
     return lines[-limit:]
 
 
-def turn_so_far(view: Mapping[str, Any]) -> list[str]:
+def turn_so_far(view: GameView) -> list[str]:
     """The seat's own steps of the turn in progress (``draw 7♣``, ``show …``)."""
     me = view.get("seat")
     if view.get("to_move") != me:
@@ -268,8 +269,8 @@ def _fit(line: Text, frame: Frame) -> None:
     line.truncate(frame.width - (2 if frame.ascii else 0), overflow="ellipsis")
 
 
-def _seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame) -> Text:
-    seat = int(s["seat"])
+def _seat_line(view: GameView, s: SeatView, frame: Frame) -> Text:
+    seat = s["seat"]
     a = frame.ascii
     to_move = view.get("to_move")
     marker = ("> " if a else "▶ ") if seat == to_move else "  "
@@ -304,20 +305,22 @@ def _table_lines(view: Mapping[str, Any], frame: Frame) -> list[Text]:
     return lines
 
 
-def _own_lines(view: Mapping[str, Any], frame: Frame) -> list[Text]:
+def _own_lines(view: GameView, frame: Frame) -> list[Text]:
     """The human's own cards: shown melds / table melds, then the hand."""
     me = _seat(view, frame.human)
     a = frame.ascii
     lines: list[Text] = []
-    lines.extend(_hooks(view).own_lines(view, me, frame))
+    if me is not None:
+        lines.extend(_hooks(view).own_lines(view, me, frame))
     hand = list(view.get("hand") or [])
     head = Text(f"Your hand ({len(hand)}): ", style="bold")
-    head.append_text(hand_text(hand, a, view.get("wild_cards") or ()))
+    wilds = view.get("wild_cards")  # a game with wild cards shows the seat its own
+    head.append_text(hand_text(hand, a, wilds if isinstance(wilds, list) else ()))
     lines.append(head)
     return lines
 
 
-def _status_line(view: Mapping[str, Any], frame: Frame) -> Text:
+def _status_line(view: GameView, frame: Frame) -> Text:
     line = Text(f"Stock {view.get('stock_size', 0)}")
     _hooks(view).status_line(view, frame, line)
     if frame.standing:
@@ -326,7 +329,7 @@ def _status_line(view: Mapping[str, Any], frame: Frame) -> Text:
     return line
 
 
-def _verbs(view: Mapping[str, Any], frame: Frame) -> Text:
+def _verbs(view: GameView, frame: Frame) -> Text:
     """The moves open to the player now, from the view's legal actions."""
     to_move = view.get("to_move")
     if to_move != frame.human:
@@ -343,7 +346,7 @@ def _verbs(view: Mapping[str, Any], frame: Frame) -> Text:
     if "draw" in kinds:
         parts.append("d draw")
     if "take" in kinds:
-        top = (view.get("discard_pile") or ["?"])[-1]
+        top = (view["discard_pile"] or ["?"])[-1]
         parts.append(f"t take {top}")
     if "finish" in kinds:
         parts.append("finish CARD ★")
@@ -383,32 +386,32 @@ _KNOWN_VERBS = frozenset(
 )
 
 
-def table_melding(view: Mapping[str, Any]) -> bool:
+def table_melding(view: GameView) -> bool:
     """Indian Marriage: melds go on the table after seeing (M-10)."""
     return bool((view.get("rules") or {}).get("table_melding"))
 
 
-def _hooks(view: Mapping[str, Any]) -> TerminalHooks:
+def _hooks(view: GameView) -> TerminalHooks:
     return hooks_of(view)
 
 
-def seat_entry(view: Mapping[str, Any], seat: Any) -> Mapping[str, Any]:
+def seat_entry(view: GameView, seat: int | None) -> Mapping[str, object]:
     """The public entry of ``seat`` in the view's seat list (empty if absent)."""
-    return _seat(view, seat)
+    return _seat(view, seat) or {}
 
 
-def _seat(view: Mapping[str, Any], seat: Any) -> Mapping[str, Any]:
-    """The public entry of ``seat`` in the view's seat list (empty if absent)."""
-    for s in view.get("seats") or []:
-        if s.get("seat") == seat:
-            return dict(s)
-    return {}
+def _seat(view: GameView, seat: int | None) -> SeatView | None:
+    """The public entry of ``seat`` in the view's seat list (read-only)."""
+    for s in seat_entries(view):
+        if s["seat"] == seat:
+            return s
+    return None
 
 
 _NOTE_STYLES = {"error": "bold red", "info": "green", "plain": ""}
 
 
-def turn_screen(view: Mapping[str, Any], frame: Frame) -> list[Text]:
+def turn_screen(view: GameView, frame: Frame) -> list[Text]:
     """The whole screen at a decision point: table, players, pile, history, hand, moves.
 
     It fits ``frame.height`` rows with the prompt: the lines on what the others did
@@ -419,7 +422,7 @@ def turn_screen(view: Mapping[str, Any], frame: Frame) -> list[Text]:
     _fit(head, frame)
     top.append(head)
     top.append(_status_line(view, frame))
-    for s in view.get("seats") or []:
+    for s in seat_entries(view):
         top.append(_seat_line(view, s, frame))
     if _hooks(view).table_section:
         top.extend(_table_lines(view, frame))

@@ -14,7 +14,6 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rami.errors import InputError
 from rami.games import game_names
@@ -46,9 +45,9 @@ class SavedGame:
     seed: int
     human: int
     ascii: bool
-    match: dict[str, Any]
+    match: dict[str, object]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "format": SAVE_FORMAT,
             "game": self.game,

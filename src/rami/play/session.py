@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console, RenderableType
 from rich.text import Text
@@ -42,6 +41,7 @@ from rami.play.render import (
     turn_screen,
 )
 from rami.play.saves import SavedGame, save_path
+from rami.views import GameView, Standing
 
 __all__ = ["LEVELS", "Session", "Settings", "default_delay", "make_console"]
 
@@ -158,11 +158,11 @@ class Session:
         ledger.notes[:0] = notes
         return ledger
 
-    def standing_text(self, st: Mapping[str, Any]) -> str:
+    def standing_text(self, st: Standing) -> str:
         """A few words on the match for the status line."""
         return self.hooks.standing_text(st, self.human)
 
-    def title(self, view: Mapping[str, Any], st: Mapping[str, Any]) -> str:
+    def title(self, view: GameView, st: Standing) -> str:
         preset = (view.get("rules") or {}).get("preset", "")
         deal = f"deal {int(st.get('deal_number') or 0) + 1}"
         if st.get("deals_total"):
@@ -189,7 +189,7 @@ class Session:
             elif seat is not None:
                 self.bot_turn(seat)
 
-    def frame(self, view: Mapping[str, Any]) -> Frame:
+    def frame(self, view: GameView) -> Frame:
         st = self.match.standing()
         return Frame(
             names=self.names,
@@ -238,7 +238,7 @@ class Session:
             return True
         return self.dispatch(command, view)
 
-    def dispatch(self, command: Command, view: Mapping[str, Any]) -> bool:
+    def dispatch(self, command: Command, view: GameView) -> bool:
         kind = command.kind
         if kind == "quit":
             return self.leave()
@@ -300,8 +300,9 @@ class Session:
         out: list[str] = []
         for e in (view.get("history") or [])[before:]:
             text = str(e.get("event", ""))
-            if f"seat {self.human} sees" in text and view.get("tiplu"):
-                out.append(f"You see the tiplu: {view['tiplu']}.")
+            tiplu = view.get("tiplu")  # Marriage (M-7)
+            if f"seat {self.human} sees" in text and tiplu:
+                out.append(f"You see the tiplu: {tiplu}.")
         return out
 
     def bot_turn(self, seat: int) -> None:
@@ -357,10 +358,10 @@ def _bot_seed(seed: int, seat: int) -> int:
     return chance_rng(seed, seat, "bot").getrandbits(32)
 
 
-def _log_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def _log_lines(view: GameView, names: Sequence[str]) -> list[str]:
     """The deal's history as the seat may read it, the latest last (20 lines)."""
-    full = dict(view)
-    full["history"] = list(view.get("history") or [])
+    full = view.copy()
+    full["history"] = list(view["history"])
     full["seat"] = -1  # no own move to start from: the whole deal
     return recent_lines(full, names, limit=20)
 

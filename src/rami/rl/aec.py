@@ -32,9 +32,9 @@ from rami.rl.observation import Encoder, Obs, encoder_for
 __all__ = ["RamiAECEnv", "deal_rules"]
 
 
-def deal_rules(preset: str, max_turns: int | None, rules: Mapping[str, Any] | None) -> Any:
+def deal_rules(preset: str, max_turns: int | None, rules: Mapping[str, object] | None) -> Any:
     """A rules spec from a preset, an optional turn cap and further options."""
-    spec: dict[str, Any] = {"preset": preset}
+    spec: dict[str, object] = {"preset": preset}
     if rules:
         spec.update(rules)
     if max_turns is not None:
@@ -45,7 +45,7 @@ def deal_rules(preset: str, max_turns: int | None, rules: Mapping[str, Any] | No
 class RamiAECEnv(AECEnv):  # type: ignore[misc]
     """A rami game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: ClassVar[dict[str, object]] = {
         "render_modes": ["ansi"],
         "name": "rami_v0",
         "is_parallelizable": False,
@@ -60,7 +60,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         whole_match: bool = False,
         max_cycles: int | None = None,
         max_turns: int | None = None,
-        rules: Mapping[str, Any] | None = None,
+        rules: Mapping[str, object] | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -100,7 +100,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------------ episode
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         if seed is not None:
             self._rng.seed(seed)
         deal_seed = self._rng.randrange(2**31)
@@ -112,7 +112,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self.steps = 0
         self._select()
 

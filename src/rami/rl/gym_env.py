@@ -36,7 +36,7 @@ __all__ = ["RamiGymEnv"]
 class RamiGymEnv(gym.Env[Any, np.int64]):
     """One seat of a rami game against bots (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 - gymnasium's convention
+    metadata: dict[str, object] = {"render_modes": []}  # noqa: RUF012 - gymnasium's convention
 
     def __init__(
         self,
@@ -49,7 +49,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         whole_match: bool = False,
         max_turns: int | None = 200,
         max_steps: int | None = None,
-        rules: Mapping[str, Any] | None = None,
+        rules: Mapping[str, object] | None = None,
         reward_scale: float = 1.0,
         dict_obs: bool = False,
         bot_seed: int = 0,
@@ -109,12 +109,12 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             self._mask, self._mask_key, self._mask_state = mask, key, state
         return self._mask.copy()
 
-    def _observe(self) -> tuple[Any, dict[str, Any]]:
+    def _observe(self) -> tuple[Any, dict[str, object]]:
         assert self.state is not None
         mask = self.action_masks().astype(np.int8)
         # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
         obs = self.encoder.encode_state(self.state, self.seat)
-        info: dict[str, Any] = {"action_mask": mask, "seat": self.seat}
+        info: dict[str, object] = {"action_mask": mask, "seat": self.seat}
         if self.dict_obs:
             return {"observation": obs, "action_mask": mask}, info
         return obs, info
@@ -144,8 +144,8 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
     # ------------------------------------------------------------------ gymnasium
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
+        self, *, seed: int | None = None, options: dict[str, object] | None = None
+    ) -> tuple[Any, dict[str, object]]:
         super().reset(seed=seed)
         rng = self.np_random
         deal_seed = int(rng.integers(2**31))
@@ -164,7 +164,9 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             return self.reset(seed=deal_seed, options=options)
         return self._observe()
 
-    def step(self, action: np.int64 | int) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[Any, SupportsFloat, bool, bool, dict[str, object]]:
         assert self.state is not None
         try:
             self.state.apply(self.space.action_from_id(int(action)))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rami.engine import GameState
+from rami.views import GameView
 
 __all__ = ["OpenSpielHooks"]
 
@@ -23,7 +24,7 @@ class OpenSpielHooks:
 
     # The game's parameters and their defaults (``pyspiel.load_game(name, params)``);
     # ``preset_key`` names the one that holds the preset.
-    defaults: Mapping[str, Any]
+    defaults: Mapping[str, object]
     preset_key: str
     max_players: int
     zero_sum: bool
@@ -34,4 +35,4 @@ class OpenSpielHooks:
     # Where seat ``player``'s hand is in the order: (rules, players, player) -> (start, end).
     dealt: Callable[[Any, int, int], tuple[int, int]]
     # A state consistent with one seat's view, the hidden cards dealt again.
-    sample: Callable[[Mapping[str, Any], random.Random], GameState]
+    sample: Callable[[GameView, random.Random], GameState]

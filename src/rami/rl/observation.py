@@ -18,16 +18,16 @@ start).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from rami.cards import CARDS
-from rami.engine import Event
+from rami.engine import Event, GameState
 from rami.games import get_game
+from rami.views import GameView, HistoryEntry
 
 __all__ = ["TURN_SCALE", "Encoder", "Obs", "encoder_for"]
 
@@ -54,8 +54,10 @@ class _History:
     def __init__(self, plane_size: int, seat: int) -> None:
         self.seat = seat
         self.length = 0
-        self.first: Any = None
-        self.last: Any = None
+        # where reading stopped: the first and last entries read (the events list and its
+        # last event when read from the state), compared to detect a rewritten history
+        self.first: object = None
+        self.last: object = None
         self.counts = np.zeros(plane_size, dtype=np.float32)  # small whole numbers: exact
 
 
@@ -119,16 +121,18 @@ class Encoder:
         """Forget the history read so far (call at the start of a deal)."""
         self._hist = {}
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:  # pragma: no cover - abstract
+    def encode(self, view: GameView) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def encode_state(self, state: Any, seat: int) -> Obs:
+    def encode_state(self, state: GameState, seat: int) -> Obs:
         """``encode(state.view(seat))`` without building the view: the game's encoder reads
         the same seat-visible facts the view holds, as the engine's integers (a test checks
         equality with ``encode`` on thousands of positions and the hidden re-deal)."""
         return self.encode(state.view(seat))
 
-    def _finish(self, flat: list[int], h: _History, scalars: list[float], hand: Any = None) -> Obs:
+    def _finish(
+        self, flat: list[int], h: _History, scalars: list[float], hand: Obs | None = None
+    ) -> Obs:
         """The vector from plane positions (one per copy), the history's counts and the
         scalars; the unseen-cards row is the shoe minus the cards the seen rows hold.
         (Counts are small whole numbers, exact in ``float32``, so the order of these
@@ -149,7 +153,7 @@ class Encoder:
         out[size:] = scalars
         return out
 
-    def _history(self, view: Mapping[str, Any], me: int) -> _History:
+    def _history(self, view: GameView, me: int) -> _History:
         """Discards per relative seat and the cards each is known to hold.
 
         Known cards are the discards it took and has not laid down or thrown since (as
@@ -174,7 +178,7 @@ class Encoder:
             done = 0
         if done == len(events):
             return h
-        moves = []
+        moves: list[HistoryEntry] = []
         for e in events[done:]:
             text = e["action"]
             if text is None:
@@ -189,7 +193,7 @@ class Encoder:
         h.length = len(events)
         return h
 
-    def _history_of(self, history: Sequence[Mapping[str, Any]], me: int) -> _History:
+    def _history_of(self, history: Sequence[HistoryEntry], me: int) -> _History:
         """``_history`` from the view's history list itself."""
         h = self._hist.get(me)
         if (
@@ -206,7 +210,7 @@ class Encoder:
         h.length = len(history)
         return h
 
-    def _read(self, h: _History, entries: Sequence[Mapping[str, Any]], me: int) -> None:
+    def _read(self, h: _History, entries: Sequence[HistoryEntry], me: int) -> None:
         """Add what these history entries say to ``h``'s counts."""
         n = self.players
         index = _INDEX
@@ -217,12 +221,13 @@ class Encoder:
         joker = self.kinds - 1
         for entry in entries:
             move = entry.get("move")
-            if move is None:
+            seat = entry["seat"]
+            if move is None or seat is None:
                 continue
             verb, _, rest = move.partition(" ")
             if not rest:
                 continue
-            rel = (entry["seat"] - me) % n
+            rel = (seat - me) % n
             if verb == "discard" or verb == "finish":
                 c = index[rest]
                 counts[discarded[rel] + c] += 1
@@ -240,10 +245,10 @@ class Encoder:
                         counts[base + index[w]] -= 1
 
 
-def encoder_for(view: Mapping[str, Any]) -> Encoder:
+def encoder_for(view: GameView) -> Encoder:
     """The encoder for the game, rules and table size that ``view`` shows
     (the game's ``Game.observation`` hook)."""
     spec = get_game(view["game"])
     if spec.observation is None:
         raise ValueError(f"no observation encoder for game {view['game']!r}")
-    return spec.observation(int(view["players"]), view["rules"])
+    return spec.observation(view["players"], view["rules"])

@@ -44,6 +44,7 @@ from rami.games import all_games, get_game
 from rami.rl.aec import deal_rules
 from rami.rl.hooks import OpenSpielHooks
 from rami.rl.observation import Encoder, encoder_for
+from rami.views import GameView
 
 __all__ = ["RamiGame", "RamiState", "register_games"]
 
@@ -58,10 +59,8 @@ def _hooks(name: str) -> OpenSpielHooks:
     return spec.openspiel()
 
 
-def _strip(view: dict[str, Any]) -> dict[str, Any]:
-    view.pop("history", None)
-    view.pop("legal_actions", None)
-    return view
+def _strip(view: GameView) -> dict[str, object]:
+    return {k: v for k, v in view.items() if k not in ("history", "legal_actions")}
 
 
 # ---------------------------------------------------------------- the game

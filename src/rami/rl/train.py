@@ -40,7 +40,7 @@ class TrainConfig:
     ent_coef: float = 0.01
     resume: bool = False
     backend: str = "local"  # local (in this process) or ray (environments in Ray actors)
-    notes: dict[str, Any] = field(default_factory=dict)
+    notes: dict[str, object] = field(default_factory=dict)
 
 
 def _make_env(config: TrainConfig, opponent: str, index: int) -> Callable[[], Any]:
@@ -60,7 +60,7 @@ def _make_env(config: TrainConfig, opponent: str, index: int) -> Callable[[], An
     return make
 
 
-def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
+def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, object]:
     """Train, save the policy file and the sb3 model; return a summary."""
     try:
         import torch

@@ -10,10 +10,9 @@ The page never works these out itself (no rules in the client).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
 
 from rami.games import get_game
+from rami.views import GameView
 
 __all__ = ["table_aids"]
 
@@ -21,7 +20,7 @@ log = logging.getLogger(__name__)
 _ERRORS = (NotImplementedError, ValueError, KeyError, TypeError, IndexError)
 
 
-def table_aids(game: str, view: Mapping[str, Any]) -> dict[str, Any]:
+def table_aids(game: str, view: GameView) -> dict[str, object]:
     """Extra facts for the seat whose ``view`` this is ({} when there is nothing to add)."""
     try:
         hooks = get_game(game).web

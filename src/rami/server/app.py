@@ -16,7 +16,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
@@ -59,7 +59,7 @@ HELLO_TIMEOUT = 30.0
 GC_THRESHOLDS = (50_000, 50, 1000)
 
 _bearer = HTTPBearer(auto_error=False, description="the seat's secret token")
-_ERRORS: dict[int | str, dict[str, Any]] = {
+_ERRORS: dict[int | str, dict[str, object]] = {
     400: {"model": ErrorResponse},
     403: {"model": ErrorResponse},
     404: {"model": ErrorResponse},
@@ -233,7 +233,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     # ------------------------------------------------------------------ lobby API
 
     @app.get("/api/games", response_model=list[GameInfo], tags=["lobby"])
-    async def list_games() -> list[dict[str, Any]]:
+    async def list_games() -> list[dict[str, object]]:
         """The games, their presets (or modes) with player counts, and the bot levels."""
         return games_info()
 
@@ -243,7 +243,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_ERRORS,
         tags=["lobby"],
     )
-    async def get_rules(game: str, preset: str) -> dict[str, Any]:
+    async def get_rules(game: str, preset: str) -> dict[str, object]:
         """The options of a preset with one line of help each (the rules page)."""
         return rules_summary(game, preset)
 
@@ -254,7 +254,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_ERRORS,
         tags=["tables"],
     )
-    async def create_table(body: CreateTable, request: Request, mgr: Manager) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request, mgr: Manager) -> dict[str, object]:
         """Create a table; the creator takes a human seat and gets its token."""
         request.app.state.limiter.join(_client(request))
         live, seat, token = await mgr.create(body.model_dump())
@@ -277,7 +277,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         request: Request,
         mgr: Manager,
         codes: Annotated[str, Query(max_length=600, description="codes, comma-separated")] = "",
-    ) -> list[dict[str, Any]]:
+    ) -> list[dict[str, object]]:
         """Summaries of the tables named (the page keeps the user's codes in its storage)."""
         wanted = [c.strip().upper() for c in codes.split(",") if c.strip()][:30]
         limiter: Limiter = request.app.state.limiter
@@ -293,14 +293,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return out
 
     @app.get("/api/tables/{code}", response_model=TableSummary, responses=_ERRORS, tags=["tables"])
-    async def get_table(code: str, request: Request, mgr: Manager) -> dict[str, Any]:
+    async def get_table(code: str, request: Request, mgr: Manager) -> dict[str, object]:
         """A table's public summary: game, rules, seats, status."""
         return (await find(request, mgr, code)).summary()
 
     @app.post("/api/tables/{code}/join", response_model=Joined, responses=_ERRORS, tags=["tables"])
     async def join_table(
         code: str, body: JoinRequest, request: Request, mgr: Manager
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """Take a free human seat; the answer holds the seat's secret token.
 
         With ``require_invite`` (``rami serve --invite-only``) the table's invite is needed:
@@ -319,7 +319,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"code": live.code, "seat": seat, "token": token, "url": table_url(request, code)}
 
     @app.get("/api/tables/{code}/invite", response_model=Invite, responses=_ERRORS, tags=["tables"])
-    async def get_invite(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, Any]:
+    async def get_invite(
+        code: str, request: Request, token: Token, mgr: Manager
+    ) -> dict[str, object]:
         """The table's invite, for a seated player to share (spectators: ``spectator``)."""
         live = await find(request, mgr, code)
         if live.seat_for_token(token) is None:
@@ -336,7 +338,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     async def start_table(
         code: str, request: Request, token: Token, mgr: Manager
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """Fill the free seats with bots and start play."""
         live = await find(request, mgr, code)
         await mgr.start(live, live.seat_for_token(token))
@@ -350,7 +352,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_ERRORS,
         tags=["play"],
     )
-    async def get_view(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, Any]:
+    async def get_view(
+        code: str, request: Request, token: Token, mgr: Manager
+    ) -> dict[str, object]:
         """The view of the token's seat; without a token, the spectators' view."""
         live = await find(request, mgr, code)
         return await mgr.state(live, live.seat_for_token(token))
@@ -363,7 +367,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     async def post_action(
         code: str, body: ActionRequest, request: Request, token: Token, mgr: Manager
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """Play one action for the token's seat (the same check as over the WebSocket)."""
         live = await find(request, mgr, code)
         seat = live.seat_for_token(token)
@@ -378,7 +382,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     async def post_next_deal(
         code: str, request: Request, token: Token, mgr: Manager
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """Deal the next deal of the match once the current one is over."""
         live = await find(request, mgr, code)
         seat = live.seat_for_token(token)
@@ -391,7 +395,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         responses=_ERRORS,
         tags=["play"],
     )
-    async def get_hint(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, Any]:
+    async def get_hint(
+        code: str, request: Request, token: Token, mgr: Manager
+    ) -> dict[str, object]:
         """A suggested move and notes on the seat's own cards."""
         live = await find(request, mgr, code)
         return await mgr.hint(live, live.seat_for_token(token))
@@ -406,7 +412,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         code: str,
         mgr: Manager,
         deal: Annotated[int, Query(ge=0, le=10_000, description="the deal, from 0")] = 0,
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """A finished deal move by move, every hand shown (nothing is hidden once it is over)."""
         live = await mgr.get(code)
         return {"deal": deal, "frames": await mgr.replay(live, deal)}

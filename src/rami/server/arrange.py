@@ -9,11 +9,11 @@ of the hand is in exactly one group.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rami.cards import Card, counts, parse_cards, sort_key
 from rami.games import get_game
+from rami.views import GameView
 
 __all__ = ["arrange_hand"]
 
@@ -42,7 +42,7 @@ def sorted_rest(left: list[int], cards: Sequence[Card]) -> list[Card]:
     return out
 
 
-def arrange_hand(game: str, view: Mapping[str, Any]) -> list[list[str]]:
+def arrange_hand(game: str, view: GameView) -> list[list[str]]:
     """Groups of the view's hand, as card texts; one group sorted by suit if no solver helps."""
     hand = list(view.get("hand") or ())
     if not hand:

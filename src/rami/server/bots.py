@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Mapping
 from typing import Any, Protocol
 
 from rami.engine import Action
+from rami.views import GameView
 
 __all__ = ["BOT_LEVELS", "DEFAULT_LEVEL", "SeatBot", "bot_levels", "make_seat_bot"]
 
@@ -21,7 +21,7 @@ DEFAULT_LEVEL = "medium"
 
 
 class SeatBot(Protocol):
-    def act(self, view: Mapping[str, Any]) -> Action: ...
+    def act(self, view: GameView) -> Action: ...
 
 
 class RandomStandIn:
@@ -30,7 +30,7 @@ class RandomStandIn:
     def __init__(self, seed: int) -> None:
         self.seed = seed
 
-    def act(self, view: Mapping[str, Any]) -> Action:
+    def act(self, view: GameView) -> Action:
         legal = list(view.get("legal_actions") or ())
         if not legal:
             raise ValueError("the view lists no legal action")

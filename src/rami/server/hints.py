@@ -12,12 +12,11 @@ Notes are ``{"key": …, …values}`` so that the page words them in the player'
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
 
 from rami.errors import IllegalAction, InputError
 from rami.games import get_game
 from rami.server.bots import make_seat_bot
+from rami.views import GameView
 
 __all__ = ["hint_for"]
 
@@ -27,7 +26,7 @@ log = logging.getLogger(__name__)
 _SOLVER_ERRORS = (NotImplementedError, ValueError, KeyError, TypeError, IndexError)
 
 
-def hint_for(game: str, view: Mapping[str, Any], level: str, seed: int) -> dict[str, Any]:
+def hint_for(game: str, view: GameView, level: str, seed: int) -> dict[str, object]:
     """A suggested move and notes for the seat whose ``view`` this is."""
     suggestion: str | None = None
     if view.get("legal_actions"):
@@ -35,7 +34,7 @@ def hint_for(game: str, view: Mapping[str, Any], level: str, seed: int) -> dict[
             suggestion = str(make_seat_bot(game, level, seed).act(view))
         except (*_SOLVER_ERRORS, IllegalAction, InputError) as exc:
             log.warning("hint bot failed: %s", exc)
-    notes: list[dict[str, Any]] = []
+    notes: list[dict[str, object]] = []
     try:
         hooks = get_game(game).web
         analyse = hooks().notes if hooks is not None else None

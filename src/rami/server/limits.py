@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 try:
     import orjson
@@ -53,7 +53,7 @@ class BadJSON(ValueError):
     """The text is not JSON the server accepts; the message says why, in one line."""
 
 
-def _reject_constant(name: str) -> Any:
+def _reject_constant(name: str) -> NoReturn:
     raise BadJSON(f"{name} is not a JSON value")
 
 
@@ -70,7 +70,7 @@ def _depth(text: str) -> int:
     return deepest
 
 
-def clean(value: Any) -> Any:
+def clean(value: object) -> object:
     """``value`` with lone surrogates in its strings (keys too) replaced by U+FFFD."""
     if isinstance(value, str):
         return _SURROGATES.sub("\ufffd", value) if _SURROGATES.search(value) else value
@@ -81,7 +81,7 @@ def clean(value: Any) -> Any:
     return value
 
 
-def loads(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
+def loads(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> object:
     """Parse client JSON: no NaN/Infinity, bounded depth, surrogates cleaned (``BadJSON``)."""
     if isinstance(text, bytes):
         try:
@@ -103,7 +103,7 @@ def loads(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
     return clean(value)
 
 
-def _finite(value: Any) -> Any:
+def _finite(value: object) -> object:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, list | tuple):
@@ -113,7 +113,7 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def dumps(value: Any) -> str:
+def dumps(value: object) -> str:
     """Compact JSON that is always valid and encodable as UTF-8 (for sockets and bodies).
 
     orjson (when installed) encodes a state message several times faster than ``json``;

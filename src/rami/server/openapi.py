@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from rami.server.app import create_app
 from rami.server.config import ServerConfig
@@ -16,9 +15,9 @@ from rami.server.config import ServerConfig
 __all__ = ["schema", "schema_text"]
 
 
-def schema() -> dict[str, Any]:
+def schema() -> dict[str, object]:
     """The app's OpenAPI document (no database is opened to build it)."""
-    doc: dict[str, Any] = create_app(ServerConfig(db_url="sqlite://")).openapi()
+    doc: dict[str, object] = create_app(ServerConfig(db_url="sqlite://")).openapi()
     return doc
 
 

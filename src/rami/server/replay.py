@@ -10,11 +10,11 @@ all seats are used only for deals that have ended). Goes through the registry's
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rami.games import GameSpec, Match
 from rami.server.protocol import TableError
 from rami.server.storage import EventRecord
+from rami.views import RulesJson
 
 __all__ = ["MAX_FRAMES", "replay_deal"]
 
@@ -23,7 +23,7 @@ ACTION = "action"
 NEXT_DEAL = "next_deal"
 
 
-def _frame(match: Match, players: int, seat: int | None, move: str | None) -> dict[str, Any]:
+def _frame(match: Match, players: int, seat: int | None, move: str | None) -> dict[str, object]:
     views = [match.view(s) for s in range(players)]
     pile = list(views[0].get("discard_pile") or ())
     return {
@@ -37,12 +37,12 @@ def _frame(match: Match, players: int, seat: int | None, move: str | None) -> di
 
 def replay_deal(
     spec: GameSpec,
-    rules: dict[str, Any],
+    rules: RulesJson,
     players: int,
     seed: int,
     events: Sequence[EventRecord],
     deal: int,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The frames of deal ``deal`` (0-based): its start, then one per action.
 
     Refuses (``bad_request``) a deal that has not been played or is not over yet.
@@ -51,7 +51,7 @@ def replay_deal(
         raise TableError("bad_request", "deal must be 0 or more")
     match = spec.new_match(rules, players, seed)
     current = 0
-    frames: list[dict[str, Any]] = []
+    frames: list[dict[str, object]] = []
     if deal == 0:
         frames.append(_frame(match, players, None, None))
     for event in events:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from rami.games import GAMES, get_game
 from rami.server.bots import bot_levels
@@ -53,7 +52,7 @@ OPTION_HELP: Mapping[str, str] = _OptionHelp()
 FIXED_OPTIONS = frozenset({"preset", "preset_name", "players", "teams", "min_players"})
 
 
-def _choices(game: str) -> dict[str, tuple[Any, ...]]:
+def _choices(game: str) -> dict[str, tuple[object, ...]]:
     spec = get_game(game)
     return dict(spec.option_choices()) if spec.option_choices is not None else {}
 
@@ -63,7 +62,7 @@ def _help_of(game: str) -> Mapping[str, str]:
     return spec.option_help() if spec.option_help is not None else {}
 
 
-def _type_name(value: Any, hint: str) -> str:
+def _type_name(value: object, hint: str) -> str:
     if "bool" in hint:
         return "bool"
     if "int" in hint:
@@ -98,9 +97,9 @@ def _client_modules(name: str, folders: Mapping[str, Path]) -> dict[str, str | N
     }
 
 
-def games_info() -> list[dict[str, Any]]:
+def games_info() -> list[dict[str, object]]:
     """Every game with its presets (rules and allowed player counts) and the bot levels."""
-    out = []
+    out: list[dict[str, object]] = []
     folders = client_folders()
     for spec in GAMES.values():
         presets = []
@@ -124,7 +123,9 @@ def games_info() -> list[dict[str, Any]]:
     return out
 
 
-def rules_summary(game: str, preset: str, changes: dict[str, Any] | None = None) -> dict[str, Any]:
+def rules_summary(
+    game: str, preset: str, changes: dict[str, object] | None = None
+) -> dict[str, object]:
     """The options of ``preset`` (with ``changes`` applied) and a line of help for each."""
     spec = get_game(game)
     base = spec.rules_from(preset)

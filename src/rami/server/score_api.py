@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ _ERROR_SCHEMA = {
         }
     },
 }
-_ERRORS: dict[int | str, dict[str, Any]] = {
+_ERRORS: dict[int | str, dict[str, object]] = {
     400: {"description": "A bad document: one line saying what is wrong"},
     413: {"description": "The document is too large"},
 }
@@ -49,7 +49,7 @@ def _hooks() -> list[tuple[Game, WebHooks]]:
     return [(g, g.web()) for g in all_games() if g.web is not None]
 
 
-def _ledger_body() -> dict[str, Any]:
+def _ledger_body() -> dict[str, object]:
     """The ledger schema's example and description, from every game's hooks."""
     examples = [(g, h.ledger_example) for g, h in _hooks() if h.ledger_example is not None]
     games = " or ".join(f"{g.preset_label} ({g.title.split()[0]})" for g, _ in examples)
@@ -60,7 +60,7 @@ def _ledger_body() -> dict[str, Any]:
     return _body(dict(examples[0][1]) if examples else {}, text)
 
 
-def _deal_body() -> dict[str, Any]:
+def _deal_body() -> dict[str, object]:
     deals = [h.deal_example for _, h in _hooks() if h.deal_example is not None]
     return _body(
         dict(deals[0]) if deals else {},
@@ -68,7 +68,7 @@ def _deal_body() -> dict[str, Any]:
     )
 
 
-def _body(example: dict[str, Any], description: str) -> dict[str, Any]:
+def _body(example: Mapping[str, object], description: str) -> dict[str, object]:
     return {
         "requestBody": {
             "required": True,
@@ -102,7 +102,9 @@ class _TooLarge(Exception):
     pass
 
 
-async def _answer(request: Request, work: Callable[[str, Any], dict[str, Any]], game: str) -> Any:
+async def _answer(
+    request: Request, work: Callable[[str, Any], dict[str, object]], game: str
+) -> Any:
     """Read the JSON body and run ``work(game, doc)`` off the event loop; every user
     error (``ValueError``: InputError, CardError) becomes a one-line 400."""
     try:
@@ -149,7 +151,7 @@ async def post_ledger(game: str, request: Request) -> Any:
     (Marriage: balances summing to zero; Tunisian: totals, eliminations, the winner)."""
     from rami.ledger import compute
 
-    def work(name: str, doc: Any) -> dict[str, Any]:
+    def work(name: str, doc: Any) -> dict[str, object]:
         return compute(doc, get_game(name).name)
 
     return await _answer(request, work, game)

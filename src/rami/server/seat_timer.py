@@ -20,9 +20,9 @@ import base64
 import functools
 import hashlib
 import hmac
-from typing import Any
 
 from rami.server.protocol import TableError
+from rami.views import RulesJson
 
 __all__ = [
     "DEFAULT_TURN_SECONDS",
@@ -44,7 +44,7 @@ TABLE_KEYS = frozenset({"turn_seconds"})
 _ALPHABET = str.maketrans("", "", "=")
 
 
-def check_turn_seconds(value: Any) -> int | None:
+def check_turn_seconds(value: object) -> int | None:
     """The turn time of a table request: seconds, or None for no timer (``bad_request`` else)."""
     if value is None or value == 0:
         return None
@@ -58,7 +58,7 @@ def check_turn_seconds(value: Any) -> int | None:
     return value
 
 
-def game_rules(stored: dict[str, Any]) -> dict[str, Any]:
+def game_rules(stored: RulesJson) -> RulesJson:
     """The stored rules without the server's own keys: what the engine is given."""
     return {k: v for k, v in stored.items() if k not in TABLE_KEYS}
 

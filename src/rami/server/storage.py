@@ -39,6 +39,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from rami.views import RulesJson
+
 __all__ = [
     "CHANNEL",
     "Conflict",
@@ -148,7 +150,7 @@ class TableRecord:
     id: int
     code: str
     game: str
-    rules: dict[str, Any]
+    rules: RulesJson  # the options plus the table's turn_seconds
     players: int
     seed: int
     status: str
@@ -177,7 +179,7 @@ class Store:
     """The tables, seats and event logs in one SQL database (synchronous calls)."""
 
     def __init__(self, url: str, busy_ms: int = 5000) -> None:
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, object] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         self.engine: Engine = create_engine(url, **kwargs)
@@ -253,7 +255,7 @@ class Store:
     def create_table(
         self,
         game: str,
-        rules: dict[str, Any],
+        rules: RulesJson,
         players: int,
         seed: int,
         status: str,

@@ -21,7 +21,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +53,7 @@ from rami.server.storage import (
     new_token,
     token_matches,
 )
+from rami.views import GameView, RulesJson
 
 __all__ = ["Connection", "LiveTable", "TableManager"]
 
@@ -80,18 +81,18 @@ class Connection:
     def __init__(
         self,
         seat: int | None,
-        sender: Callable[[str], Any],
+        sender: Callable[[str], Awaitable[None]],
         on_overflow: Callable[[], None] | None = None,
     ) -> None:
         self.seat = seat
         self._sender = sender
         self._on_overflow = on_overflow
-        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[Mapping[str, object] | str | None] = asyncio.Queue()
         self.queued_bytes = 0
         self.closed = False
         self.overflowed = False
 
-    def send(self, message: dict[str, Any] | str) -> None:
+    def send(self, message: Mapping[str, object] | str) -> None:
         """Queue a message (a dict, or text already encoded with ``limits.dumps``)."""
         if self.closed:
             return
@@ -160,7 +161,7 @@ class LiveTable:
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     @property
-    def game_rules(self) -> dict[str, Any]:
+    def game_rules(self) -> RulesJson:
         return game_rules(self.record.rules)
 
     @property
@@ -213,7 +214,7 @@ class LiveTable:
             return None
         return seat
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, object]:
         rules = self.record.rules
         return {
             "code": self.code,
@@ -509,7 +510,7 @@ class TableManager:
     # ------------------------------------------------------------------ play
 
     async def act(
-        self, live: LiveTable, seat: int | None, text: Any, conn: Connection | None, ref: Any
+        self, live: LiveTable, seat: int | None, text: object, conn: Connection | None, ref: object
     ) -> int:
         """Play ``text`` for ``seat``; returns the new version (``TableError`` if refused)."""
         if seat is None:
@@ -535,7 +536,7 @@ class TableManager:
             return live.version
 
     async def next_deal(
-        self, live: LiveTable, seat: int | None, conn: Connection | None, ref: Any
+        self, live: LiveTable, seat: int | None, conn: Connection | None, ref: object
     ) -> int:
         if seat is None:
             raise TableError("spectator", "spectators cannot start a deal")
@@ -600,13 +601,13 @@ class TableManager:
             raise TableError("unavailable", "the move could not be saved; try again") from exc
         live.log.append(event)
 
-    async def state(self, live: LiveTable, seat: int | None) -> dict[str, Any]:
+    async def state(self, live: LiveTable, seat: int | None) -> dict[str, object]:
         """The current version, summary and view of ``seat`` (HTTP and reconnects)."""
         async with live.lock:
             view = await asyncio.to_thread(live.match.view, seat)
             return {"version": live.version, "seat": seat, "table": live.summary(), "view": view}
 
-    async def hint(self, live: LiveTable, seat: int | None) -> dict[str, Any]:
+    async def hint(self, live: LiveTable, seat: int | None) -> dict[str, object]:
         if seat is None:
             raise TableError("spectator", "spectators get no hints")
         async with live.lock:
@@ -689,7 +690,7 @@ class TableManager:
         """The bot's view and its move in one worker-thread hop (lock held by the caller)."""
         return self._bot_move(live, seat, live.match.view(seat))
 
-    def _bot_move(self, live: LiveTable, seat: int, view: dict[str, Any]) -> str:
+    def _bot_move(self, live: LiveTable, seat: int, view: GameView) -> str:
         bot = live.bots.get(seat)
         if bot is None:
             level = live.seats[seat].level or DEFAULT_LEVEL
@@ -709,7 +710,7 @@ class TableManager:
 
     # ------------------------------------------------------------------ turn timer, auto seats
 
-    def _timer_info(self, live: LiveTable) -> dict[str, Any] | None:
+    def _timer_info(self, live: LiveTable) -> dict[str, object] | None:
         """The running clock: whose it is and the seconds left (None: no clock runs)."""
         if live.deadline is None or live.timer_key is None:
             return None
@@ -760,7 +761,7 @@ class TableManager:
                 live.auto.discard(seat)
                 await self._broadcast(live)
 
-    async def hand_to_bot(self, live: LiveTable, seat: int | None, target: Any) -> None:
+    async def hand_to_bot(self, live: LiveTable, seat: int | None, target: object) -> None:
         """A seated player lets a bot play an absent human's seat (until they return)."""
         if seat is None:
             raise TableError("spectator", "spectators cannot hand a seat to a bot")
@@ -781,7 +782,7 @@ class TableManager:
 
     # ------------------------------------------------------------------ table extras
 
-    def react(self, live: LiveTable, seat: int | None, key: Any) -> None:
+    def react(self, live: LiveTable, seat: int | None, key: object) -> None:
         """A preset reaction from a seat to everyone at the table (no free text)."""
         if seat is None:
             raise TableError("spectator", "spectators cannot react")
@@ -821,7 +822,7 @@ class TableManager:
             self._kick(new)
         return record.code
 
-    async def replay(self, live: LiveTable, deal: int) -> list[dict[str, Any]]:
+    async def replay(self, live: LiveTable, deal: int) -> list[dict[str, object]]:
         """The frames of a finished deal of this table (see ``rami.server.replay``)."""
         async with live.lock:
             events = list(live.log)
@@ -871,10 +872,10 @@ class TableManager:
         self,
         live: LiveTable,
         seat: int | None,
-        view: dict[str, Any],
-        timer: dict[str, Any] | None,
-        summary: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+        view: GameView,
+        timer: dict[str, object] | None,
+        summary: dict[str, object] | None = None,
+    ) -> dict[str, object]:
         """A seat's state message; ``timer`` is read on the event loop (its clock).
 
         ``summary``: the table's summary when the caller builds messages for several seats.
@@ -925,7 +926,7 @@ class TableManager:
 
     async def handle(self, live: LiveTable, conn: Connection, raw: str) -> None:
         """One message from a client; every refusal goes back to that client only."""
-        ref: Any = None
+        ref: object = None
         try:
             try:
                 message = loads(raw)

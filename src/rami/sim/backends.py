@@ -15,15 +15,15 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any
 
 from rami.errors import InputError
-from rami.sim.tournament import Job, TableConfig, play_job
+from rami.sim.tournament import GameResult, Job, TableConfig, play_job
 
 __all__ = ["BACKENDS", "run_jobs"]
 
 BACKENDS = ("local", "ray")
-OnResult = Callable[[dict[str, Any]], None]
+OnResult = Callable[[GameResult], None]
 
 
-def _run_inline(config: TableConfig, jobs: Sequence[Job], on_result: OnResult) -> list[Any]:
+def _run_inline(config: TableConfig, jobs: Sequence[Job], on_result: OnResult) -> list[GameResult]:
     out = []
     for job in jobs:
         res = play_job(config, job)
@@ -34,14 +34,14 @@ def _run_inline(config: TableConfig, jobs: Sequence[Job], on_result: OnResult) -
 
 def _run_pool(
     config: TableConfig, jobs: Sequence[Job], workers: int, on_result: OnResult
-) -> list[Any]:
-    results: list[Any] = [None] * len(jobs)
+) -> list[GameResult]:
+    results: dict[int, GameResult] = {}
     # "fork" where there is one: workers start at once and scripts need no main guard
     # (the workers only play games: they never touch the parent's locks or terminal).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: dict[Future[dict[str, Any]], int] = {}
+        pending: dict[Future[GameResult], int] = {}
         queue = list(reversed(range(len(jobs))))
         window = workers * 4  # a few jobs ahead per worker keeps them busy, memory small
         while queue or pending:
@@ -54,12 +54,12 @@ def _run_pool(
                 res = fut.result()
                 results[i] = res
                 on_result(res)
-    return results
+    return [results[i] for i in range(len(jobs))]
 
 
 def _run_ray(
     config: TableConfig, jobs: Sequence[Job], workers: int, on_result: OnResult
-) -> list[Any]:
+) -> list[GameResult]:
     try:
         import ray
     except ImportError:
@@ -78,7 +78,7 @@ def _run_ray(
     try:
         remote = ray.remote(num_cpus=1)(play_job)
         config_ref = ray.put(config)
-        results: list[Any] = [None] * len(jobs)
+        results: dict[int, GameResult] = {}
         index: dict[Any, int] = {}
         queue = list(reversed(range(len(jobs))))
         window = max(workers, 1) * 4
@@ -92,7 +92,7 @@ def _run_ray(
                 res = ray.get(ref)
                 results[i] = res
                 on_result(res)
-        return results
+        return [results[i] for i in range(len(jobs))]
     finally:
         if started:
             ray.shutdown()
@@ -105,7 +105,7 @@ def run_jobs(
     workers: int = 1,
     backend: str = "local",
     on_result: OnResult | None = None,
-) -> list[dict[str, Any]]:
+) -> list[GameResult]:
     """Play ``jobs`` and return their results in schedule order."""
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}: choose local or ray")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 __all__ = ["Estimate", "TimeHistogram", "mean_ci", "proportion_ci"]
 
@@ -56,7 +55,7 @@ class Estimate:
     def excludes_zero(self) -> bool:
         return self.n > 1 and (self.low > 0 or self.high < 0)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         finite = math.isfinite(self.half_width)
         return {
             "mean": round(self.mean, 4),

@@ -15,16 +15,19 @@ time budget excepted: how much they search depends on the machine's speed).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from rami.engine import GameState, chance_rng
 from rami.errors import InputError
 from rami.games import Game, all_games, get_game
 from rami.sim.stats import Estimate, TimeHistogram, mean_ci, proportion_ci
+from rami.views import GameView
 
 __all__ = [
+    "DealOutcome",
+    "GameResult",
     "Job",
     "Summary",
     "TableConfig",
@@ -62,12 +65,12 @@ class TableConfig:
         return get_game(self.game)
 
     def rules(self) -> Any:
-        spec: dict[str, Any] = {"preset": self.preset}
+        spec: dict[str, object] = {"preset": self.preset}
         if self.max_turns is not None:
             spec["max_turns"] = self.max_turns
         return self.spec.rules_from(spec)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "game": self.game,
             "preset": self.preset,
@@ -201,22 +204,49 @@ def bot_seed(config: TableConfig, job: Job, entry: int) -> int:
 # --------------------------------------------------------------------------- playing
 
 
-def _deal_record(spec: Game, state: GameState) -> dict[str, Any]:
+class DealOutcome(TypedDict):
+    """One deal of a simulated game, as ``play_job`` reports it."""
+
+    scores: list[int]
+    winner: int | None
+    turns: int
+    reason: str | None
+    progress: list[bool]  # per seat: showed (Marriage) or opened (Tunisian rami)
+
+
+class GameResult(TypedDict):
+    """What ``play_job`` returns (and sends back from a worker): one game's record."""
+
+    index: int
+    group: int
+    rotation: int
+    seed: int
+    dealer: int
+    bots: list[str]  # per seat
+    deals: list[DealOutcome]
+    game_winners: list[int] | None
+    decisions: list[int]
+    thinking: list[float]
+    times: list[dict[str, int]]  # per seat: ``TimeHistogram.to_json()``
+
+
+def _deal_record(spec: Game, state: GameState) -> DealOutcome:
     result = state.result
     assert result is not None
     details = result.details
     n = len(result.scores)
     progress = spec.progress_of(state) if spec.progress_of is not None else [False] * n
+    turns, reason = details.get("turns"), details.get("reason")  # any game's details
     return {
         "scores": list(result.scores),
         "winner": result.winner,
-        "turns": int(details.get("turns", 0)),
-        "reason": details.get("reason"),
+        "turns": turns if isinstance(turns, int) else 0,
+        "reason": reason if isinstance(reason, str) else None,
         "progress": progress,
     }
 
 
-def play_job(config: TableConfig, job: Job) -> dict[str, Any]:
+def play_job(config: TableConfig, job: Job) -> GameResult:
     """Play one scheduled game with fresh bots; the result depends on the job alone."""
     from rami.bots import make_bot
 
@@ -230,10 +260,10 @@ def play_job(config: TableConfig, job: Job) -> dict[str, Any]:
     times = [TimeHistogram() for _ in range(n)]
     decisions = [0] * n
     thinking = [0.0] * n
-    deals: list[dict[str, Any]] = []
+    deals: list[DealOutcome] = []
     game_winners: list[int] | None = None
 
-    def play_deal(state: GameState, view_of: Callable[[int], dict[str, Any]]) -> None:
+    def play_deal(state: GameState, view_of: Callable[[int], GameView]) -> None:
         while not state.is_over:
             seat = state.to_move
             assert seat is not None
@@ -294,8 +324,8 @@ class BotSummary:
     decisions: int = 0
     times: TimeHistogram = field(default_factory=TimeHistogram)
 
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {
+    def to_json(self) -> dict[str, object]:
+        doc: dict[str, object] = {
             "bot": self.name,
             "seat_games": self.seat_games,
             "deals": self.deals,
@@ -328,16 +358,18 @@ class Summary:
     capped: int
     game_wins_differences: dict[tuple[str, str], Estimate] = field(default_factory=dict)
 
-    def results_json(self) -> dict[str, Any]:
+    def results_json(self) -> dict[str, object]:
         """The reproducible part (no timings): identical for the same seed and bots."""
         out = self.to_json()
-        for b in out["bots"]:
+        bots = [b.to_json() for b in self.bots]
+        for b in bots:
             for key in ("decision_ms_p50", "decision_ms_p95"):
                 b.pop(key, None)
+        out["bots"] = bots
         return out
 
-    def to_json(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {
+    def to_json(self) -> dict[str, object]:
+        doc: dict[str, object] = {
             "config": self.config.to_json(),
             "games": self.games,
             "groups": self.groups,
@@ -358,7 +390,7 @@ class Summary:
         return doc
 
 
-def summarize(config: TableConfig, results: Sequence[Mapping[str, Any]]) -> Summary:
+def summarize(config: TableConfig, results: Sequence[GameResult]) -> Summary:
     """Figures per bot from game results given in schedule order.
 
     Means per deal get their 95% interval over groups (each group's mean is one

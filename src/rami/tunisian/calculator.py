@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from rami.cards import CardError, check_copies, counts, parse_cards
 from rami.errors import InputError
@@ -29,7 +29,27 @@ from rami.tunisian.rules import MODES, TunisianRules, rules_from
 from rami.tunisian.scoring import apply_totals, deal_points, teams_of
 from rami.tunisian.solver import best_opening
 
-__all__ = ["MAX_ANALYSIS_CARDS", "analyze", "format_analysis", "score"]
+__all__ = [
+    "MAX_ANALYSIS_CARDS",
+    "OpeningAnalysis",
+    "OpeningPlan",
+    "analyze",
+    "format_analysis",
+    "score",
+]
+
+
+class OpeningPlan(TypedDict):
+    value: int
+    melds: list[list[str]]
+
+
+class OpeningAnalysis(TypedDict):
+    """What ``analyze`` finds (N-3, T-6); the JSON of ``rami analyze tunisian --json``."""
+
+    threshold: int
+    opening: OpeningPlan | None  # None: no opening reaches the threshold
+
 
 #: N-3: the most cards ``analyze`` takes. A hand in play holds at most 15 (the
 #: dealer's deal, or 14 plus the card drawn); a few more are allowed for "what if"
@@ -194,7 +214,7 @@ def _eliminated_before(before: list[int], rules: TunisianRules, names: list[str]
     return out
 
 
-def analyze(hand: str, threshold: int = 71) -> dict[str, Any]:
+def analyze(hand: str, threshold: int = 71) -> OpeningAnalysis:
     """The best opening ``hand`` holds (N-3), if it reaches ``threshold``.
 
     The hand holds 1 to ``MAX_ANALYSIS_CARDS`` cards, at most 2 copies of a card and 4
@@ -208,7 +228,7 @@ def analyze(hand: str, threshold: int = 71) -> dict[str, Any]:
     check_copies(cards, 2, 4)
     threshold = _whole(threshold, "the threshold")
     best = best_opening(counts(cards))
-    opening: dict[str, Any] | None = None
+    opening: OpeningPlan | None = None
     if best is not None and best.value >= threshold:
         opening = {
             "value": best.value,
@@ -217,7 +237,7 @@ def analyze(hand: str, threshold: int = 71) -> dict[str, Any]:
     return {"threshold": threshold, "opening": opening}
 
 
-def format_analysis(result: Mapping[str, Any], ascii: bool = False) -> str:
+def format_analysis(result: OpeningAnalysis, ascii: bool = False) -> str:
     """The N-3 result as text for a person."""
     threshold = result["threshold"]
     opening = result["opening"]

@@ -14,8 +14,7 @@ for the same generator.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rami.cards import (
     CARDS,
@@ -32,6 +31,8 @@ from rami.memo import BoundedMemo
 from rami.sampling import determinize
 from rami.tunisian.game import PLAY, TunisianState
 from rami.tunisian.rules import TunisianRules, rules_from
+from rami.tunisian.view import TunisianView, is_tunisian_view
+from rami.views import GameView, RulesJson
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
@@ -39,7 +40,7 @@ __all__ = ["known_cards", "sample_state", "unseen_cards"]
 _RULES: BoundedMemo[str, TunisianRules] = BoundedMemo(256)
 
 
-def _rules(doc: Any) -> TunisianRules:
+def _rules(doc: RulesJson) -> TunisianRules:
     """``rules_from`` of a view's rules, memoised (search bots sample thousands of deals)."""
     key = repr(doc)
     found = _RULES.get(key)
@@ -56,7 +57,7 @@ def _card(text: str) -> Card:
 _cards = cards_from_texts
 
 
-def unseen_cards(view: Mapping[str, Any]) -> list[int]:
+def unseen_cards(view: TunisianView) -> list[int]:
     """Count vector of the cards ``view``'s seat cannot see: other hands plus the stock."""
     rules = _rules(view["rules"])
     pool = counts(shoe(rules.decks, rules.jokers))
@@ -67,7 +68,7 @@ def unseen_cards(view: Mapping[str, Any]) -> list[int]:
     return take_out(pool, visible)
 
 
-def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
+def known_cards(view: TunisianView) -> list[list[int]]:
     """Per seat, the cards that seat is known to hold (taken discards, swapped jokers)."""
     n = len(view["seats"])
     known = [[0] * KINDS for _ in range(n)]
@@ -92,15 +93,15 @@ def known_cards(view: Mapping[str, Any]) -> list[list[int]]:
                 c = _card(t)
                 if mine[c]:
                     mine[c] -= 1
-    for s, entry in enumerate(view["seats"]):
-        size = int(entry["hand_size"])
-        if sum(known[s]) > size or not entry.get("active", True):
+    for s, row in enumerate(view["seats"]):
+        size = row["hand_size"]
+        if sum(known[s]) > size or not row["active"]:
             known[s] = [0] * KINDS  # out of date (a restock, or out of the game)
     return known
 
 
 def sample_state(
-    view: Mapping[str, Any],
+    view: GameView,
     rng: random.Random,
     weights: Sequence[Sequence[float]] | None = None,
 ) -> TunisianState:
@@ -109,10 +110,11 @@ def sample_state(
     ``weights[s][c]`` (optional, from ``rami.bots.opponent_model``) makes card kind ``c``
     that much more likely in seat ``s``'s hand than in the stock.
     """
-    if view.get("game") != "tunisian":
+    if not is_tunisian_view(view):
         raise InputError("sample_state needs a Tunisian rami view")
     seat = view["seat"]
-    if seat is None or view.get("to_move") is None:
+    to_move = view["to_move"]
+    if seat is None or to_move is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
     rules = _rules(view["rules"])
     seats = view["seats"]
@@ -139,7 +141,7 @@ def sample_state(
             opened=[bool(s["opened"]) for s in seats],
             opening_values=values,
             last_opening=last,
-            to_move=int(view["to_move"]),
+            to_move=to_move,
             dealer=int(view["dealer"]),
             phase=str(view["phase"]),
             turn=int(view["turn"]),
@@ -157,7 +159,7 @@ def sample_state(
     )
 
 
-def _taken_this_turn(view: Mapping[str, Any]) -> Card | None:
+def _taken_this_turn(view: TunisianView) -> Card | None:
     """The discard the seat to move took this turn, which it may not discard (T-3)."""
     if view["phase"] != PLAY:
         return None
@@ -168,7 +170,7 @@ def _taken_this_turn(view: Mapping[str, Any]) -> Card | None:
     return None
 
 
-def _took_to_open(view: Mapping[str, Any]) -> Card | None:
+def _took_to_open(view: TunisianView) -> Card | None:
     """The discard an unopened mover took to open this turn (T-8), if it must open."""
     if not view.get("must_open"):
         return None

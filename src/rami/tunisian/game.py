@@ -27,7 +27,7 @@ Engine decisions (the rules leave them open):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rami.cards import (
     CARDS,
@@ -59,6 +59,9 @@ from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import best_opening, opening_at_least, opening_reaches
 from rami.tunisian.view import build_view
 from rami.view_cache import ViewCache
+
+if TYPE_CHECKING:
+    from rami.tunisian.view import TunisianDetails, TunisianView
 
 __all__ = [
     "PHASES",
@@ -307,7 +310,7 @@ class TunisianState:
     _actions: list[str]
     _events: list[Event]
     _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
-    _result: DealResult | None
+    _result: DealResult[TunisianDetails] | None
     _end_reason: str | None
     _start: dict[str, Any] | None
     _legal: dict[Action, Any] | None
@@ -649,7 +652,7 @@ class TunisianState:
         return self._phase == OVER
 
     @property
-    def result(self) -> DealResult | None:
+    def result(self) -> DealResult[TunisianDetails] | None:
         return self._result
 
     @property
@@ -755,7 +758,7 @@ class TunisianState:
             s = self.next_seat(s)
         return out
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> TunisianView:
         """What ``seat`` may know (``None``: a spectator). See ``rami.tunisian.view``."""
         return build_view(self, seat)
 
@@ -1302,7 +1305,7 @@ class TunisianState:
         hands = [from_counts(h) for h in self._hands]
         points = deal_points(hands, self._opened, winner, self.rules)
         points = [p if self._active[s] else 0 for s, p in enumerate(points)]
-        details: dict[str, Any] = {
+        details: TunisianDetails = {
             "reason": reason,
             "hands": [[str(c) for c in sorted(h, key=sort_key)] for h in hands],
             "opened": list(self._opened),

@@ -20,9 +20,9 @@ The policy reads an ``Observation``: one seat's knowledge, built from a view
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rami.bots.base import card_of, cards_of, hand_counts, legal_actions
 from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard, rules_of
@@ -35,6 +35,8 @@ from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import card_points
 from rami.tunisian.solver import best_opening, can_go_out
+from rami.tunisian.view import tunisian_view
+from rami.views import GameView, own_seat
 
 if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
@@ -101,12 +103,13 @@ def table_meld(texts: Sequence[str]) -> Meld:
     return found
 
 
-def observe(view: Mapping[str, Any]) -> Observation:
+def observe(view: GameView) -> Observation:
     """The observation of a Tunisian view (the only input a bot gets)."""
+    view = tunisian_view(view)
     seats = view["seats"]
     return Observation(
         rules=rules_of(view["rules"], rules_from),
-        seat=int(view["seat"]),
+        seat=own_seat(view),
         phase=str(view["phase"]),
         first_round=bool(view["first_round"]),
         hand=hand_counts(view["hand"] or ()),
@@ -454,7 +457,7 @@ def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.
 class TunisianGreedy(GreedyBot[Observation]):
     """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
 
-    def observe(self, view: Mapping[str, Any]) -> Observation:
+    def observe(self, view: GameView) -> Observation:
         return observe(view)
 
     def decide(self, obs: Observation, rng: random.Random | None, noise: float) -> Action:
@@ -517,7 +520,7 @@ def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Actio
     return out or list(legal[:1])
 
 
-def play_step(view: Mapping[str, Any]) -> int:
+def play_step(view: GameView) -> int:
     """T-2: play passes to (seat - 1) mod n."""
     return -1
 

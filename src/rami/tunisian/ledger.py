@@ -17,10 +17,9 @@ from typing import Any
 
 from rami.cards import CARDS, CardError
 from rami.errors import InputError
-from rami.games import get_game
 from rami.ledger.common import check_keys, deals_of, names_of, seat_of, whole
 from rami.tunisian import calculator
-from rami.tunisian.rules import TunisianRules
+from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import apply_totals, card_points, teams_of
 
 __all__ = ["ledger", "points_range"]
@@ -68,7 +67,7 @@ def _deal(
         raise InputError(f"'players' must hold one entry per player ({len(names)}), in seat order")
     winner_value = entry.get("winner")
     winner = None if winner_value is None else seat_of(winner_value, names, "the winner")
-    docs: list[dict[str, Any]] = []
+    docs: list[dict[str, object]] = []
     numbers: list[int | None] = []
     low, high = points_range(rules)
     for seat, row in enumerate(rows):
@@ -125,7 +124,7 @@ def _deal(
     given = zip(result["players"], numbers, strict=True)
     points = [p["points"] if n is None else n for p, n in given]
     new, eliminated, over, winners = apply_totals(totals, points, out, rules)
-    fixed: dict[str, Any] = {
+    fixed: dict[str, object] = {
         "players": [
             {"name": n, "points": p, "total": t, "eliminated": e}
             for n, p, t, e in zip(names, points, new, eliminated, strict=True)
@@ -146,20 +145,20 @@ def _deal(
     return fixed
 
 
-def ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+def ledger(doc: Mapping[str, object]) -> dict[str, object]:
     """The whole Tunisian game: each deal's points, running totals, who is out, the winner."""
     check_keys(doc, _LEDGER_KEYS, ("players",), "the ledger")
     mode = doc.get("mode", "1v1")
     if not isinstance(mode, str | Mapping):
         raise InputError("'mode' must be 1v1, ffa or 2v2")
-    rules: TunisianRules = get_game("tunisian").rules_from(mode if mode else "1v1")
+    rules = rules_from(mode if mode else "1v1")
     names = names_of(doc["players"], (rules.players,))
     dealer = seat_of(doc.get("first_dealer", 0), names, "first_dealer")
     totals = [0] * len(names)
     out = [False] * len(names)
     over = False
     game_winner: str | None = None
-    deals: list[dict[str, Any]] = []
+    deals: list[dict[str, object]] = []
     for number, entry in enumerate(deals_of(doc), start=1):
         where = f"deal {number}"
         if over:

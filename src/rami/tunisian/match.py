@@ -11,13 +11,14 @@ replays to resume a game.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rami.engine import Action, chance_rng
 from rami.errors import IllegalAction, InputError
 from rami.tunisian.game import TunisianState, new_deal
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import apply_totals
+from rami.tunisian.view import TunisianView
+from rami.views import Standing, StandingDeal
 
 __all__ = ["TunisianMatch"]
 
@@ -25,9 +26,7 @@ __all__ = ["TunisianMatch"]
 class TunisianMatch:
     """A game of deals. ``current`` is the deal in play; ``next_deal()`` starts the next."""
 
-    def __init__(
-        self, rules: TunisianRules | str | Mapping[str, Any] | None = None, seed: int = 0
-    ) -> None:
+    def __init__(self, rules: object = None, seed: int = 0) -> None:
         self.rules: TunisianRules = rules_from(rules)
         self.seed = seed
         n = self.rules.players
@@ -35,7 +34,7 @@ class TunisianMatch:
         self.eliminated: list[bool] = [False] * n
         self.game_over = False
         self.winners: list[int] | None = None
-        self.deals: list[dict[str, Any]] = []  # one record per scored deal
+        self.deals: list[StandingDeal] = []  # one record per scored deal
         self.deal_number = 0
         self.dealer = chance_rng(seed, 0, "first-dealer").randrange(n)  # T-2: at random
         self._recorded = False
@@ -138,7 +137,7 @@ class TunisianMatch:
 
     # ------------------------------------------------------------------ views
 
-    def standing(self) -> dict[str, Any]:
+    def standing(self) -> Standing:
         """The public state of the game: totals, eliminations, deals so far, winner."""
         self._record()
         return {
@@ -152,10 +151,10 @@ class TunisianMatch:
             else self.rules.elimination,
             "game_over": self.game_over,
             "winners": self.winners,
-            "deals": [dict(d) for d in self.deals],
+            "deals": [d.copy() for d in self.deals],
         }
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> TunisianView:
         """The current deal's view for ``seat`` plus the game's standing under ``match``."""
         out = self.current.view(seat)
         out["match"] = self.standing()
@@ -163,7 +162,7 @@ class TunisianMatch:
 
     # ----------------------------------------------------------- persistence
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The rules, the seed and every deal's actions: enough to resume the game."""
         return {
             "game": "tunisian",
@@ -177,7 +176,7 @@ class TunisianMatch:
         return [*self._past_actions, list(self.current.actions)]
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> TunisianMatch:
+    def from_json(cls, doc: Mapping[str, object]) -> TunisianMatch:
         """Resume a game saved with ``to_json`` by replaying it."""
         if not isinstance(doc, Mapping):
             raise InputError("a saved game must be a JSON object")

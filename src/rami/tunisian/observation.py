@@ -4,12 +4,14 @@ scalars of the common encoder (``rami.rl.observation``) that are Tunisian rami's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
+from rami.engine import GameState
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
+from rami.tunisian.game import TunisianState
+from rami.tunisian.rules import rules_from
+from rami.tunisian.view import tunisian_view
+from rami.views import GameView, own_seat
 
 __all__ = ["TunisianEncoder", "encoder"]
 
@@ -76,9 +78,10 @@ class TunisianEncoder(Encoder):
         self._laid_pos = [pos[common + rel * 3 + 2].__getitem__ for rel in range(players)]
         self._table_pos = [p.__getitem__ for p in pos[common + players * 3 :]]
 
-    def encode_state(self, state: Any, seat: int) -> Obs:
+    def encode_state(self, state: GameState, seat: int) -> Obs:
         """``encode(state.view(seat))`` from the same public properties ``build_view``
         reads (and the seat's own hand), as integers: no view is built."""
+        assert isinstance(state, TunisianState)  # this game's state (the envs hold one)
         me = seat
         n = self.players
         pos = self._pos
@@ -133,8 +136,9 @@ class TunisianEncoder(Encoder):
             )
         return self._finish(flat, h, scalars + seat_scalars, hand)
 
-    def encode(self, view: Mapping[str, Any]) -> Obs:
-        me = view["seat"]
+    def encode(self, view: GameView) -> Obs:
+        view = tunisian_view(view)
+        me = own_seat(view)
         n = self.players
         rows = self._rows
         flat: list[int] = []
@@ -187,8 +191,9 @@ class TunisianEncoder(Encoder):
         return self._finish(flat, h, scalars + seat_scalars)
 
 
-def encoder(players: int, rules: Mapping[str, Any]) -> Encoder:
+def encoder(players: int, rules: object) -> Encoder:
     """The encoder for a table of ``players`` under these rules (``Game.observation``)."""
-    decks = int(rules["decks"])
-    jokers = int(rules["jokers"])
+    found = rules_from(rules)
+    decks = found.decks
+    jokers = found.jokers
     return TunisianEncoder(players, decks, jokers, (52 * decks + jokers) // 3)

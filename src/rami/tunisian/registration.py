@@ -37,7 +37,7 @@ def _new_match(rules: Any, players: int, seed: int) -> Match:
     return TunisianMatch(rules, seed)
 
 
-def _load_match(doc: Mapping[str, Any]) -> Match:
+def _load_match(doc: Mapping[str, object]) -> Match:
     from rami.tunisian.match import TunisianMatch
 
     return TunisianMatch.from_json(doc)
@@ -95,9 +95,10 @@ def _default_preset(seats: int) -> str:
 
 def _progress(state: GameState) -> list[bool]:
     """Who opened in a finished deal (T-6)."""
-    assert state.result is not None
-    n = len(state.result.scores)
-    return [bool(o) for o in state.result.details.get("opened", [False] * n)]
+    from rami.tunisian.game import TunisianState
+
+    assert isinstance(state, TunisianState) and state.result is not None
+    return list(state.result.details["opened"])
 
 
 def _cli() -> CliCommands:
@@ -112,7 +113,7 @@ def _terminal() -> TerminalHooks:
     return HOOKS
 
 
-def _observation(players: int, rules: Mapping[str, Any]) -> Encoder:
+def _observation(players: int, rules: Mapping[str, object]) -> Encoder:
     from rami.tunisian.observation import encoder
 
     return encoder(players, rules)
@@ -130,13 +131,13 @@ def _web() -> WebHooks:
     return HOOKS
 
 
-def _ledger(doc: Mapping[str, Any]) -> dict[str, Any]:
+def _ledger(doc: Mapping[str, object]) -> dict[str, object]:
     from rami.tunisian.ledger import ledger
 
     return ledger(doc)
 
 
-def _score_deal(doc: object) -> dict[str, Any]:
+def _score_deal(doc: object) -> dict[str, object]:
     from rami.tunisian.calculator import score
 
     return score(doc)

@@ -8,10 +8,10 @@ The three modes are presets: ``1v1`` (2 players), ``ffa`` (4, each for themselve
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rami.errors import InputError
 from rami.options import build_rules, rules_to_json
+from rami.views import RulesJson
 
 __all__ = ["MODES", "PRESETS", "TunisianRules", "rules_from"]
 
@@ -51,7 +51,7 @@ class TunisianRules:
     def mode(self) -> str:
         return self.preset_name
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> RulesJson:
         return rules_to_json(self)
 
 
@@ -64,6 +64,7 @@ PRESETS: dict[str, TunisianRules] = {
 MODES = tuple(PRESETS)
 
 
-def rules_from(spec: Any = None) -> TunisianRules:
-    """Rules from a mode name, an options object, or ``None`` (``1v1``)."""
+def rules_from(spec: object = None) -> TunisianRules:
+    """Rules from a mode name, an options object, or ``None`` (``1v1``); like Marriage's
+    ``rules_from``, ``spec`` is unchecked input."""
     return build_rules(TunisianRules, PRESETS, spec)

@@ -9,7 +9,6 @@ best opening meld by meld. Drawn from the human seat's view and the public stand
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -22,6 +21,8 @@ from rami.play.render import Frame, cards_text, seat_entry
 from rami.play.session import Session
 from rami.tunisian.melds import make_meld
 from rami.tunisian.solver import best_opening, can_go_out
+from rami.tunisian.view import TunisianView, tunisian_view
+from rami.views import GameView, SeatView, Standing
 
 __all__ = ["HOOKS"]
 
@@ -29,8 +30,9 @@ __all__ = ["HOOKS"]
 # ---------------------------------------------------------------------- turn screen
 
 
-def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line: Text) -> None:
+def seat_line(view: GameView, s: SeatView, frame: Frame, line: Text) -> None:
     """Out, or opened and for how much, or not opened yet (T-6, T-13)."""
+    view = tunisian_view(view)
     if not s.get("active", True):
         line.append("out of the game", style="dim")
     elif s.get("opened"):
@@ -39,16 +41,18 @@ def seat_line(view: Mapping[str, Any], s: Mapping[str, Any], frame: Frame, line:
         line.append("not opened ", style="dim")
 
 
-def status_line(view: Mapping[str, Any], frame: Frame, line: Text) -> None:
+def status_line(view: GameView, frame: Frame, line: Text) -> None:
     """The opening threshold and what the seat has laid this turn (T-6)."""
+    view = tunisian_view(view)
     line.append(f" · opening needs {view.get('threshold')}")
     staged = view.get("staged_value") or 0
     if staged and view.get("to_move") == frame.human:
         line.append(f" · you have laid {staged}", style="bold")
 
 
-def lay_word(view: Mapping[str, Any]) -> str:
+def lay_word(view: GameView) -> str:
     """'open' until the seat has opened (T-6), then 'lay'."""
+    view = tunisian_view(view)
     return "lay" if seat_entry(view, view.get("seat")).get("opened") else "open"
 
 
@@ -56,11 +60,15 @@ def lay_word(view: Mapping[str, Any]) -> str:
 
 
 def deal_end(
-    view: Mapping[str, Any], details: Mapping[str, Any], names: Sequence[str], ascii: bool
+    view: GameView, details: Mapping[str, object], names: Sequence[str], ascii: bool
 ) -> list[RenderableType]:
     """Who went out, each player's opening and the points left in hand (T-10)."""
+    result = tunisian_view(view)["result"]
+    if result is None:  # the caller's ``details`` come from the view's result
+        return []
+    details = result["details"]
     out: list[RenderableType] = []
-    winner = (view.get("result") or {}).get("winner")
+    winner = result["winner"]
     head = Text("End of the deal: ", style="bold reverse")
     if winner is None:
         why = "turn limit" if details.get("reason") == "max_turns" else "the stock ran out"
@@ -91,7 +99,7 @@ def deal_end(
     return out
 
 
-def ledger(st: Mapping[str, Any], names: list[str], human: int) -> Ledger:
+def ledger(st: Standing, names: list[str], human: int) -> Ledger:
     """The totals and who is out (T-13)."""
     notes: list[str] = []
     limit = st.get("elimination")
@@ -115,16 +123,18 @@ def ledger(st: Mapping[str, Any], names: list[str], human: int) -> Ledger:
     )
 
 
-def standing_text(st: Mapping[str, Any], human: int) -> str:
+def standing_text(st: Standing, human: int) -> str:
     """The human's (or team's) total against the elimination limit."""
     totals = st.get("totals") or [0] * (human + 1)
-    if st.get("team_totals"):
-        return f"your team {st['team_totals'][human % 2]}/{st.get('elimination')}"
+    teams = st.get("team_totals")
+    if teams:
+        return f"your team {teams[human % 2]}/{st.get('elimination')}"
     return f"your total {totals[human]}/{st.get('elimination')}"
 
 
-def table_lines(view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+def table_lines(view: GameView, names: Sequence[str]) -> list[str]:
     """Every table meld with its @N, value and owner (the ``table`` command)."""
+    view = tunisian_view(view)
     lines: list[str] = []
     for m in view.get("table") or []:
         value = f" ({m['value']})" if m.get("value") is not None else ""
@@ -152,11 +162,11 @@ def _cards(texts: Sequence[str]) -> list[Card]:
     return parse_cards(list(texts))
 
 
-def _verbs(view: Mapping[str, Any]) -> list[Action]:
+def _verbs(view: TunisianView) -> list[Action]:
     return [Action.parse(t) for t in view.get("legal_actions") or ()]
 
 
-def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
+def _me(view: TunisianView) -> Mapping[str, object]:
     seat = view.get("seat")
     for s in view.get("seats") or ():
         if s.get("seat") == seat:
@@ -164,8 +174,9 @@ def _me(view: Mapping[str, Any]) -> Mapping[str, Any]:
     return {}
 
 
-def hint_lines(view: Mapping[str, Any]) -> list[str]:
+def hint_lines(view: GameView) -> list[str]:
     """The best opening against the threshold, or whether the hand can go out."""
+    view = tunisian_view(view)
     hand = _cards(view.get("hand") or [])
     me = _me(view)
     threshold = int(view.get("threshold") or 0)
@@ -193,7 +204,8 @@ def hint_lines(view: Mapping[str, Any]) -> list[str]:
             lines.append(f"best opening {staged + value} ({melds}); it needs {threshold}")
         else:
             lines.append(f"your hand holds no meld yet; the opening needs {threshold}")
-        top = (view.get("discard_pile") or [None])[-1]
+        pile = view["discard_pile"]
+        top = pile[-1] if pile else None
         if phase == "draw" and top is not None and any(a.kind == "take" for a in legal):
             more = best_opening(counts([*hand, parse_card(top)]))
             if more is not None:
@@ -214,8 +226,9 @@ def hint_lines(view: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def quick_lay(session: Session, view: Mapping[str, Any]) -> None:
+def quick_lay(session: Session, view: GameView) -> None:
     """Tunisian rami: lay the best melds the solver finds, one meld at a time (T-6)."""
+    view = tunisian_view(view)
     if view.get("phase") != "play":
         session.screen.notes.append(("error", "draw first: 'd' draws, 't' takes the discard"))
         return

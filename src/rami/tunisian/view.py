@@ -10,26 +10,103 @@ drawer; a card taken from the discard pile was face up, so it is public.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard
 
 from rami.cards import CARDS
 from rami.errors import InputError
 from rami.tunisian.melds import Meld
 from rami.tunisian.rules import TunisianRules
 from rami.view_cache import ViewCache, action_texts
+from rami.views import GameView, HistoryEntry, RulesJson, SeatView
 
 if TYPE_CHECKING:
     from rami.engine import Event
     from rami.tunisian.game import TunisianState
 
-__all__ = ["build_view", "meld_json", "public_event"]
+__all__ = [
+    "MeldJson",
+    "TunisianDetails",
+    "TunisianResultJson",
+    "TunisianSeatView",
+    "TunisianView",
+    "build_view",
+    "is_tunisian_view",
+    "meld_json",
+    "public_event",
+    "tunisian_view",
+]
+
+
+class TunisianSeatView(SeatView):
+    team: int | None  # 2v2: 0 (seats 0, 2) or 1 (seats 1, 3)
+    active: bool
+    opened: bool  # T-6
+    opening_value: int | None
+
+
+class MeldJson(TypedDict):
+    """A table meld: its index (``@N``), cards, owner seat, value and joker role (T-7)."""
+
+    index: int
+    kind: str
+    cards: list[str]
+    owner: int
+    value: int
+    joker_as: str | None
+    staged: bool  # laid this turn, before the opening is complete (T-6)
+
+
+class TunisianDetails(TypedDict):
+    """``DealResult.details`` of a Tunisian deal (T-9 … T-11)."""
+
+    reason: str
+    hands: list[list[str]]
+    opened: list[bool]
+    opening_values: list[int | None]
+    points: list[int]
+    active: list[bool]
+    turns: int
+    team_points: NotRequired[list[int]]  # 2v2
+
+
+class TunisianResultJson(TypedDict):
+    scores: list[int]
+    winner: int | None
+    details: TunisianDetails
+
+
+class TunisianView(GameView):
+    """A Tunisian rami view (see the module docstring); ``legal_actions`` is always there."""
+
+    mode: str
+    team: int | None
+    teams: list[list[int]] | None
+    first_round: bool
+    seats: list[TunisianSeatView]
+    table: list[MeldJson]
+    threshold: int  # the value an opening needs now (T-6)
+    staged_value: int
+    must_open: bool  # T-8: the taken discard obliges the seat to open this turn
+    result: TunisianResultJson | None
+
+
+def is_tunisian_view(view: GameView) -> TypeGuard[TunisianView]:
+    """Whether ``view`` is a Tunisian deal's view (the game's typed accessor)."""
+    return view["game"] == "tunisian"
+
+
+def tunisian_view(view: GameView) -> TunisianView:
+    """``view`` as a Tunisian rami view; ``InputError`` if it is another game's."""
+    if not is_tunisian_view(view):
+        raise InputError(f"expected a Tunisian rami view, not a {view.get('game')!r} one")
+    return view
 
 
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
-_RULES_JSON: dict[TunisianRules, dict[str, Any]] = {}
+_RULES_JSON: dict[TunisianRules, RulesJson] = {}
 
 
-def _rules_json(rules: TunisianRules, cache: ViewCache) -> dict[str, Any]:
+def _rules_json(rules: TunisianRules, cache: ViewCache) -> RulesJson:
     """The rules' JSON, built once per rules object and kept by the state's views."""
     kept = cache.rules_json
     if kept is not None and kept[0] is rules:
@@ -45,7 +122,7 @@ _MELD_PARTS: dict[Meld, tuple[str, tuple[str, ...], int, str | None]] = {}
 _MELD_PARTS_CAP = 100_000  # emptied when full: a memo, not a leak
 
 
-def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> dict[str, Any]:
+def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> MeldJson:
     """A table meld as JSON: its index, cards, owner seat, value and joker role."""
     parts = _MELD_PARTS.get(meld)
     if parts is None:  # melds are frozen: their texts and value are computed once
@@ -73,7 +150,7 @@ def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> dict[
 _PUBLIC_NUMBERS = ("value", "threshold", "size", "winner", "reason", "points")
 
 
-def public_event(event: Event, seat: int | None) -> dict[str, Any]:
+def public_event(event: Event, seat: int | None) -> HistoryEntry:
     """One history entry as ``seat`` may read it (the marriage view's shape).
 
     Moves are ``{"seat": s, "move": text}``: a stock draw reads ``draw 7♣`` for the
@@ -87,15 +164,24 @@ def public_event(event: Event, seat: int | None) -> dict[str, Any]:
         card = event.get("card")
         if card is not None and (text == "take" or event["seat"] == seat):
             text = f"{text} {card}"
-        out: dict[str, Any] = {"seat": event["seat"], "move": text}
+        out: HistoryEntry = {"seat": event["seat"], "move": text}
         if data is not None and "meld" in data:
             out["meld"] = data["meld"]
         return out
     out = {"seat": event["seat"], "event": event.get("text", "")}
-    if data is not None:
-        for key in _PUBLIC_NUMBERS:
-            if key in data:
-                out[key] = data[key]
+    if data is not None:  # the public numbers, in the order of ``_PUBLIC_NUMBERS``
+        if "value" in data:
+            out["value"] = data["value"]
+        if "threshold" in data:
+            out["threshold"] = data["threshold"]
+        if "size" in data:
+            out["size"] = data["size"]
+        if "winner" in data:
+            out["winner"] = data["winner"]
+        if "reason" in data:
+            out["reason"] = data["reason"]
+        if "points" in data:
+            out["points"] = data["points"]
     return out
 
 
@@ -125,7 +211,7 @@ def _legal_texts(state: TunisianState) -> list[str]:
     return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
 
 
-def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
+def build_view(state: TunisianState, seat: int | None) -> TunisianView:
     """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
     rules = state.rules
     n = rules.players
@@ -139,7 +225,7 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
     opened = state.opened
     values = state.opening_values
     active = state.active
-    seats = [
+    seats: list[TunisianSeatView] = [
         {
             "seat": s,
             "team": state.team(s),
@@ -151,7 +237,7 @@ def build_view(state: TunisianState, seat: int | None) -> dict[str, Any]:
         for s in range(n)
     ]
     result = state.result
-    view: dict[str, Any] = {
+    view: TunisianView = {
         "game": "tunisian",
         "mode": rules.mode,
         "rules": _rules_json(rules, _cache(state)),

@@ -6,26 +6,27 @@ server names no game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from rami.cards import Card, counts, parse_cards
 from rami.server.arrange import sorted_rest as _rest
 from rami.server.arrange import take_group as _take
 from rami.server.hooks import WebHooks
 from rami.tunisian.rules import PRESETS
+from rami.tunisian.view import tunisian_view
+from rami.views import GameView
 
 __all__ = ["HOOKS"]
 
 
-def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def notes(view: GameView) -> list[dict[str, object]]:
     """Before opening: the best man3a the hand holds against the threshold (T-6)."""
+    view = tunisian_view(view)
     seat = view.get("seat")
     hand = list(view.get("hand") or ())
     if seat is None or not hand or view.get("phase") == "over":
         return []
-    if view["seats"][seat].get("opened"):
+    if view["seats"][seat]["opened"]:
         return []
     from rami.tunisian.solver import best_opening
 
@@ -49,7 +50,7 @@ def notes(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def arrange(cards: list[Card], view: Mapping[str, Any]) -> list[list[Card]]:
+def arrange(cards: list[Card], view: GameView) -> list[list[Card]]:
     """The best opening the hand holds (T-6), then the rest."""
     from rami.tunisian.solver import best_opening
 

@@ -1,0 +1,151 @@
+"""The JSON shapes that cross modules, typed so that mypy checks their keys.
+
+A view (``state.view(seat)``) is what one seat may know; every game's view extends
+``GameView`` with its own keys (``rami.marriage.view.MarriageView``,
+``rami.tunisian.view.TunisianView``), and each game's view module offers a ``TypeGuard``
+that narrows a ``GameView`` to its own. A match view is a deal's view plus the match's
+``Standing`` under ``match``. These are plain dicts at run time: the JSON on the wire
+is what ``docs/protocol.md`` documents, unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import Field
+from typing import Any, ClassVar, NotRequired, Protocol, TypedDict
+
+from rami.errors import InputError
+
+__all__ = [
+    "GameView",
+    "HistoryEntry",
+    "JsonObject",
+    "JsonValue",
+    "OptionValue",
+    "PublicValue",
+    "Rules",
+    "RulesJson",
+    "SeatView",
+    "Standing",
+    "StandingDeal",
+    "own_seat",
+    "seat_entries",
+]
+
+#: A JSON document built to be sent or saved (read-only containers, so any list or dict
+#: of JSON values fits; a TypedDict is only a ``Mapping[str, object]`` to mypy).
+JsonValue = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
+JsonObject = dict[str, JsonValue]
+
+#: A public number of an event as a view shows it (the values of ``rami.engine.EventData``).
+PublicValue = int | str | bool | list[int] | None
+
+#: A rule option's value: options are flat (see ``rami.options``).
+OptionValue = str | int | bool | None
+#: Rules as JSON (``rules.to_json()``): ``{"preset": name, option: value, …}``.
+RulesJson = dict[str, OptionValue]
+
+
+class Rules(Protocol):
+    """What code for any game may ask of a game's rules (a frozen dataclass of options).
+
+    A game's ``rules_from(spec)`` reads an unchecked ``spec`` (a preset name, an object
+    of options, a rules object or ``None``) and returns its own rules type.
+    """
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def preset_name(self) -> str: ...
+
+    @property
+    def hand_size(self) -> int: ...
+
+    def to_json(self) -> RulesJson: ...
+
+
+class HistoryEntry(TypedDict):
+    """One entry of a view's ``history``: a move (``move``) or a table event (``event``)."""
+
+    seat: int | None
+    move: NotRequired[str]
+    event: NotRequired[str]
+    # public numbers some games add (Tunisian rami: the meld's index, opening values, …)
+    meld: NotRequired[PublicValue]
+    value: NotRequired[PublicValue]
+    threshold: NotRequired[PublicValue]
+    size: NotRequired[PublicValue]
+    winner: NotRequired[PublicValue]
+    reason: NotRequired[PublicValue]
+    points: NotRequired[PublicValue]
+
+
+class SeatView(TypedDict):
+    """What every game's view tells of each seat (games add their own keys)."""
+
+    seat: int
+    hand_size: int
+
+
+class StandingDeal(TypedDict):
+    """One finished deal in a match's standing."""
+
+    deal: int
+    dealer: int
+    winner: int | None
+    points: list[int]  # this deal's points (Tunisian) or nets (Marriage) per seat
+    totals: list[int]  # the running totals after it
+    # Tunisian rami (T-11, T-13)
+    reason: NotRequired[str | None]
+    totals_before: NotRequired[list[int]]
+    eliminated: NotRequired[list[int]]  # seats eliminated by this deal
+
+
+class Standing(TypedDict):
+    """A match's public standing, one shape for every game (``Match.standing()``)."""
+
+    deal_number: int
+    dealer: int
+    totals: list[int]
+    game_over: bool
+    winners: list[int] | None
+    deals: list[StandingDeal]
+    deals_total: NotRequired[int]  # Marriage: the number of deals agreed (M-16)
+    # Tunisian rami (T-13)
+    team_totals: NotRequired[list[int] | None]
+    eliminated: NotRequired[list[bool]]
+    elimination: NotRequired[int]
+
+
+class GameView(TypedDict):
+    """The keys every game's view holds, with one meaning (docs/protocol.md)."""
+
+    game: str
+    rules: RulesJson
+    players: int
+    seat: int | None  # None: a spectator
+    dealer: int
+    to_move: int | None  # None once the deal is over
+    phase: str
+    turn: int
+    discard_pile: list[str]
+    stock_size: int
+    history: list[HistoryEntry]
+    hand: NotRequired[list[str] | None]  # the seat's own cards (a spectator has none)
+    legal_actions: NotRequired[list[str]]  # the seat's own legal moves (empty if not its turn)
+    match: NotRequired[Standing]  # in a match's view (``Match.view``)
+
+
+def own_seat(view: GameView) -> int:
+    """The seat whose view this is; ``InputError`` for a spectator's (bots act from a seat)."""
+    seat = view["seat"]
+    if seat is None:
+        raise InputError("a spectator's view has no seat to act from")
+    return seat
+
+
+def seat_entries(view: GameView) -> list[SeatView]:
+    """The view's public seat entries, for code written for any game (each game's view
+    types its own; read the game-specific keys with ``.get``)."""
+    seats = view.get("seats")
+    return seats if isinstance(seats, list) else []
