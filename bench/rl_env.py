@@ -6,9 +6,10 @@ one step = read the acting player's observation and legal mask, pick, apply. ram
 PettingZoo loop is ``env.last()`` + ``env.step(id)``; RLCard's is ``env.step(action)``
 (which returns the next state's observation and legal actions); OpenSpiel's is
 ``observation_tensor()`` + ``legal_actions()`` + ``apply_action`` (chance outcomes
-sampled in the same loop). The encoder figure is the time of ``Encoder.encode(view)``
-alone, the view built beforehand. RLCard and OpenSpiel are skipped (with a note) when
-not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
+sampled in the same loop). The encoder figures are the time of ``Encoder.encode(view)``
+alone, the view built beforehand, and of ``Encoder.encode_state(state, seat)`` (the fast
+path the envs call: the same vector without building the view). RLCard and OpenSpiel are
+skipped (with a note) when not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
 
 Run: ``.venv/bin/python bench/rl_env.py [seconds per env]``. The machine's load shows
 in the calibration line (a million Python additions): compare figures within one run.
@@ -160,6 +161,33 @@ def encoder_times(game: str, preset: str, players: int) -> tuple[float, float, f
     return fresh, incremental, viewing / len(views) * 1e6
 
 
+def fast_encoder_times(game: str, preset: str, players: int) -> tuple[float, float]:
+    """Microseconds per ``Encoder.encode_state(state, to_move)`` (what the envs call: no
+    view built), incrementally and reading the history afresh, timed during random play."""
+    rng = random.Random(1)
+    incremental = fresh = 0.0
+    calls = 0
+    for seed in range(4):
+        rules = {"preset": preset, "max_turns": 150}
+        state = GAMES[game].new_match(rules, players, seed).current
+        enc = encoder_for(state.view(0))
+        scratch = encoder_for(state.view(0))
+        while not state.is_over:
+            legal = state.legal_actions()
+            seat = state.to_move
+            assert seat is not None
+            start = time.perf_counter()
+            enc.encode_state(state, seat)
+            middle = time.perf_counter()
+            scratch.reset()
+            scratch.encode_state(state, seat)
+            incremental += middle - start
+            fresh += time.perf_counter() - middle
+            calls += 1
+            state.apply(rng.choice(legal))
+    return incremental / calls * 1e6, fresh / calls * 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="RL environment steps per second vs peers")
     parser.add_argument("seconds", nargs="?", type=float, default=3.0, help="per environment")
@@ -177,6 +205,15 @@ def main() -> None:
             f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch;"
             f" view {view:7.1f}"
         )
+    print("\nfast encoder, encode_state (µs per call; what the envs call, no view built):")
+    for game, preset, players in (
+        ("tunisian", "1v1", 2),
+        ("tunisian", "2v2", 4),
+        ("marriage", "nepali", 4),
+        ("marriage", "indian", 4),
+    ):
+        inc, fresh = fast_encoder_times(game, preset, players)
+        print(f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch")
     rows: list[tuple[str, Callable[[], None] | str]] = [
         ("rami tunisian_v0 1v1 (PettingZoo)", pettingzoo_loop(tunisian_v0.env(max_turns=200), 1)),
         ("rami tunisian_v0 ffa (PettingZoo)", pettingzoo_loop(tunisian_v0.env(mode="ffa"), 1)),

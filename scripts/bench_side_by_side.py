@@ -23,7 +23,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+# a figure: digits not glued to a word ("1v1", "4p", "marriage_v0" stay in the line's text,
+# so the lines of different tables do not fall together)
+NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])")
 
 
 def run(tree: Path, bench: str) -> dict[str, list[float]]:
@@ -43,7 +45,7 @@ def run(tree: Path, bench: str) -> dict[str, list[float]]:
     for line in out.stdout.splitlines():
         numbers = [float(n.replace(",", "")) for n in NUMBER.findall(line)]
         if numbers:
-            figures[NUMBER.sub("#", line.strip())] = numbers
+            figures[" ".join(NUMBER.sub("#", line).split())] = numbers  # padding aside
     return figures
 
 
@@ -76,6 +78,10 @@ def main() -> int:
             new = [statistics.median(col) for col in zip(*new_runs, strict=False)]
             ratio = f"{new[0] / old[0]:.3f}" if old and old[0] else "-"
             print(f"  {shape}\n    old {old}\n    new {new}\n    ratio {ratio}")
+        for shape, new_runs in seen[opts.new].items():
+            if shape not in seen[opts.old] and opts.match in shape:
+                new = [statistics.median(col) for col in zip(*new_runs, strict=False)]
+                print(f"  {shape}\n    new only {new}")
     return 0
 
 

@@ -4,6 +4,10 @@ scalars of the common encoder (``rami.rl.observation``) that are Marriage's own.
 
 from __future__ import annotations
 
+import numpy as np
+
+from rami.engine import GameState
+from rami.marriage.game import MarriageState
 from rami.marriage.rules import rules_from
 from rami.marriage.view import marriage_view
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
@@ -68,6 +72,67 @@ class MarriageEncoder(Encoder):
             tuple(maps[common + rel * 5 + j].__getitem__ for j in range(3))
             for rel in range(players)
         ]
+        pos = self._pos
+        self._seat_pos = [
+            tuple(pos[common + rel * 5 + j].__getitem__ for j in range(3)) for rel in range(players)
+        ]
+
+    def encode_state(self, state: GameState, seat: int) -> Obs:
+        """``encode(state.view(seat))`` from the same fields ``build_view`` reads (the
+        tiplu and wild cards only once the seat has seen, M-7), as integers."""
+        assert isinstance(state, MarriageState)  # this game's state (the envs hold one)
+        me = seat
+        n = self.players
+        pos = self._pos
+        flat: list[int] = []
+        hand = np.asarray(state.hands[seat], dtype=np.float32)[:52]  # no joker in Marriage
+        pile = state.pile
+        if pile:
+            flat += map(pos[1].__getitem__, pile)
+            for depth in range(min(3, len(pile))):
+                flat.append(pos[2 + depth][pile[-1 - depth]])
+        over = state.is_over
+        if (over or state.seen[seat]) and state.tiplu_picked and state.tiplu is not None:
+            flat.append(pos[5][int(state.tiplu)])
+            flat += map(pos[6].__getitem__, state.wilds)
+        taken = state.taken
+        if taken is not None:
+            flat.append(pos[7][taken])
+        h = self._history_of_events(state.events, me)
+        to_move = state.to_move
+        phase = state.phase
+        scalars = [1.0 if phase == p else 0.0 for p in self._phases]
+        scalars += [
+            len(state.stock) / self.shoe,
+            min(1.0, state.turn / TURN_SCALE),
+            1.0 if state.tiplu_picked else 0.0,
+        ]
+        seat_scalars = [0.0] * (5 * n)
+        size_scale = self.hand_size + 1
+        seat_pos = self._seat_pos
+        sizes = state.sizes
+        seen = state.seen
+        paths = state.path
+        for s in range(n):
+            rel = (s - me) % n
+            shown, exposing, dubleeing = seat_pos[rel]
+            for meld in state.melds[s]:
+                flat += map(shown, meld)
+            exposed = state.exposed[s]
+            if exposed:
+                flat += list(map(exposing, exposed)) * 3
+            dublees = state.dublees[s]
+            if dublees:
+                flat += list(map(dubleeing, dublees)) * 2
+            path = paths[s]
+            seat_scalars[rel * 5 : rel * 5 + 5] = (
+                sizes[s] / size_scale,
+                1.0 if seen[s] else 0.0,
+                1.0 if path == "melds" else 0.0,
+                1.0 if path == "dublees" else 0.0,
+                1.0 if to_move == s else 0.0,
+            )
+        return self._finish(flat, h, scalars + seat_scalars, hand)
 
     def encode(self, view: GameView) -> Obs:
         view = marriage_view(view)

@@ -88,20 +88,32 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         self.seat = 0
         self.bots: list[Bot] = []
         self.steps = 0
+        self._mask = np.zeros(self.space.size, dtype=np.bool_)
+        self._mask_key = (-1, -1)
+        self._mask_state: GameState | None = None
 
     # ------------------------------------------------------------------ helpers
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """The legal ids as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
-        mask = np.zeros(self.space.size, dtype=np.bool_)
-        if self.state is not None and self.state.to_move == self.seat:
-            mask[self.space.legal_action_ids(self.state)] = True
-        return mask
+        """The legal ids as booleans (sb3-contrib's ``MaskablePPO`` calls this).
+
+        Computed once per position: the learner asks after every step, and ``_observe``
+        has just computed the same mask (the env applies every action, so its step count
+        and deal name the position)."""
+        state = self.state
+        key = (self.steps, len(state.events) if state is not None else -1)
+        if self._mask_state is not state or self._mask_key != key:
+            mask = np.zeros(self.space.size, dtype=np.bool_)
+            if state is not None and state.to_move == self.seat:
+                mask[self.space.ids_of(state.legal_actions())] = True
+            self._mask, self._mask_key, self._mask_state = mask, key, state
+        return self._mask.copy()
 
     def _observe(self) -> tuple[Any, dict[str, object]]:
         assert self.state is not None
         mask = self.action_masks().astype(np.int8)
-        obs = self.encoder.encode(self.state.view(self.seat))
+        # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
+        obs = self.encoder.encode_state(self.state, self.seat)
         info: dict[str, object] = {"action_mask": mask, "seat": self.seat}
         if self.dict_obs:
             return {"observation": obs, "action_mask": mask}, info

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rami.cards import CARDS
+from rami.engine import Event, GameState
 from rami.games import get_game
 from rami.views import GameView, HistoryEntry
 
@@ -53,8 +54,10 @@ class _History:
     def __init__(self, plane_size: int, seat: int) -> None:
         self.seat = seat
         self.length = 0
-        self.first: HistoryEntry | None = None
-        self.last: HistoryEntry | None = None
+        # where reading stopped: the first and last entries read (the events list and its
+        # last event when read from the state), compared to detect a rewritten history
+        self.first: object = None
+        self.last: object = None
         self.counts = np.zeros(plane_size, dtype=np.float32)  # small whole numbers: exact
 
 
@@ -107,6 +110,8 @@ class Encoder:
         self._copies = np.asarray(copies, dtype=np.float32)
         self._zeros = np.zeros(k, dtype=np.float32)
         self._ones = np.ones(self.plane_size, dtype=np.float32)
+        # per row, card index -> its position in the planes (the integer twin of _rows)
+        self._pos = tuple(tuple(range(r * k, r * k + k)) for r in range(len(rows)))
 
     @property
     def shape(self) -> tuple[int]:
@@ -119,7 +124,15 @@ class Encoder:
     def encode(self, view: GameView) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _finish(self, flat: list[int], h: _History, scalars: list[float]) -> Obs:
+    def encode_state(self, state: GameState, seat: int) -> Obs:
+        """``encode(state.view(seat))`` without building the view: the game's encoder reads
+        the same seat-visible facts the view holds, as the engine's integers (a test checks
+        equality with ``encode`` on thousands of positions and the hidden re-deal)."""
+        return self.encode(state.view(seat))
+
+    def _finish(
+        self, flat: list[int], h: _History, scalars: list[float], hand: Obs | None = None
+    ) -> Obs:
         """The vector from plane positions (one per copy), the history's counts and the
         scalars; the unseen-cards row is the shoe minus the cards the seen rows hold.
         (Counts are small whole numbers, exact in ``float32``, so the order of these
@@ -129,6 +142,8 @@ class Encoder:
         planes = out[:size]
         planes[:] = np.bincount(np.fromiter(flat, dtype=np.intp, count=len(flat)), minlength=size)
         np.add(planes, h.counts, out=planes)
+        if hand is not None:  # the own hand as counts per kind (row 0)
+            planes[: self.kinds] += hand
         grid = planes.reshape(-1, self.kinds)
         unseen = grid[self._unseen_row]
         np.subtract(self._copies, np.dot(self._seen, grid), out=unseen)
@@ -144,7 +159,42 @@ class Encoder:
         Known cards are the discards it took and has not laid down or thrown since (as
         the determinizers read the history); the observer's own row stays empty.
         """
-        history = view["history"]
+        return self._history_of(view["history"], me)
+
+    def _history_of_events(self, events: Sequence[Event], me: int) -> _History:
+        """``_history`` read from ``state.events`` instead of the rendered view history:
+        each new event's move text is what ``me``'s view shows (a drawn or taken card
+        named only for a take, which was face up, or for ``me``'s own draw; the table's
+        own events have no move), so the counts are the view's."""
+        h = self._hist.get(me)
+        done = 0 if h is None else h.length
+        if (
+            h is None
+            or h.first is not events
+            or len(events) < done
+            or (done and events[done - 1] is not h.last)
+        ):
+            h = self._hist[me] = _History(self.plane_size, me)
+            done = 0
+        if done == len(events):
+            return h
+        moves: list[HistoryEntry] = []
+        for e in events[done:]:
+            text = e["action"]
+            if text is None:
+                continue
+            card = e.get("card")
+            if card is not None and (text == "take" or e["seat"] == me):
+                text = f"{text} {card}"
+            moves.append({"seat": e["seat"], "move": text})
+        self._read(h, moves, me)
+        h.first = events
+        h.last = events[-1]
+        h.length = len(events)
+        return h
+
+    def _history_of(self, history: Sequence[HistoryEntry], me: int) -> _History:
+        """``_history`` from the view's history list itself."""
         h = self._hist.get(me)
         if (
             h is None
@@ -154,6 +204,14 @@ class Encoder:
             h = self._hist[me] = _History(self.plane_size, me)
         if h.length == len(history):
             return h
+        self._read(h, history[h.length :], me)
+        h.first = history[0]
+        h.last = history[-1]
+        h.length = len(history)
+        return h
+
+    def _read(self, h: _History, entries: Sequence[HistoryEntry], me: int) -> None:
+        """Add what these history entries say to ``h``'s counts."""
         n = self.players
         index = _INDEX
         out_verbs = self._out
@@ -161,7 +219,7 @@ class Encoder:
         known = self._known
         discarded = self._discarded
         joker = self.kinds - 1
-        for entry in history[h.length :]:
+        for entry in entries:
             move = entry.get("move")
             seat = entry["seat"]
             if move is None or seat is None:
@@ -185,10 +243,6 @@ class Encoder:
                 for w in rest.split():
                     if w[0] != "@" and counts[base + index[w]]:
                         counts[base + index[w]] -= 1
-        h.first = history[0]
-        h.last = history[-1]
-        h.length = len(history)
-        return h
 
 
 def encoder_for(view: GameView) -> Encoder:

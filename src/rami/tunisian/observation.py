@@ -4,7 +4,11 @@ scalars of the common encoder (``rami.rl.observation``) that are Tunisian rami's
 
 from __future__ import annotations
 
+import numpy as np
+
+from rami.engine import GameState
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
+from rami.tunisian.game import TunisianState
 from rami.tunisian.rules import rules_from
 from rami.tunisian.view import tunisian_view
 from rami.views import GameView, own_seat
@@ -70,6 +74,67 @@ class TunisianEncoder(Encoder):
         maps = self._rows
         self._laid = [maps[common + rel * 3 + 2].__getitem__ for rel in range(players)]
         self._table_maps = [m.__getitem__ for m in maps[common + players * 3 :]]
+        pos = self._pos
+        self._laid_pos = [pos[common + rel * 3 + 2].__getitem__ for rel in range(players)]
+        self._table_pos = [p.__getitem__ for p in pos[common + players * 3 :]]
+
+    def encode_state(self, state: GameState, seat: int) -> Obs:
+        """``encode(state.view(seat))`` from the same public properties ``build_view``
+        reads (and the seat's own hand), as integers: no view is built."""
+        assert isinstance(state, TunisianState)  # this game's state (the envs hold one)
+        me = seat
+        n = self.players
+        pos = self._pos
+        flat: list[int] = []
+        hand = np.asarray(state.hand_counts(seat), dtype=np.float32)
+        pile = state.discard_pile
+        if pile:
+            flat += map(pos[1].__getitem__, pile)
+            for depth in range(min(3, len(pile))):
+                flat.append(pos[2 + depth][pile[-1 - depth]])
+        h = self._history_of_events(state.events, me)
+        laid = self._laid_pos
+        table_pos = self._table_pos
+        cap = self.table_cap
+        jokers_as = pos[6]
+        for i, (meld, owner) in enumerate(state.table):
+            cards = meld.cards
+            flat += map(laid[(owner - me) % n], cards)
+            if i < cap:
+                flat += map(table_pos[i], cards)
+            if meld.joker_as is not None:
+                flat.append(jokers_as[meld.joker_as])
+        phase = state.phase
+        to_move = state.to_move
+        threshold = max(1, state.threshold)
+        scalars = [1.0 if phase == p else 0.0 for p in self._phases]
+        scalars += [
+            1.0 if state.first_round else 0.0,
+            state.stock_size / self.shoe,
+            min(1.0, state.turn / TURN_SCALE),
+            min(1.0, threshold / 200.0),
+            min(1.0, (state.staged_value if to_move is not None else 0) / threshold),
+            1.0 if to_move is not None and state.must_open else 0.0,
+        ]
+        seat_scalars = [0.0] * (6 * n)
+        my_team = state.team(seat)
+        sizes = state.hand_sizes
+        active = state.active
+        opened = state.opened
+        values = state.opening_values
+        for s in range(n):
+            rel = (s - me) % n
+            value = values[s]
+            team = state.team(s)
+            seat_scalars[rel * 6 : rel * 6 + 6] = (
+                min(1.0, sizes[s] / 16.0),
+                1.0 if active[s] else 0.0,
+                1.0 if opened[s] else 0.0,
+                0.0 if value is None else min(1.0, value / threshold),
+                1.0 if team is not None and team == my_team and s != me else 0.0,
+                1.0 if to_move == s else 0.0,
+            )
+        return self._finish(flat, h, scalars + seat_scalars, hand)
 
     def encode(self, view: GameView) -> Obs:
         view = tunisian_view(view)

@@ -1,0 +1,76 @@
+"""The fast encoder (``Encoder.encode_state``, no view built) equals the reference
+encoder on the view (``Encoder.encode(state.view(seat))``) and stays view-only
+(brief: hidden information stays hidden; M-7, T-1)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from test_bots import HIDERS
+
+from rami.games import GAMES
+from rami.rl.observation import encoder_for
+
+TABLES = [
+    ("marriage", "nepali", 2),
+    ("marriage", "nepali", 4),
+    ("marriage", "indian", 3),
+    ("marriage", "indian", 6),
+    ("tunisian", "1v1", 2),
+    ("tunisian", "ffa", 4),
+    ("tunisian", "2v2", 4),
+]
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), TABLES)
+def test_fast_encoder_equals_the_reference_on_random_positions(
+    game: str, preset: str, players: int
+) -> None:
+    """Every seat, every position of random deals (incremental, as the envs call it)."""
+    rng = random.Random(5)
+    positions = 0
+    fast = reference = None
+    for seed in range(100):
+        if positions >= 2000:
+            break
+        state = GAMES[game].new_match({"preset": preset, "max_turns": 60}, players, seed).current
+        if fast is not None and reference is not None:
+            fast.reset()
+            reference.reset()
+        while True:
+            seats = range(players) if rng.random() < 0.3 else [rng.randrange(players)]
+            for seat in seats:
+                view = state.view(seat)
+                fast = fast or encoder_for(view)
+                reference = reference or encoder_for(view)
+                expected = reference.encode(view)
+                got = fast.encode_state(state, seat)
+                assert got.dtype == np.float32
+                assert np.array_equal(got, expected), (seed, seat, state.turn)
+                positions += 1
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+    assert positions >= 2000
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), TABLES)
+def test_fast_encoder_ignores_redealt_hidden_cards(game: str, preset: str, players: int) -> None:
+    """Other hands, the stock order and an unseen tiplu re-dealt: same fast tensor."""
+    rng = random.Random(13)
+    compared = 0
+    for seed in range(2):
+        state = GAMES[game].new_match({"preset": preset, "max_turns": 60}, players, seed).current
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            if rng.random() < 0.1:
+                enc = encoder_for(state.view(seat))
+                twin = HIDERS[game](state, seat, rng)
+                obs = enc.encode_state(state, seat)
+                assert np.array_equal(encoder_for(twin.view(seat)).encode_state(twin, seat), obs)
+                compared += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared >= 3
