@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint bench clean chromium postgresql
+.PHONY: run demo test lint bench clean chromium postgresql accel pure
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,8 @@ demo: $(STAMP)
 	$(BIN)/rami demo tunisian --seed 7
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff check src tests bench scripts setup.py build_support
+	$(BIN)/ruff format --check src tests bench scripts setup.py build_support
 	$(BIN)/mypy
 
 # The browser tests drive Debian's Chromium (never a downloaded browser build), with the
@@ -50,5 +50,19 @@ bench: $(STAMP)
 	@failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed" >&2; exit 1; fi
 
+# Optional: the hot solver modules compiled with mypyc (needs a C compiler and the Python
+# headers; docs/accelerated.md). `rami --version` says which solvers run; `make pure`
+# removes the compiled modules again (the pure-Python ones are the reference).
+accel: $(STAMP)
+	$(BIN)/pip install --quiet 'setuptools>=77'
+	RAMI_MYPYC=1 $(BIN)/pip install --quiet --no-build-isolation --no-deps -e .
+	-$(BIN)/rami --version
+
+pure:
+	find src -name '*.so' -delete
+	rm -rf build
+	-$(BIN)/rami --version
+
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find src -name '*.so' -delete

@@ -188,6 +188,8 @@ def _snapshot() -> list[tuple[dict[Any, Any], dict[Any, Any]]]:
                 tables.extend((v, dict(v)) for v in value)
             elif hasattr(value, "clear") and type(value).__name__ == "BoundedMemo":
                 tables.append((value, {}))
+            elif type(value).__name__ == "GenerationMemo":
+                tables.append((value.table, dict(value.base)))
     return tables
 
 
@@ -234,7 +236,7 @@ def _tail_ops(preset: str) -> list[tuple[str, Callable[[list[int], Any, Card], o
 def tail_table(n: int, cap: float, only: Sequence[str] = ()) -> bool:
     """Print the tail table (the classes in ``only``, or all); False if a call raised."""
     global _TABLES
-    _TABLES = _snapshot()
+    _TABLES = _TABLES or _snapshot()
     makers: dict[str, Callable[[], list[tuple[Card, list[int]]]]] = {
         "random": lambda: [(t, v) for t, v in indian_holdings(n, 3)],
         "near": lambda: [
@@ -303,6 +305,8 @@ def main() -> int:
     opts = parser.parse_args()
     n, n_missing, n_indian, n_tail = opts.finish, opts.missing, opts.indian, opts.tail
     cap, only = opts.cap, [c for c in opts.classes.split(",") if c]
+    global _TABLES
+    _TABLES = _snapshot()  # before any call: the base entries, not what medians add
     if not opts.tail_only:
         medians(n, n_missing, n_indian)
     ok = tail_table(n_tail, cap, only)
@@ -328,6 +332,19 @@ def medians(n: int, n_missing: int, n_indian: int) -> None:
     report("finish check, 3 melds shown", timed([check3(v, w) for v, w in shown3]))
     report("finish check, nothing shown (show in turn)", timed([show0(v, w) for v, w in whole]))
     report("finish check, 7 melds, no show needed", timed([check0(v, w) for v, w in whole]))
+    # cold: every memo emptied before each call (the first check of a new hand)
+    cold = sample[: max(1, n // 5)]
+    report(
+        "finish check, 3 melds shown, cold",
+        timed([check3(counts(h), wild_kinds(t)) for t, h, _ in cold], before=reset_memos),
+    )
+    report(
+        "finish check, 7 melds, no show needed, cold",
+        timed(
+            [check0(counts(h + [c for m in sh for c in m]), wild_kinds(t)) for t, h, sh in cold],
+            before=reset_memos,
+        ),
+    )
 
     few = sample[:n_missing]
 

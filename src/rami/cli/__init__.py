@@ -38,10 +38,12 @@ setattr(TyperOption, "display_type_rich", _flag_type)  # noqa: B010
 
 def _version(value: bool) -> None:
     if value:
+        from rami.accel import describe  # imports the solvers: only when asked
+
         try:
-            print(f"rami {version('rami')}")
+            print(f"rami {version('rami')} ({describe()})")
         except PackageNotFoundError:
-            print("rami (not installed)")
+            print(f"rami (not installed; {describe()})")
         raise typer.Exit()
 
 

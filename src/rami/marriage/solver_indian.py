@@ -35,8 +35,8 @@ from collections.abc import Iterator, Sequence
 from rami.cards import CARDS, KINDS, Card
 from rami.marriage.melds import MAX_SEQUENCE, MAX_TRIAL, is_pure_meld, seq_span
 from rami.marriage.rules import MarriageRules
-from rami.memo import BoundedMemo
-from rami.runs import POSITIONS, kind_at, positions, three_windows
+from rami.memo import BoundedMemo, GenerationMemo
+from rami.runs import POSITIONS, RUN_KINDS, kind_at, positions, three_windows
 
 __all__ = ["arrange_indian", "indian_discards", "indian_finish", "indian_missing"]
 
@@ -68,8 +68,21 @@ def _dirty_facts(cards: Sequence[int], wild: Sequence[bool], tun: bool) -> tuple
     return -1, -1
 
 
-def _pure_facts(cards: Sequence[int], tun: bool) -> tuple[int, int]:
-    """(exact cards missing, exact cards it could take in all) to be a pure meld."""
+_PURE_FACTS: GenerationMemo[tuple[tuple[int, ...], bool], tuple[int, int]] = GenerationMemo(100_000)
+
+
+def _pure_facts(cards: tuple[int, ...], tun: bool) -> tuple[int, int]:
+    """(exact cards missing, exact cards it could take in all) to be a pure meld.
+
+    Remembered: the searches ask it for the same grown table melds again and again."""
+    key = (cards, tun)
+    got = _PURE_FACTS.table.get(key)
+    if got is None:
+        got = _PURE_FACTS.remember(key, _pure_facts_of(cards, tun))
+    return got
+
+
+def _pure_facts_of(cards: Sequence[int], tun: bool) -> tuple[int, int]:
     size = len(cards)
     span = seq_span(cards)
     if span is not None and span <= MAX_SEQUENCE and size <= MAX_SEQUENCE:
@@ -176,21 +189,25 @@ class _Search:
 
     def _window_cards(self, c: int, pos_c: int, hi: int, skip: set[int]) -> list[int]:
         """Natural cards held at positions (pos_c, hi] of c's suit, one per rank."""
-        s = c // 13
+        row = RUN_KINDS[c // 13]
+        R = self.R
+        wild = self.wild
         out = []
         for p in range(pos_c + 1, hi + 1):
-            k = kind_at(s, p)
-            if k != c and k not in skip and self.R[k] and not self.wild[k]:
+            k = row[p]
+            if k != c and k not in skip and R[k] and not wild[k]:
                 out.append(k)
         return out
 
     def _his(self, c: int, pos_c: int, start: int) -> list[int]:
         """Window ends worth trying: ``start`` and each held natural position above it."""
-        s = c // 13
+        row = RUN_KINDS[c // 13]
+        R = self.R
+        wild = self.wild
         his = [start]
         for p in range(start + 1, min(14, pos_c + MAX_SEQUENCE - 1) + 1):
-            k = kind_at(s, p)
-            if k != c and self.R[k] and not self.wild[k]:
+            k = row[p]
+            if k != c and R[k] and not wild[k]:
                 his.append(p)
         return his
 
@@ -254,11 +271,16 @@ class _Search:
         self._take(c)
         try:
             # new sequences: windows of ranks starting at c (the ace low or high)
+            row = RUN_KINDS[s]
             for pos_c in positions(r):
-                for hi in self._his(c, pos_c, pos_c):
-                    if pos_c == 14:
-                        continue
-                    cards = self._window_cards(c, pos_c, hi, set())
+                if pos_c == 14:
+                    continue
+                his = self._his(c, pos_c, pos_c)
+                # the window up to his[j] holds the natural cards at his[1 .. j]
+                # (``_window_cards``; _place gives back all it takes, so R is the same)
+                held = [row[p] for p in his[1:]]
+                for j, hi in enumerate(his):
+                    cards = held[:j]
                     span = hi - pos_c + 1
                     n = 1 + len(cards)
                     g_need = max(3, span) - n
@@ -278,15 +300,12 @@ class _Search:
                         return True
             if r == 0:
                 # the ace high: windows [lo, 14] holding every natural card in them
+                R = self.R
                 for lo in range(2, 15):
-                    k = kind_at(s, lo)
-                    if lo < 14 and not (self.R[k] and not wild[k]):
+                    k = row[lo]
+                    if lo < 14 and not (R[k] and not wild[k]):
                         continue
-                    cards = [
-                        kind_at(s, p)
-                        for p in range(lo, 14)
-                        if self.R[kind_at(s, p)] and not wild[kind_at(s, p)]
-                    ]
+                    cards = [row[p] for p in range(lo, 14) if R[row[p]] and not wild[row[p]]]
                     span = 15 - lo
                     if span > MAX_SEQUENCE:
                         continue

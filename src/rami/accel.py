@@ -1,0 +1,78 @@
+"""Which solver modules run compiled (the optional mypyc build) and which run as Python.
+
+The pure-Python modules are the reference and the fallback: a plain ``pip install``
+builds nothing. ``RAMI_MYPYC=1 pip install .`` (or ``make accel``) compiles the modules
+listed here with mypyc; an extension module next to its ``.py`` wins at import time, so
+the same code runs faster with no switch to flip. Issue 12 item 4; figures in
+docs/accelerated.md. This module imports only the standard library: setup.py reads
+``ACCELERATED_MODULES`` from it before rami is installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+__all__ = ["ACCELERATED_MODULES", "accelerated", "compiled_modules", "describe", "stale_modules"]
+
+# The hot solver modules (profiled with bench/marriage_selfplay.py --profile,
+# bench/marriage_solver.py and bench/tunisian_opening.py). Each one imports only the
+# standard library and rami modules that stay Python, and passes mypy --strict, which
+# mypyc needs. The engines (game.py) stay Python: they pay less and change more.
+ACCELERATED_MODULES: tuple[str, ...] = (
+    "rami.runs",
+    "rami.memo",
+    "rami.marriage.melds",
+    "rami.marriage.cover",
+    "rami.marriage.solver",
+    "rami.marriage.solver_indian",
+    "rami.marriage.missing",
+    "rami.tunisian.melds",
+    "rami.tunisian.solver",
+)
+
+
+def compiled_modules() -> list[str]:
+    """The modules of ``ACCELERATED_MODULES`` that were loaded from an extension module."""
+    compiled = []
+    for name in ACCELERATED_MODULES:
+        origin = getattr(importlib.import_module(name), "__file__", None) or ""
+        if origin.endswith(tuple(EXTENSION_SUFFIXES)):
+            compiled.append(name)
+    return compiled
+
+
+def stale_modules() -> list[str]:
+    """Compiled modules whose ``.py`` beside them was edited after the build.
+
+    The extension still wins at import time, so in a working tree (``make accel``) an edit
+    does nothing until ``make accel`` runs again or ``make pure`` removes the build: worth
+    saying in ``rami --version``.
+    """
+    stale = []
+    for name in compiled_modules():
+        built = Path(importlib.import_module(name).__file__ or "")
+        if {"site-packages", "dist-packages"} & set(built.parts):
+            continue  # installed files: their times are the installer's, not edits
+        source = built.with_name(name.rsplit(".", 1)[1] + ".py")
+        if source.exists() and source.stat().st_mtime > built.stat().st_mtime + 1:
+            stale.append(name)
+    return stale
+
+
+def accelerated() -> bool:
+    """True when every accelerated module runs compiled."""
+    return len(compiled_modules()) == len(ACCELERATED_MODULES)
+
+
+def describe() -> str:
+    """One line for ``rami --version``: "pure Python", "mypyc-compiled" or which part."""
+    compiled = compiled_modules()
+    if not compiled:
+        return "solvers: pure Python"
+    stale = stale_modules()
+    note = f"; older than their source: {', '.join(stale)}" if stale else ""
+    if len(compiled) == len(ACCELERATED_MODULES):
+        return f"solvers: mypyc-compiled ({len(compiled)} modules{note})"
+    return f"solvers: mypyc-compiled in part ({', '.join(compiled)}{note})"
