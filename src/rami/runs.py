@@ -10,6 +10,7 @@ the solvers call these in their inner loops.
 
 from __future__ import annotations
 
+# rami: compiled with mypyc in the accelerated build
 from collections.abc import Iterable
 
 __all__ = [

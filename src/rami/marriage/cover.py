@@ -32,6 +32,7 @@ branch and bound over the cross ranks, whose discards come with certificates.
 
 from __future__ import annotations
 
+# rami: compiled with mypyc in the accelerated build
 import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple

@@ -26,6 +26,7 @@ more copy left in the decks) or not at all: a closed form.
 
 from __future__ import annotations
 
+# rami: compiled with mypyc in the accelerated build
 from collections.abc import Sequence
 from dataclasses import dataclass
 

@@ -10,6 +10,7 @@ import downwards only: ``missing`` needs nothing from here (the finish counts li
 
 from __future__ import annotations
 
+# rami: compiled with mypyc in the accelerated build
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass

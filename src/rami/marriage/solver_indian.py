@@ -29,6 +29,7 @@ tried first, which spares the full enumeration of cores almost always.
 
 from __future__ import annotations
 
+# rami: compiled with mypyc in the accelerated build
 import itertools
 from collections.abc import Iterator, Sequence
 

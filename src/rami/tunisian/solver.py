@@ -27,6 +27,7 @@ opening side is built for speed, never at the cost of exactness:
 
 from __future__ import annotations
 
+# rami: compiled with mypyc in the accelerated build
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
