@@ -139,6 +139,7 @@ class _Search:
         skip: Sequence[bool] | None = None,
         drop_wilds: bool = False,
         budget: list[int] | None = None,
+        floors: Sequence[int] = (),
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
@@ -162,6 +163,8 @@ class _Search:
         self.skip = skip
         self.drop_wilds = drop_wilds
         self.budget = budget  # [search states left]: ``WorkSpent`` when it runs out
+        # Per table meld, ``_floor``: -1, or the bound below which a chosen core grows not.
+        self.floors = tuple(floors) + (-1,) * (len(self.table0) - len(floors))
         self.drop_stack: list[int] = []
         self.dropped_card: int | None = None
         self.result: list[tuple[int, ...]] | None = None
@@ -174,6 +177,16 @@ class _Search:
         self.spare0 = spare
 
     # -- helpers --------------------------------------------------------------------------
+
+    def _below(self, t: int, c: int) -> bool:
+        """Whether ``c`` would go below the chosen core ``t`` (``_floor``)."""
+        f = self.floors[t]
+        if f < 0:
+            return False
+        if f >= _TRIAL_FLOOR:
+            return c // 13 < f - _TRIAL_FLOOR
+        r = c % 13
+        return r != 0 and r + 1 < f
 
     def _take(self, k: int) -> None:
         self.R[k] -= 1
@@ -354,6 +367,8 @@ class _Search:
                 if not opened[t]:
                     continue
                 if t in self.protected:
+                    if self._below(t, c):
+                        continue
                     grown = tuple(sorted((*g, c)))
                     p_need, _ = _pure_facts(grown, tun)
                     if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
@@ -467,6 +482,8 @@ class _Search:
             if self._dfs(52, table, opened, new, pool + 1, dropped, need, spare, kept):
                 return True
             for t in self.protected:
+                if self._below(t, w):
+                    continue
                 grown = tuple(sorted((*table[t], w)))
                 p_need = _pure_facts(grown, self.tun)[0]
                 if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
@@ -674,6 +691,26 @@ def indian_finish(
     return [tuple(CARDS[c] for c in g) for g in groups]
 
 
+_TRIAL_FLOOR = 100  # ``_floor`` of a trial: this plus the highest suit of its core
+
+
+def _floor(core: Sequence[int]) -> int:
+    """What a chosen three-card pure core may not grow below, so each pure meld of a
+    finish is reached from one core only: its lowest three cards.
+
+    A sequence core takes no card ranked below its lowest position (an ace may always
+    come, high); a trial core takes no suit below its highest suit.
+    """
+    if core[0] // 13 == core[-1] // 13 and core[0] != core[-1]:
+        ranks = [c % 13 for c in core]
+        if 0 in ranks:
+            return 12 if 12 in ranks else 1
+        return min(ranks) + 1
+    if core[0] == core[-1]:
+        return -1  # a tunnela holds no more
+    return _TRIAL_FLOOR + max(c // 13 for c in core)
+
+
 def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...]]:
     """The three-card pure melds ``hand`` holds: every pure meld holds one, and the
     search grows a protected meld with the cards that keep it pure, so choosing the
@@ -719,13 +756,14 @@ def _collect(
     failed: set[tuple[object, ...]],
     skip: list[bool],
     found: dict[int, tuple[tuple[int, ...], ...]],
+    floors: Sequence[int] = (),
 ) -> None:
     """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish."""
     target = sum(hand) - 1
     while True:
         search = _Search(
             hand, rules, wilds, groups, protected, 0, 1, target,
-            failed=failed, skip=skip, drop_wilds=True,
+            failed=failed, skip=skip, drop_wilds=True, floors=floors,
         )  # fmt: skip
         if not search.run():
             return
@@ -889,7 +927,8 @@ def _finishing_discards(
                 melds: list[Sequence[int]] = [*table, *chosen]
                 prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
                 failed = memos.setdefault(prot, set())
-                _collect(rest, rules, wilds, melds, prot, failed, skip, found)
+                floors = [-1] * len(table) + [_floor(m) for m in chosen]
+                _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
                 if len(found) == len(relaxed):
                     return found
     return found
