@@ -94,22 +94,33 @@ def _pure_facts_of(cards: Sequence[int], tun: bool) -> tuple[int, int]:
     return -1, -1
 
 
-def _gap_dead(grown: Sequence[int], held: Sequence[int]) -> bool:
+def _gap_dead(grown: tuple[int, ...], held: Sequence[int]) -> bool:
     """True when the pure sequence ``grown`` has a gap no card left can fill.
 
     Without jokers (a finish) a protected meld's gaps need held cards of those exact
     kinds; the search places the lowest kinds first, so a gap of a kind no longer
     held (placed, dropped, or never there) stays a gap.
     """
+    gaps = _GAPS.table.get(grown)
+    if gaps is None:
+        gaps = _GAPS.remember(grown, _gap_kinds(grown))
+    return not any(all(held[k] for k in kinds) for kinds in gaps)
+
+
+#: Per grown pure sequence: the kinds filling its gaps, for each place of an ace.
+_GAPS: GenerationMemo[tuple[int, ...], tuple[tuple[int, ...], ...]] = GenerationMemo(100_000)
+
+
+def _gap_kinds(grown: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     suit = grown[0] // 13
     ranks = [x % 13 + 1 for x in grown]
     aces = 1 in ranks
     others = {r for r in ranks if r != 1}
+    out = []
     for ace_pos in POSITIONS[0] if aces else (0,):
         pos = others | {ace_pos} if aces else others
-        if all(p in pos or held[kind_at(suit, p)] for p in range(min(pos), max(pos) + 1)):
-            return False
-    return True
+        out.append(tuple(kind_at(suit, p) for p in range(min(pos), max(pos) + 1) if p not in pos))
+    return tuple(out)
 
 
 class _Search:
@@ -282,6 +293,7 @@ class _Search:
         tun = self.tun
         s, r = divmod(c, 13)
         self._take(c)
+        avail = pool + self.wild_left + self.jokers  # pool cards the melds may still get
         try:
             # new sequences: windows of ranks starting at c (the ace low or high)
             row = RUN_KINDS[s]
@@ -297,6 +309,8 @@ class _Search:
                     span = hi - pos_c + 1
                     n = 1 + len(cards)
                     g_need = max(3, span) - n
+                    if need + g_need > avail:
+                        continue  # ``_place`` would say no at once
                     g_spare = MAX_SEQUENCE - max(3, span)
                     if self._place(
                         cards,
@@ -453,6 +467,8 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
+        if need > pool + self.wild_left + self.jokers:
+            return False  # ``_dfs``'s first test, before any work (``cards`` are natural)
         for k in cards:
             self._take(k)
         group = tuple(sorted((c, *cards)))
