@@ -43,6 +43,10 @@ __all__ = ["arrange_indian", "indian_discards", "indian_finish", "indian_missing
 PURE_ON_TABLE = 3  # M-6: melds that must stay pure on the table
 
 
+#: Per kind k: its unit in ``_Search.rkey`` (four bits a kind).
+_NIBBLE = tuple(1 << (4 * k) for k in range(52))
+
+
 class WorkSpent(Exception):
     """A bounded search used up its budget of states (``indian_missing_bound``)."""
 
@@ -191,13 +195,7 @@ class _Search:
 
     def _below(self, t: int, c: int) -> bool:
         """Whether ``c`` would go below the chosen core ``t`` (``_floor``)."""
-        f = self.floors[t]
-        if f < 0:
-            return False
-        if f >= _TRIAL_FLOOR:
-            return c // 13 < f - _TRIAL_FLOOR
-        r = c % 13
-        return r != 0 and r + 1 < f
+        return _under(self.floors[t], c)
 
     def _take(self, k: int) -> None:
         self.R[k] -= 1
@@ -381,8 +379,8 @@ class _Search:
                 if not opened[t]:
                     continue
                 if t in self.protected:
-                    if self._below(t, c):
-                        continue
+                    if (g and g[0] // 13 != s and g[0] % 13 != r) or self._below(t, c):
+                        continue  # a pure meld takes its suit (a sequence) or rank (a trial)
                     grown = tuple(sorted((*g, c)))
                     p_need, _ = _pure_facts(grown, tun)
                     if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
@@ -469,13 +467,18 @@ class _Search:
     ) -> bool:
         if need > pool + self.wild_left + self.jokers:
             return False  # ``_dfs``'s first test, before any work (``cards`` are natural)
-        for k in cards:
-            self._take(k)
+        R = self.R
+        delta = 0
+        for k in cards:  # ``_take`` inlined: natural cards
+            R[k] -= 1
+            delta += _NIBBLE[k]
+        self.rkey -= delta
         group = tuple(sorted((c, *cards)))
-        nn = tuple(sorted((*new, group)))
+        nn = (*new, group)  # sorted at the leaf (``_leaf``): no state key holds it
         ok = self._dfs(0, table, opened, nn, pool, dropped, need, spare, kept)
         for k in cards:
-            self._give(k)
+            R[k] += 1
+        self.rkey += delta
         return ok
 
     def _wild_phase(
@@ -549,6 +552,7 @@ class _Search:
             exact += extra  # exact cards lengthen a pure meld
         if max(exact, slots - pool) > self.jokers:
             return False
+        new = tuple(sorted(new))
         self.new_melds = new
         self.dropped_card = self.drop_stack[-1] if self.drop_stack else None
         self.result = self._groups(table, new, pool, need, extra, spare)
@@ -725,6 +729,16 @@ def _floor(core: Sequence[int]) -> int:
     if core[0] == core[-1]:
         return -1  # a tunnela holds no more
     return _TRIAL_FLOOR + max(c // 13 for c in core)
+
+
+def _under(floor: int, c: int) -> bool:
+    """Whether card ``c`` is below ``floor`` (a ``_floor``; -1: nothing is)."""
+    if floor < 0:
+        return False
+    if floor >= _TRIAL_FLOOR:
+        return c // 13 < floor - _TRIAL_FLOOR
+    r = c % 13
+    return r != 0 and r + 1 < floor
 
 
 def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...]]:
