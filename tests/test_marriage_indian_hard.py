@@ -8,6 +8,7 @@ bounded ``missing`` for hints ("at least N", N-3) against the exact count.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 
 import pytest
@@ -130,3 +131,34 @@ def test_N3_analyze_says_at_least_when_the_hint_search_stops(
     monkeypatch.setattr(m, "HINT_WORK", 10**9)
     full = analyze(hand, "10♣", None, "indian")
     assert full["missing_exact"] is True and full["missing"] == exact
+
+
+def test_M6_each_pure_meld_grows_from_its_lowest_three_cards_only() -> None:
+    """The one-search discards choose three-card pure cores and grow them (M-6): a core
+    takes no card below its floor, so a pure meld is reached from its lowest three
+    cards, and from no other three of its cards (no search done twice)."""
+    from rami.marriage.solver_indian import _floor, _under
+
+    melds: list[list[int]] = []
+    for s in range(4):
+        row = [s * 13 + r for r in range(13)] + [s * 13]  # positions 1..14, ace both ends
+        for lo in range(13):
+            for hi in range(lo + 3, min(14, lo + 13) + 1):
+                melds.append(row[lo:hi])
+    for r in range(13):
+        melds.append([t * 13 + r for t in range(4)])
+        melds.extend([t * 13 + r for t in range(4) if t != u] for u in range(4))
+    for meld in melds:
+        assert is_pure_meld(meld, INDIAN)
+        ways = 0
+        for i, j, k in itertools.combinations(range(len(meld)), 3):
+            core = (meld[i], meld[j], meld[k])
+            if not is_pure_meld(list(core), INDIAN):
+                continue
+            floor = _floor(tuple(sorted(core)))
+            rest = [c for n, c in enumerate(meld) if n not in (i, j, k)]
+            if not any(_under(floor, c) for c in rest):
+                ways += 1
+        # never lost; twice at most, with an ace (it may always come, as the ace high)
+        has_ace = any(c % 13 == 0 for c in meld)
+        assert 1 <= ways <= (2 if has_ace else 1), [str(CARDS[c]) for c in meld]

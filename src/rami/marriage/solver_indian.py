@@ -44,6 +44,10 @@ __all__ = ["arrange_indian", "indian_discards", "indian_finish", "indian_missing
 PURE_ON_TABLE = 3  # M-6: melds that must stay pure on the table
 
 
+#: Per kind k: its unit in ``_Search.rkey`` (four bits a kind).
+_NIBBLE = tuple(1 << (4 * k) for k in range(52))
+
+
 class WorkSpent(Exception):
     """A bounded search used up its budget of states (``indian_missing_bound``)."""
 
@@ -95,22 +99,33 @@ def _pure_facts_of(cards: Sequence[int], tun: bool) -> tuple[int, int]:
     return -1, -1
 
 
-def _gap_dead(grown: Sequence[int], held: Sequence[int]) -> bool:
+def _gap_dead(grown: tuple[int, ...], held: Sequence[int]) -> bool:
     """True when the pure sequence ``grown`` has a gap no card left can fill.
 
     Without jokers (a finish) a protected meld's gaps need held cards of those exact
     kinds; the search places the lowest kinds first, so a gap of a kind no longer
     held (placed, dropped, or never there) stays a gap.
     """
+    gaps = _GAPS.table.get(grown)
+    if gaps is None:
+        gaps = _GAPS.remember(grown, _gap_kinds(grown))
+    return not any(all(held[k] for k in kinds) for kinds in gaps)
+
+
+#: Per grown pure sequence: the kinds filling its gaps, for each place of an ace.
+_GAPS: GenerationMemo[tuple[int, ...], tuple[tuple[int, ...], ...]] = GenerationMemo(100_000)
+
+
+def _gap_kinds(grown: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     suit = grown[0] // 13
     ranks = [x % 13 + 1 for x in grown]
     aces = 1 in ranks
     others = {r for r in ranks if r != 1}
+    out = []
     for ace_pos in POSITIONS[0] if aces else (0,):
         pos = others | {ace_pos} if aces else others
-        if all(p in pos or held[kind_at(suit, p)] for p in range(min(pos), max(pos) + 1)):
-            return False
-    return True
+        out.append(tuple(kind_at(suit, p) for p in range(min(pos), max(pos) + 1) if p not in pos))
+    return tuple(out)
 
 
 class _Search:
@@ -140,6 +155,7 @@ class _Search:
         skip: Sequence[bool] | None = None,
         drop_wilds: bool = False,
         budget: list[int] | None = None,
+        floors: Sequence[int] = (),
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
@@ -163,6 +179,8 @@ class _Search:
         self.skip = skip
         self.drop_wilds = drop_wilds
         self.budget = budget  # [search states left]: ``WorkSpent`` when it runs out
+        # Per table meld, ``_floor``: -1, or the bound below which a chosen core grows not.
+        self.floors = tuple(floors) + (-1,) * (len(self.table0) - len(floors))
         self.drop_stack: list[int] = []
         self.dropped_card: int | None = None
         self.result: list[tuple[int, ...]] | None = None
@@ -175,6 +193,10 @@ class _Search:
         self.spare0 = spare
 
     # -- helpers --------------------------------------------------------------------------
+
+    def _below(self, t: int, c: int) -> bool:
+        """Whether ``c`` would go below the chosen core ``t`` (``_floor``)."""
+        return _under(self.floors[t], c)
 
     def _take(self, k: int) -> None:
         self.R[k] -= 1
@@ -270,6 +292,7 @@ class _Search:
         tun = self.tun
         s, r = divmod(c, 13)
         self._take(c)
+        avail = pool + self.wild_left + self.jokers  # pool cards the melds may still get
         try:
             # new sequences: windows of ranks starting at c (the ace low or high)
             row = RUN_KINDS[s]
@@ -285,6 +308,8 @@ class _Search:
                     span = hi - pos_c + 1
                     n = 1 + len(cards)
                     g_need = max(3, span) - n
+                    if need + g_need > avail:
+                        continue  # ``_place`` would say no at once
                     g_spare = MAX_SEQUENCE - max(3, span)
                     if self._place(
                         cards,
@@ -355,6 +380,8 @@ class _Search:
                 if not opened[t]:
                     continue
                 if t in self.protected:
+                    if (g and g[0] // 13 != s and g[0] % 13 != r) or self._below(t, c):
+                        continue  # a pure meld takes its suit (a sequence) or rank (a trial)
                     grown = tuple(sorted((*g, c)))
                     p_need, _ = _pure_facts(grown, tun)
                     if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
@@ -439,13 +466,20 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
-        for k in cards:
-            self._take(k)
+        if need > pool + self.wild_left + self.jokers:
+            return False  # ``_dfs``'s first test, before any work (``cards`` are natural)
+        R = self.R
+        delta = 0
+        for k in cards:  # ``_take`` inlined: natural cards
+            R[k] -= 1
+            delta += _NIBBLE[k]
+        self.rkey -= delta
         group = tuple(sorted((c, *cards)))
-        nn = tuple(sorted((*new, group)))
+        nn = (*new, group)  # sorted at the leaf (``_leaf``): no state key holds it
         ok = self._dfs(0, table, opened, nn, pool, dropped, need, spare, kept)
         for k in cards:
-            self._give(k)
+            R[k] += 1
+        self.rkey += delta
         return ok
 
     def _wild_phase(
@@ -468,6 +502,8 @@ class _Search:
             if self._dfs(52, table, opened, new, pool + 1, dropped, need, spare, kept):
                 return True
             for t in self.protected:
+                if self._below(t, w):
+                    continue
                 grown = tuple(sorted((*table[t], w)))
                 p_need = _pure_facts(grown, self.tun)[0]
                 if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
@@ -517,6 +553,7 @@ class _Search:
             exact += extra  # exact cards lengthen a pure meld
         if max(exact, slots - pool) > self.jokers:
             return False
+        new = tuple(sorted(new))
         self.new_melds = new
         self.dropped_card = self.drop_stack[-1] if self.drop_stack else None
         self.result = self._groups(table, new, pool, need, extra, spare)
@@ -675,6 +712,36 @@ def indian_finish(
     return [tuple(CARDS[c] for c in g) for g in groups]
 
 
+_TRIAL_FLOOR = 100  # ``_floor`` of a trial: this plus the highest suit of its core
+
+
+def _floor(core: Sequence[int]) -> int:
+    """What a chosen three-card pure core may not grow below, so each pure meld of a
+    finish is reached from one core only: its lowest three cards.
+
+    A sequence core takes no card ranked below its lowest position (an ace may always
+    come, high); a trial core takes no suit below its highest suit.
+    """
+    if core[0] // 13 == core[-1] // 13 and core[0] != core[-1]:
+        ranks = [c % 13 for c in core]
+        if 0 in ranks:
+            return 12 if 12 in ranks else 1
+        return min(ranks) + 1
+    if core[0] == core[-1]:
+        return -1  # a tunnela holds no more
+    return _TRIAL_FLOOR + max(c // 13 for c in core)
+
+
+def _under(floor: int, c: int) -> bool:
+    """Whether card ``c`` is below ``floor`` (a ``_floor``; -1: nothing is)."""
+    if floor < 0:
+        return False
+    if floor >= _TRIAL_FLOOR:
+        return c // 13 < floor - _TRIAL_FLOOR
+    r = c % 13
+    return r != 0 and r + 1 < floor
+
+
 def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...]]:
     """The three-card pure melds ``hand`` holds: every pure meld holds one, and the
     search grows a protected meld with the cards that keep it pure, so choosing the
@@ -720,13 +787,14 @@ def _collect(
     failed: set[tuple[object, ...]],
     skip: list[bool],
     found: dict[int, tuple[tuple[int, ...], ...]],
+    floors: Sequence[int] = (),
 ) -> None:
     """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish."""
     target = sum(hand) - 1
     while True:
         search = _Search(
             hand, rules, wilds, groups, protected, 0, 1, target,
-            failed=failed, skip=skip, drop_wilds=True,
+            failed=failed, skip=skip, drop_wilds=True, floors=floors,
         )  # fmt: skip
         if not search.run():
             return
@@ -890,7 +958,8 @@ def _finishing_discards(
                 melds: list[Sequence[int]] = [*table, *chosen]
                 prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
                 failed = memos.setdefault(prot, set())
-                _collect(rest, rules, wilds, melds, prot, failed, skip, found)
+                floors = [-1] * len(table) + [_floor(m) for m in chosen]
+                _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
                 if len(found) == len(relaxed):
                     return found
     return found
