@@ -75,7 +75,11 @@ def totals(page: Any) -> dict[str, str]:
 def wait_totals(page: Any, expected: dict[str, str], seconds: float = 10) -> None:
     deadline = time.time() + seconds
     while totals(page) != expected:
-        assert time.time() < deadline, f"totals {totals(page)} != {expected}"
+        assert time.time() < deadline, (
+            f"totals {totals(page)} != {expected}; pending: "
+            f"{page.locator('#pending').inner_text()!r}; error: "
+            f"{page.locator('#deal-error').inner_text()!r}"
+        )
         page.wait_for_timeout(50)
 
 

@@ -510,7 +510,7 @@ async function commit(next, errorEl) {
     render();
     return true;
   } catch (err) {
-    if (err instanceof ApiError) {
+    if (refused(err)) {
       showError(errorEl, err.message);
       if (errorEl.id === "deal-error") showPreview(null);
       return false;
@@ -766,6 +766,12 @@ function parseImport(text) {
 let retryTimer = 0;
 const RETRY_MS = 5000;
 
+// The server said no to these entries (a 4xx other than 429): show why, don't retry.
+// No answer, a busy server (429) or a server error (5xx) is worth trying again later.
+function refused(err) {
+  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429;
+}
+
 async function recompute() {
   if (!doc) return;
   try {
@@ -773,9 +779,10 @@ async function recompute() {
     stale = false;
     store.saveCurrent(doc, computed);
   } catch (err) {
-    if (err instanceof ApiError) showError($("deal-error"), err.message);
+    const final = refused(err);
+    if (final) showError($("deal-error"), err.message);
     stale = !computed || computed.deals.length !== doc.deals.length;
-    if (stale && !(err instanceof ApiError)) {
+    if (stale && !final) {
       clearTimeout(retryTimer);
       retryTimer = setTimeout(recompute, RETRY_MS);
     }
