@@ -16,13 +16,14 @@ from __future__ import annotations
 # rami: compiled with mypyc in the accelerated build
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, Generic, TypeVar
 
-__all__ = ["BoundedMemo", "GenerationMemo"]
+__all__ = ["BoundedMemo", "GenerationMemo", "rules_of"]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+R = TypeVar("R")
 
 _MISSING = object()
 
@@ -123,3 +124,21 @@ class GenerationMemo(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self.table)
+
+
+_RULES: GenerationMemo[tuple[Hashable, ...], Any] = GenerationMemo(512)
+
+
+def rules_of(doc: Mapping[str, object], build: Callable[[dict[str, object]], R]) -> R:
+    """``build`` of a view's rules, memoised on their plain values: bots and determinizers
+    read a view's rules at every decision and every sample, and building the rules object
+    each time would dominate them."""
+    key = (
+        build,
+        *sorted((k, repr(v) if isinstance(v, (list, dict)) else v) for k, v in doc.items()),
+    )
+    found = _RULES.table.get(key)
+    if found is None:
+        found = _RULES.remember(key, build(dict(doc)))
+    result: R = found
+    return result

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections.abc import Callable, Hashable, Mapping
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Generic, TypeVar
 
 from rami.bots.base import Bot
 from rami.cards import CARDS
 from rami.engine import Action
-from rami.memo import GenerationMemo
+from rami.memo import rules_of
 from rami.views import GameView
 
 __all__ = [
@@ -30,19 +30,6 @@ __all__ = [
 
 ObsT = TypeVar("ObsT")
 R = TypeVar("R")
-
-_RULES: GenerationMemo[tuple[Hashable, ...], Any] = GenerationMemo(512)
-
-
-def rules_of(doc: Mapping[str, object], build: Callable[[dict[str, object]], R]) -> R:
-    """``build`` of a view's rules, memoised on their plain values (every decision reads
-    them; building the rules object each time would dominate a greedy decision)."""
-    key = (build, *sorted((k, v) for k, v in doc.items() if not isinstance(v, (list, dict))))
-    found = _RULES.table.get(key)
-    if found is None:
-        found = _RULES.remember(key, build(dict(doc)))
-    result: R = found
-    return result
 
 
 def pick_discard(

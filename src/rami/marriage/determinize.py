@@ -21,28 +21,15 @@ from collections.abc import Sequence
 from rami.cards import CARDS, Card, cards_from_texts, counts, take_out
 from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
-from rami.marriage.rules import MarriageRules, rules_from
+from rami.marriage.rules import rules_from
 from rami.marriage.view import MarriageView, is_marriage_view
-from rami.memo import BoundedMemo
+from rami.memo import rules_of
 from rami.sampling import determinize
-from rami.views import GameView, RulesJson
+from rami.views import GameView
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
 _VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
-
-
-_RULES: BoundedMemo[str, MarriageRules] = BoundedMemo(256)
-
-
-def _rules(doc: RulesJson) -> MarriageRules:
-    """``rules_from`` of a view's rules, memoised (search bots sample thousands of deals)."""
-    key = repr(doc)
-    found = _RULES.get(key)
-    if found is None:
-        found = rules_from(doc)
-        _RULES.put(key, found)
-    return found
 
 
 def _card(text: str) -> Card:
@@ -57,7 +44,7 @@ def unseen_cards(view: MarriageView) -> list[int]:
 
     They are the other hands, the stock and, when picked but not seen, the tiplu.
     """
-    rules = _rules(view["rules"])
+    rules = rules_of(view["rules"], rules_from)
     pool = [rules.decks] * 52
     visible: list[Card] = _cards(view.get("hand") or [])
     for s in view["seats"]:
@@ -116,7 +103,7 @@ def sample_state(
     to_move = view.get("to_move")
     if seat is None or to_move is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
-    rules = _rules(view["rules"])
+    rules = rules_of(view["rules"], rules_from)
     seats = view["seats"]
 
     def build(hidden: list[list[int]], left: list[int]) -> MarriageState:

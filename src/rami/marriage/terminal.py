@@ -14,7 +14,6 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from rami.cards import Card, counts, parse_card, parse_cards
-from rami.engine import Action
 from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
 from rami.marriage.maal import maal
 from rami.marriage.rules import rules_from
@@ -204,10 +203,6 @@ def _cards(texts: Sequence[str]) -> list[Card]:
     return parse_cards(list(texts))
 
 
-def _verbs(view: MarriageView) -> list[Action]:
-    return [Action.parse(t) for t in view.get("legal_actions") or ()]
-
-
 def _me(view: MarriageView) -> MarriageSeatView:
     return view["seats"][own_seat(view)]  # seats are listed in seat order
 
@@ -219,7 +214,7 @@ def hint_lines(view: GameView) -> list[str]:
     show_dublees = dublees_to_finish(rules) - 1  # M-9
     hand = _cards(view.get("hand") or [])
     me = _me(view)
-    legal = _verbs(view)
+    legal = legal_actions(view)
     phase = view.get("phase")
     lines: list[str] = []
     if phase == "expose":

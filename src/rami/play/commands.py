@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rami.bots.base import legal_actions
 from rami.cards import JOKER, Card, CardError, parse_card
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
@@ -87,11 +88,6 @@ class Command:
     actions: tuple[Action, ...] = ()
     options: tuple[Action, ...] = ()
     title: str = ""
-
-
-def legal_actions(view: GameView) -> list[Action]:
-    """The seat's legal actions as the view lists them."""
-    return [Action.parse(text) for text in view.get("legal_actions") or ()]
 
 
 def _act(*actions: Action) -> Command:

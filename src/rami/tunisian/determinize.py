@@ -27,27 +27,14 @@ from rami.cards import (
     take_out,
 )
 from rami.errors import InputError
-from rami.memo import BoundedMemo
+from rami.memo import rules_of
 from rami.sampling import determinize
 from rami.tunisian.game import PLAY, TunisianState
-from rami.tunisian.rules import TunisianRules, rules_from
+from rami.tunisian.rules import rules_from
 from rami.tunisian.view import TunisianView, is_tunisian_view
-from rami.views import GameView, RulesJson
+from rami.views import GameView
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
-
-
-_RULES: BoundedMemo[str, TunisianRules] = BoundedMemo(256)
-
-
-def _rules(doc: RulesJson) -> TunisianRules:
-    """``rules_from`` of a view's rules, memoised (search bots sample thousands of deals)."""
-    key = repr(doc)
-    found = _RULES.get(key)
-    if found is None:
-        found = rules_from(doc)
-        _RULES.put(key, found)
-    return found
 
 
 def _card(text: str) -> Card:
@@ -59,7 +46,7 @@ _cards = cards_from_texts
 
 def unseen_cards(view: TunisianView) -> list[int]:
     """Count vector of the cards ``view``'s seat cannot see: other hands plus the stock."""
-    rules = _rules(view["rules"])
+    rules = rules_of(view["rules"], rules_from)
     pool = counts(shoe(rules.decks, rules.jokers))
     visible: list[Card] = _cards(view["hand"] or [])
     for meld in view["table"]:
@@ -116,7 +103,7 @@ def sample_state(
     to_move = view["to_move"]
     if seat is None or to_move is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
-    rules = _rules(view["rules"])
+    rules = rules_of(view["rules"], rules_from)
     seats = view["seats"]
 
     def build(hidden: list[list[int]], left: list[int]) -> TunisianState:

@@ -15,6 +15,7 @@ from rich.text import Text
 
 from rami.cards import Card, counts, parse_card, parse_cards
 from rami.engine import Action
+from rami.play.commands import legal_actions
 from rami.play.hooks import TerminalHooks
 from rami.play.panels import Ledger, panel_table
 from rami.play.render import Frame, cards_text, seat_entry
@@ -162,10 +163,6 @@ def _cards(texts: Sequence[str]) -> list[Card]:
     return parse_cards(list(texts))
 
 
-def _verbs(view: TunisianView) -> list[Action]:
-    return [Action.parse(t) for t in view.get("legal_actions") or ()]
-
-
 def _me(view: TunisianView) -> Mapping[str, object]:
     seat = view.get("seat")
     for s in view.get("seats") or ():
@@ -181,7 +178,7 @@ def hint_lines(view: GameView) -> list[str]:
     me = _me(view)
     threshold = int(view.get("threshold") or 0)
     phase = view.get("phase")
-    legal = _verbs(view)
+    legal = legal_actions(view)
     if phase == "first_discard":
         return ["the dealer's first turn is a discard only: 'x CARD' (T-2)"]
     if view.get("first_round"):
