@@ -105,3 +105,26 @@ def test_illegal_id_is_a_clear_error_and_changes_nothing() -> None:
     with pytest.raises(IllegalAction):
         env.step(env.space.size - 1)  # a swap on a table that is empty
     assert env.state.view(None) == before
+
+
+def test_the_order_enforcing_wrapper_keeps_pettingzoo_checks() -> None:
+    """``env()`` is PettingZoo's order-enforcing wrapper (a subclass reading ``last``,
+    ``agents`` and ``agent_selection`` directly): the same errors before ``reset``, the
+    same answers after it as the bare env."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = tunisian_v0.env(max_turns=30)
+    assert isinstance(env, OrderEnforcingWrapper)
+    for name in ("agents", "agent_selection", "rewards"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(env, name)
+    assert str(env) == str(env.unwrapped)
+    raw = tunisian_v0.raw_env(max_turns=30)
+    env.reset(seed=3)
+    raw.reset(seed=3)
+    assert env.agents == raw.agents and env.agent_selection == raw.agent_selection
+    for got, want in zip(env.last(), raw.last(), strict=True):
+        if isinstance(got, dict) and "observation" in got:
+            assert all(np.array_equal(got[k], want[k]) for k in got)
+        else:
+            assert got == want
