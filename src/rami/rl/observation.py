@@ -48,6 +48,7 @@ Obs = npt.NDArray[np.float32]
 
 # what an event's action does to the history's rows (``Encoder._parse``)
 _SKIP, _TAKE, _DISCARD, _OUT, _SWAP = range(5)
+_MANY = 32  # changes in one call from which numpy applies them faster (``_emit_many``)
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 TURN_SCALE = 200.0  # turns are scaled by this in the scalars
@@ -90,6 +91,7 @@ class _Planes:
 
     __slots__ = (
         "counts",
+        "cview",
         "delta",
         "events",
         "hand",
@@ -105,9 +107,10 @@ class _Planes:
     )
 
     def __init__(self, enc: Encoder, events: Sequence[Event]) -> None:
-        self.counts = [0] * enc.plane_size
+        self.counts = np.zeros(enc.plane_size, dtype=np.float32)  # whole numbers: exact
+        self.cview = cast("MutableSequence[float]", memoryview(self.counts))  # type: ignore[arg-type]
         self.hist = [0] * enc.plane_size  # the history's own counts (``_read`` checks them)
-        self.seen_sum = [0] * enc.kinds  # per kind, the copies the seen rows hold
+        self.seen_sum = [0.0] * enc.kinds  # per kind, the copies the seen rows hold
         self.out = enc._blank.copy()
         # typeshed types a memoryview's items as int; a "f" view stores floats
         self.view = cast("MutableSequence[float]", memoryview(self.out))  # type: ignore[arg-type]
@@ -435,11 +438,13 @@ class Encoder:
         """Apply the gathered changes as ``_finish`` computes each entry, set the
         scalars, and hand out a copy of the kept vector."""
         delta = p.delta
-        if delta:
+        if len(delta) > _MANY:
+            self._emit_many(p)
+        elif delta:
             # the vector through a memoryview: storing a Python float there rounds it to
             # float32 as numpy does, several times faster than numpy's item assignment
             out = p.view
-            counts = p.counts
+            counts = p.cview
             scale = self._scale_list
             seen_kind = self._seen_kind
             seen_sum = p.seen_sum
@@ -465,6 +470,28 @@ class Encoder:
             p.out[self.plane_size :] = scalars
             p.scalars = scalars
         return p.out.copy()
+
+    def _emit_many(self, p: _Planes) -> None:
+        """``_emit``'s changes applied with numpy (many of them: a first call, a seat
+        observed after many events): the planes recomputed as ``_finish`` does."""
+        delta = p.delta
+        n = len(delta)
+        idx = np.fromiter(delta.keys(), dtype=np.intp, count=n)
+        counts = p.counts
+        counts[idx] += np.fromiter(delta.values(), dtype=np.float32, count=n)  # keys unique
+        delta.clear()
+        k = self.kinds
+        seen = np.dot(self._seen, counts.reshape(-1, k))
+        p.seen_sum = seen.tolist()
+        planes = p.out[: self.plane_size]
+        top = planes[2 * k : 5 * k].copy()  # rows 2-4 are not counted (``_sync_pile``)
+        np.multiply(counts, self._scale, out=planes)
+        unseen = np.subtract(self._copies, seen)
+        np.maximum(unseen, self._zeros, out=unseen)
+        base = self._unseen_base
+        np.multiply(unseen, self._scale[base : base + k], out=planes[base : base + k])
+        np.minimum(planes, self._ones, out=planes)
+        planes[2 * k : 5 * k] = top
 
 
 def encoder_for(view: GameView) -> Encoder:

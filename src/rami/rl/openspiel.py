@@ -218,9 +218,14 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             for c in self._dealt_to(player):
                 out[c] += 1.0 / 4
             return np.minimum(out, 1.0)
+        encoder = self._game.encoder  # the game's, shared by the states of one game
+        if not self.prefix[player]:
+            # the same vector from the state (the deal's own first events name no move, so
+            # dropping them changes nothing): the kept planes, no view built; another state
+            # (a clone, a branch) has its own events list and gets planes of its own
+            return encoder.encode_state(self.engine, player)
         view = self.engine.view(player)
         view["history"] = self.prefix[player] + view["history"][self.base :]
-        encoder = self._game.encoder  # the game's; read afresh (states branch and clone)
         encoder.reset()
         return encoder.encode(view)
 
