@@ -280,13 +280,13 @@ def main() -> None:
         print("\nratio to RLCard gin-rummy (aim ≥ 2×; wall clock, then CPU):")
         for name, (rate, cpu_rate) in figures.items():
             if name.startswith("rami"):
-                print(f"  {name:42s} {rate / base[0]:6.2f}× {cpu_rate / base[1]:6.2f}×")
+                print(f"  {name:42s} {rate / base[0]:6.2f}× {cpu_rate / base[1]:6.2f}× RLCard")
     gin = figures.get("OpenSpiel gin_rummy (C++)")
     if gin:
         print("\nratio to OpenSpiel gin_rummy (wall clock, then CPU):")
         for name, (rate, cpu_rate) in figures.items():
             if name.startswith("rami"):
-                print(f"  {name:42s} {rate / gin[0]:6.2f}× {cpu_rate / gin[1]:6.2f}×")
+                print(f"  {name:42s} {rate / gin[0]:6.2f}× {cpu_rate / gin[1]:6.2f}× OpenSpiel")
 
 
 if __name__ == "__main__":
