@@ -246,6 +246,10 @@ def main() -> None:
         )
     rows: list[tuple[str, Callable[[], None] | str]] = [
         ("rami tunisian_v0 1v1 (PettingZoo)", pettingzoo_loop(tunisian_v0.env(max_turns=200), 1)),
+        (
+            "rami tunisian_v0 1v1 raw_env (no wrapper)",
+            pettingzoo_loop(tunisian_v0.raw_env(max_turns=200), 1),
+        ),
         ("rami tunisian_v0 ffa (PettingZoo)", pettingzoo_loop(tunisian_v0.env(mode="ffa"), 1)),
         (
             "rami marriage_v0 nepali 4p (PettingZoo)",

@@ -128,3 +128,11 @@ def test_the_order_enforcing_wrapper_keeps_pettingzoo_checks() -> None:
             assert all(np.array_equal(got[k], want[k]) for k in got)
         else:
             assert got == want
+
+
+@pytest.mark.parametrize(("mod", "kwargs"), [TABLES[0], TABLES[3]])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_the_bare_env_passes_the_conformance_tests(mod: Any, kwargs: dict[str, Any]) -> None:
+    """``raw_env()`` (no wrapper, the fastest loop) conforms too."""
+    api_test(mod.raw_env(max_turns=40, **kwargs), num_cycles=150)
+    seed_test(lambda: mod.raw_env(max_turns=30, **kwargs), num_cycles=60)
