@@ -135,3 +135,21 @@ def test_kept_planes_and_a_redealt_twin_share_an_encoder(
                 compared += 1
             state.apply(rng.choice(state.legal_actions()))
     assert compared >= 3
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), [TABLES[1], TABLES[4]])
+def test_an_encoder_in_use_pickles_and_copies(game: str, preset: str, players: int) -> None:
+    """Envs are pickled or deep-copied (vector envs, checkpoints): an encoder holding kept
+    planes copies without them and the copy gives the same tensors."""
+    import copy
+    import pickle
+
+    rng = random.Random(3)
+    state = GAMES[game].new_match({"preset": preset, "max_turns": 60}, players, 1).current
+    enc = encoder_for(state.view(0))
+    for _ in range(30):
+        enc.encode_state(state, 0)
+        state.apply(rng.choice(state.legal_actions()))
+    want = enc.encode_state(state, 0)
+    for twin in (pickle.loads(pickle.dumps((enc, state))), copy.deepcopy((enc, state))):
+        assert np.array_equal(twin[0].encode_state(twin[1], 0), want)

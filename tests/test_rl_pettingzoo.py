@@ -136,3 +136,20 @@ def test_the_bare_env_passes_the_conformance_tests(mod: Any, kwargs: dict[str, A
     """``raw_env()`` (no wrapper, the fastest loop) conforms too."""
     api_test(mod.raw_env(max_turns=40, **kwargs), num_cycles=150)
     seed_test(lambda: mod.raw_env(max_turns=30, **kwargs), num_cycles=60)
+
+
+def test_an_env_in_play_deep_copies_and_pickles() -> None:
+    """Copies of an env in the middle of a deal (vector envs, checkpoints) observe the same."""
+    import copy
+    import pickle
+
+    env = tunisian_v0.env(max_turns=60)
+    env.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(25):
+        obs, _r, term, trunc, _i = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    want = env.last()[0]
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        got = twin.last()[0]
+        assert all(np.array_equal(got[k], want[k]) for k in want)

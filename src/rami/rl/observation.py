@@ -196,6 +196,14 @@ class Encoder:
     def shape(self) -> tuple[int]:
         return (self.size,)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled and deep-copied without the kept planes (they hold memoryviews, which
+        do not pickle, and a copy's states have events lists of their own anyway: the
+        next call builds them again). Envs are copied this way, e.g. by vector envs."""
+        state = self.__dict__.copy()
+        state["_planes"] = {}
+        return state
+
     def reset(self) -> None:
         """Forget the history read so far (call at the start of a deal)."""
         self._hist = {}
