@@ -1238,8 +1238,32 @@ def _size(table: dict[Any, Any]) -> int:
     return _MEMO_LIMIT
 
 
+def _table_names() -> dict[int, str]:
+    """The memo registry's name of each table (``rami.memo.registered``)."""
+    named: list[tuple[str, dict[Any, Any]]] = [
+        ("clusters", _CLUSTER_MEMO), ("key_clusters", _KEY_CLUSTERS),
+        ("solve", _SOLVE_MEMO[0]), ("solve_tun", _SOLVE_MEMO[1]),
+        ("cost", _COST_MEMO[0]), ("cost_tun", _COST_MEMO[1]),
+        ("entry", _ENTRY_MEMO[0]), ("entry_tun", _ENTRY_MEMO[1]),
+        ("suit_entry", _SUIT_ENTRY[0]), ("suit_entry_tun", _SUIT_ENTRY[1]),
+        ("cross", _CROSS_MEMO), ("lone", _LONE_MEMO), ("shifted", _SHIFTED_MEMO),
+        ("cluster_vec", _CLUSTER_VEC), ("vec", _VEC_MEMO), ("vec_table", _VEC_TABLE_MEMO),
+        ("lex", _LEX), ("lex_entry", _LEX_ENTRY), ("export_table", _EXPORT_TABLE),
+        ("export_suit", _EXPORT_SUIT), ("column", _COLUMN),
+    ]  # fmt: skip
+    return {id(table): name for name, table in named}
+
+
+_NAMES = _table_names()
+# Every table draws on the one solver budget (``rami.memo.BUDGET``): reads go through
+# ``dict.get`` and a miss computes the entry again, so any table may start over.
 for _table in _memo_tables():
-    _GENERATIONS[id(_table)] = GenerationMemo.over(_table, _size(_table))
+    _GENERATIONS[id(_table)] = GenerationMemo.over(
+        _table,
+        _size(_table),
+        name="cover." + _NAMES.get(id(_table), str(len(_GENERATIONS))),
+        shared=True,
+    )
 
 
 def reset_memos() -> None:

@@ -66,8 +66,12 @@ _DRAW = Action("draw")
 _TAKE = Action("take")
 _PASS = Action("pass")
 _SEE = Action("see")
-_PURE: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(200_000)
-_COVER: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(200_000)
+_PURE: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(
+    200_000, name="marriage_greedy.pure", shared=True
+)
+_COVER: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(
+    200_000, name="marriage_greedy.cover", shared=True
+)
 _PURE_MEMO = _PURE.table  # read directly: every discard score looks suits up
 _COVER_MEMO = _COVER.table
 

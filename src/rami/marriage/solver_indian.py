@@ -73,7 +73,9 @@ def _dirty_facts(cards: Sequence[int], wild: Sequence[bool], tun: bool) -> tuple
     return -1, -1
 
 
-_PURE_FACTS: GenerationMemo[tuple[tuple[int, ...], bool], tuple[int, int]] = GenerationMemo(100_000)
+_PURE_FACTS: GenerationMemo[tuple[tuple[int, ...], bool], tuple[int, int]] = GenerationMemo(
+    100_000, name="indian.pure_facts", shared=True
+)
 
 
 def _pure_facts(cards: tuple[int, ...], tun: bool) -> tuple[int, int]:
@@ -113,7 +115,9 @@ def _gap_dead(grown: tuple[int, ...], held: Sequence[int]) -> bool:
 
 
 #: Per grown pure sequence: the kinds filling its gaps, for each place of an ace.
-_GAPS: GenerationMemo[tuple[int, ...], tuple[tuple[int, ...], ...]] = GenerationMemo(100_000)
+_GAPS: GenerationMemo[tuple[int, ...], tuple[tuple[int, ...], ...]] = GenerationMemo(
+    100_000, name="indian.gaps", shared=True
+)
 
 
 def _gap_kinds(grown: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -751,7 +755,7 @@ def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ..
 
 #: Finishing discards per holding: (hand, wild kinds, table, rules) -> {discard: melds}.
 _DROPS_MEMO: BoundedMemo[tuple[object, ...], dict[int, tuple[tuple[int, ...], ...]]] = BoundedMemo(
-    2048
+    2048, name="indian.drops"
 )
 
 
