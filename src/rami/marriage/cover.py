@@ -253,42 +253,51 @@ def _drops(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
     return result
 
 
+_SPAN: Final = 7  # a card's removal changes a suit's cost by -2 … +4 (a tunnela left as a pair)
+_NO_RANKS: Final = (0,) * _SPAN
 _SUIT_ENTRY: Final[tuple[dict[int, tuple[int, tuple[int, ...]]], ...]] = (
-    {0: (0, _NO_DROPS)},
-    {0: (0, _NO_DROPS)},
+    {0: (0, _NO_RANKS)},
+    {0: (0, _NO_RANKS)},
 )
 
 
 def suit_entry(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
-    """(cost of a suit, its cost without one card of each rank: ``_INF`` at ranks not
-    held), from its clusters' ``_drops`` (a suit of one cluster shares its tuple)."""
+    """(cost of a suit, the ranks whose one card less leaves a cost of at most the cost
+    + i - 2, as a rank mask for each i in 0 … 6), from its clusters' ``_drops``.
+
+    One card less saves at most two wild cards (it could be a single) and costs at most
+    four more (a tunnela left as two singles; a sequence or a pair loses one card and
+    stays a pair or a single), so seven masks say it all: a search asks for the ranks
+    within a number of wild cards with one index and ORs the answer in."""
     memo = _SUIT_ENTRY[tun]
     got = memo.get(key)
     if got is not None:
         return got
     drops_memo = _ENTRY_MEMO[tun]
-    clusters = _clusters(key)
-    if len(clusters) == 1:
-        shift = clusters[0][1]
-        part = key >> (8 * shift)
+    entries = []
+    total = 0
+    for bytes_, shift, ranks in _clusters(key):
+        part = (key & bytes_) >> (8 * shift)
         cost, drops = drops_memo.get(part) or _drops(part, tun)
-        got = (cost, drops if not shift else _NO_DROPS[:shift] + drops[: 13 - shift])
-    else:
-        entries = []
-        total = 0
-        for bytes_, shift, _ in clusters:
-            part = (key & bytes_) >> (8 * shift)
-            cost, drops = drops_memo.get(part) or _drops(part, tun)
-            total += cost
-            entries.append((cost, drops, shift))
-        out = list(_NO_DROPS)
-        for cost, drops, shift in entries:
-            others = total - cost
-            for r in range(13 - shift):
-                d = drops[r]
-                if d < _INF:
-                    out[r + shift] = others + d
-        got = (total, tuple(out))  # tuples of ints: the cyclic GC stops tracking them
+        total += cost
+        entries.append((cost, drops, shift, ranks))
+    at = [0, 0, 0, 0, 0, 0, 0]  # the ranks whose change is exactly i - 2
+    for cost, drops, shift, ranks in entries:
+        low = 2 - cost  # index of a cost without the card: its change, plus 2
+        while ranks:
+            bit = ranks & -ranks
+            ranks ^= bit
+            i = low + drops[bit.bit_length() - 1 - shift]
+            assert 0 <= i < _SPAN, "one card changes a suit's cost by -2 … +4"
+            at[i] |= bit
+    m0, m1, m2, m3, m4, m5, m6 = at
+    m1 |= m0
+    m2 |= m1
+    m3 |= m2
+    m4 |= m3
+    m5 |= m4
+    m6 |= m5
+    got = (total, (m0, m1, m2, m3, m4, m5, m6))  # ints only: the cyclic GC skips them
     _remember(memo, key, got)
     return got
 
@@ -540,7 +549,8 @@ def _shifted_options(keys: Sequence[int], r: int) -> tuple[tuple[int, int, int, 
                 for t, c, _ in _cross_options((h0, h1, h2, h3))
             )
         else:
-            found = []
+            m = (0, unit, 2 * unit, 3 * unit)  # shared ints: no product per option
+            by_cost: list[list[tuple[int, int, int, int, int]]] = [[], [], [], [], [], [], []]
             for t3 in range(h3 + 1):
                 for t2 in range(h2 + 1):
                     for t1 in range(h1 + 1):
@@ -548,15 +558,10 @@ def _shifted_options(keys: Sequence[int], r: int) -> tuple[tuple[int, int, int, 
                         for t0 in range(h0 + 1):
                             c = _TRIAL_COST[i + t0]
                             if c < _INF:
-                                found.append((t0 * unit, t1 * unit, t2 * unit, t3 * unit, c))
-            found.sort(key=_option_cost)
-            got = tuple(found)
+                                by_cost[c].append((m[t0], m[t1], m[t2], m[t3], c))
+            got = tuple(o for level in by_cost for o in level)
         _remember(_SHIFTED_MEMO, memo_key, got)
     return got
-
-
-def _option_cost(option: tuple[int, int, int, int, int]) -> int:
-    return option[4]
 
 
 def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Card]:
@@ -570,9 +575,9 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
     if _isolated(masks) > w + 2:
         return []
     states = _trial_states(keys, masks, w)
-    n_kinds = _POP13[masks[0][0]] + _POP13[masks[1][0]] + _POP13[masks[2][0]] + _POP13[masks[3][0]]
+    held = masks[0][0] | masks[1][0] << 13 | masks[2][0] << 26 | masks[3][0] << 39
     memo = _SUIT_ENTRY[tun]
-    found: set[int] = set()
+    found = 0  # kinds, one bit each
     floors: dict[int, int] = {}  # this call's bounds (the suits' keys repeat)
     wild_ok = False
     for a, b, c, d, cost in states:
@@ -581,17 +586,19 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
         e2 = memo.get(c)
         e3 = memo.get(d)
         if e0 is None or e1 is None or e2 is None or e3 is None:
-            # most trial choices fail: a bound first, the suits' entries only if it fits
-            floor = cost
-            for key, e in ((a, e0), (b, e1), (c, e2), (d, e3)):
-                if e is not None:
-                    floor += e[0]
-                    continue
-                f = floors.get(key)
-                if f is None:
-                    f = floors[key] = _cover_floor(key)
-                floor += f
-            if floor - 2 > w:
+            # most trial choices fail: on bounds, before any suit is searched
+            floor = cost - 2 - w
+            floor += 0 if e0 is None else e0[0]
+            floor += 0 if e1 is None else e1[0]
+            floor += 0 if e2 is None else e2[0]
+            floor += 0 if e3 is None else e3[0]
+            if floor > 0:
+                continue
+            floor += 0 if e0 is not None else _floor(a, floors)
+            floor += 0 if e1 is not None else _floor(b, floors)
+            floor += 0 if e2 is not None else _floor(c, floors)
+            floor += 0 if e3 is not None else _floor(d, floors)
+            if floor > 0:
                 continue
             e0 = e0 or suit_entry(a, tun)
             e1 = e1 or suit_entry(b, tun)
@@ -602,21 +609,29 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
             continue  # one card less saves at most two wild cards
         if base < w:
             wild_ok = True
-        for s, (cost_s, table) in enumerate((e0, e1, e2, e3)):
-            room = w - base + cost_s
-            if room < 0:
-                continue
-            first = 13 * s
-            for r in range(13):
-                if table[r] <= room:
-                    found.add(first + r)
-        if len(found) == n_kinds and (wild_ok or not w):
+        # a card of suit s can go when its suit's cost without it is at most w - base
+        # more than the suit's cost: index w - base + 2 of each suit's masks
+        i = min(w - base + 2, _SPAN - 1)
+        found |= e0[1][i] | e1[1][i] << 13 | e2[1][i] << 26 | e3[1][i] << 39
+        if found == held and (wild_ok or not w):
             break
-    out = sorted(found)
+    out = []
+    while found:
+        low = found & -found
+        out.append(low.bit_length() - 1)
+        found ^= low
     if wild_ok:
         out.extend(k for k in wilds if k < _KINDS and hand[k])
         out.sort()
     return [_CARDS[k] for k in out]
+
+
+def _floor(key: int, floors: dict[int, int]) -> int:
+    """``_cover_floor`` of a suit key, kept in ``floors`` (one search's own table)."""
+    f = floors.get(key)
+    if f is None:
+        f = floors[key] = _cover_floor(key)
+    return f
 
 
 def arrange3(
@@ -785,7 +800,13 @@ def _trial_states(
         opts = _shifted_options(keys, low.bit_length() - 1)
         many ^= low
         states = [
-            (a - d0, b - d1, c - d2, d - d3, cost + oc)
+            (
+                a - d0 if d0 else a,  # most options leave most suits as they are
+                b - d1 if d1 else b,
+                c - d2 if d2 else c,
+                d - d3 if d3 else d,
+                cost + oc,
+            )
             for a, b, c, d, cost in states
             for d0, d1, d2, d3, oc in opts
             if cost + oc <= budget
