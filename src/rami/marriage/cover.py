@@ -199,7 +199,7 @@ def suit_cost(key: int, tun: bool) -> int:
 
 def _drops(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
     """(cheapest cover of a suit key, its cost without one card of each rank: ``_INF``
-    at ranks not held), in one search on the lowest rank (``_solve``'s pieces, each
+    or more at ranks not held), in one search on the lowest rank (``_solve``'s pieces, each
     tried): without a card of rank r, the best over the pieces that leave one at r of
     the piece's cost plus the rest's cost without it. One recursion gives a cluster's
     whole entry, where a search per rank would solve each reduced key anew (cold)."""
@@ -214,43 +214,40 @@ def _drops(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
         return got
     unit = _UNIT[low]
     n = (key >> (8 * low)) & 255
-    single = _drops(key - unit, tun)
-    options = [(2, single[1])]
-    cost = single[0] + 2
+    # the lowest card alone (two wild cards), then each piece that holds it, folded in
+    c, d = _drops(key - unit, tun)
+    cost = c + 2
+    drops = [x + 2 for x in d]
+    if n == 1:
+        drops[low] = c
     if tun and n >= 3:
         c, d = _drops(key - 3 * unit, tun)
-        options.append((0, d))
         cost = min(cost, c)
+        _fold(drops, d, 0, low)
     if low <= 10 and (key >> (8 * low + 8)) & 255 and (key >> (8 * low + 16)) & 255:
         c, d = _drops(key - unit - (unit << 8) - (unit << 16), tun)
-        options.append((0, d))
         cost = min(cost, c)
+        _fold(drops, d, 0, low)
     if low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
         c, d = _drops(key - _QKA, tun)
-        options.append((0, d))
         cost = min(cost, c)
+        _fold(drops, d, 0, low)
     for p in _NEAR[low]:
         if (key >> (8 * p)) & 255:
             c, d = _drops(key - unit - _UNIT[p], tun)
-            options.append((1, d))
             cost = min(cost, c + 1)
-    drops = list(_NO_DROPS)
-    drops[low] = single[0] if n == 1 else min(c + d[low] for c, d in options)
-    rest = key >> (8 * low + 8)
-    r = low + 1
-    while rest:
-        if rest & 255:
-            best = _INF
-            for c, d in options:
-                v = c + d[r]
-                if v < best:
-                    best = v
-            drops[r] = best
-        rest >>= 8
-        r += 1
+            _fold(drops, d, 1, low)
     result = (cost, tuple(drops))
     _remember(memo, key, result)
     return result
+
+
+def _fold(drops: list[int], d: tuple[int, ...], extra: int, low: int) -> None:
+    """``drops`` at each rank from ``low``: the better of it and ``d`` plus ``extra``."""
+    for r in range(low, 13):
+        v = d[r] + extra
+        if v < drops[r]:
+            drops[r] = v
 
 
 _SPAN: Final = 7  # a card's removal changes a suit's cost by -2 … +4 (a tunnela left as a pair)
@@ -305,12 +302,13 @@ def suit_entry(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
 _BYTE_SUM: Final = sum(_UNIT)  # (x * _BYTE_SUM) >> 96 & 255: the sum of a key's 13 counts
 
 
-def _cover_floor(key: int) -> int:
+def _cover_floor(key: int, clusters: tuple[tuple[int, int, int], ...]) -> int:
     """A lower bound on ``suit_cost`` without a search: a piece stays in one cluster and
     holds at most three cards, so a cluster of n naturals costs at least -n mod 3 (and
-    2n when it is one rank held under three times: singles only)."""
+    2n when it is one rank held under three times: singles only). ``clusters``: those
+    of a key holding ``key`` (the suit before trials took cards: they only split)."""
     total = 0
-    for bytes_, _, ranks in _clusters(key):
+    for bytes_, _, ranks in clusters:
         n = ((key & bytes_) * _BYTE_SUM >> 96) & 255
         if n < 3 and not ranks & (ranks - 1):
             total += 2 * n
@@ -375,11 +373,12 @@ def _cross_options(held: tuple[int, ...]) -> tuple[CrossOption, ...]:
 
 def split_hand(hand: Sequence[int], wilds: frozenset[int]) -> tuple[list[int], int]:
     """Suit keys of the natural cards and the number of wild cards."""
+    whole = int.from_bytes(bytes(hand[:52]), "little")  # one conversion, four cuts
     keys = [
-        int.from_bytes(bytes(hand[0:13]), "little"),
-        int.from_bytes(bytes(hand[13:26]), "little"),
-        int.from_bytes(bytes(hand[26:39]), "little"),
-        int.from_bytes(bytes(hand[39:52]), "little"),
+        whole & _CARD_BITS,
+        (whole >> 104) & _CARD_BITS,
+        (whole >> 208) & _CARD_BITS,
+        whole >> 312,
     ]
     w = 0
     for k in wilds:
@@ -532,35 +531,50 @@ _TRIAL_COST: Final = _trial_cost_table()
 
 
 def _shifted_options(keys: Sequence[int], r: int) -> tuple[tuple[int, int, int, int, int], ...]:
-    """``_cross_options`` at rank ``r`` as suit-key decrements and cost, cheapest first
-    (the order of equal costs is free: the searches take the union of what they find)."""
+    """``_cross_options`` at rank ``r`` as suit-key decrements and cost (any counts;
+    ``_trial_options`` serves counts up to 3)."""
     sh = 8 * r
-    h0 = (keys[0] >> sh) & 255
-    h1 = (keys[1] >> sh) & 255
-    h2 = (keys[2] >> sh) & 255
-    h3 = (keys[3] >> sh) & 255
-    memo_key = (h0, h1, h2, h3, r)
+    held = (
+        (keys[0] >> sh) & 255,
+        (keys[1] >> sh) & 255,
+        (keys[2] >> sh) & 255,
+        (keys[3] >> sh) & 255,
+    )
+    memo_key = (*held, r)
     got = _SHIFTED_MEMO.get(memo_key)
     if got is None:
         unit = _UNIT[r]
-        if max(h0, h1, h2, h3) > 3:
-            got = tuple(
-                (t[0] * unit, t[1] * unit, t[2] * unit, t[3] * unit, c)
-                for t, c, _ in _cross_options((h0, h1, h2, h3))
-            )
-        else:
-            m = (0, unit, 2 * unit, 3 * unit)  # shared ints: no product per option
-            by_cost: list[list[tuple[int, int, int, int, int]]] = [[], [], [], [], [], [], []]
-            for t3 in range(h3 + 1):
-                for t2 in range(h2 + 1):
-                    for t1 in range(h1 + 1):
-                        i = 64 * t3 + 16 * t2 + 4 * t1
-                        for t0 in range(h0 + 1):
-                            c = _TRIAL_COST[i + t0]
-                            if c < _INF:
-                                by_cost[c].append((m[t0], m[t1], m[t2], m[t3], c))
-            got = tuple(o for level in by_cost for o in level)
+        got = tuple(
+            (t[0] * unit, t[1] * unit, t[2] * unit, t[3] * unit, c)
+            for t, c, _ in _cross_options(held)
+        )
         _remember(_SHIFTED_MEMO, memo_key, got)
+    return got
+
+
+Taken = tuple[int, int, int, int, int]  # cards taken per suit at one rank, wild cost
+#: The trial options at one rank by its four counts (``t0 + 4 t1 + 16 t2 + 64 t3``, up
+#: to 3 each), cheapest first: a table of the rules, not of hands (256 entries at most),
+#: so it is filled once per process and kept, never reset.
+_TRIAL_OPTIONS: Final[list[tuple[Taken, ...] | None]] = [None] * 256
+
+
+def _trial_options(index: int) -> tuple[Taken, ...]:
+    """``_TRIAL_OPTIONS[index]``, made: every take within the counts that trials and
+    trial pairs can make (``_TRIAL_COST``), cheapest first (the order of equal costs is
+    free: the searches take the union of what they find)."""
+    h0, h1, h2, h3 = index & 3, (index >> 2) & 3, (index >> 4) & 3, index >> 6
+    by_cost: list[list[Taken]] = [[], [], [], [], [], [], []]
+    for t3 in range(h3 + 1):
+        for t2 in range(h2 + 1):
+            for t1 in range(h1 + 1):
+                i = 64 * t3 + 16 * t2 + 4 * t1
+                for t0 in range(h0 + 1):
+                    c = _TRIAL_COST[i + t0]
+                    if c < _INF:
+                        by_cost[c].append((t0, t1, t2, t3, c))
+    got = tuple(o for level in by_cost for o in level)
+    _TRIAL_OPTIONS[index] = got
     return got
 
 
@@ -579,6 +593,7 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
     memo = _SUIT_ENTRY[tun]
     found = 0  # kinds, one bit each
     floors: dict[int, int] = {}  # this call's bounds (the suits' keys repeat)
+    c0, c1, c2, c3 = [_clusters(k) for k in keys]
     wild_ok = False
     for a, b, c, d, cost in states:
         e0 = memo.get(a)
@@ -594,10 +609,10 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
             floor += 0 if e3 is None else e3[0]
             if floor > 0:
                 continue
-            floor += 0 if e0 is not None else _floor(a, floors)
-            floor += 0 if e1 is not None else _floor(b, floors)
-            floor += 0 if e2 is not None else _floor(c, floors)
-            floor += 0 if e3 is not None else _floor(d, floors)
+            floor += 0 if e0 is not None else _floor(a, floors, c0)
+            floor += 0 if e1 is not None else _floor(b, floors, c1)
+            floor += 0 if e2 is not None else _floor(c, floors, c2)
+            floor += 0 if e3 is not None else _floor(d, floors, c3)
             if floor > 0:
                 continue
             e0 = e0 or suit_entry(a, tun)
@@ -626,11 +641,11 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
     return [_CARDS[k] for k in out]
 
 
-def _floor(key: int, floors: dict[int, int]) -> int:
+def _floor(key: int, floors: dict[int, int], clusters: tuple[tuple[int, int, int], ...]) -> int:
     """``_cover_floor`` of a suit key, kept in ``floors`` (one search's own table)."""
     f = floors.get(key)
     if f is None:
-        f = floors[key] = _cover_floor(key)
+        f = floors[key] = _cover_floor(key, clusters)
     return f
 
 
@@ -797,18 +812,35 @@ def _trial_states(
     states = [(keys[0], keys[1], keys[2], keys[3], 0)]
     while many:
         low = many & -many
-        opts = _shifted_options(keys, low.bit_length() - 1)
         many ^= low
+        r = low.bit_length() - 1
+        sh = 8 * r
+        h0 = (keys[0] >> sh) & 255
+        h1 = (keys[1] >> sh) & 255
+        h2 = (keys[2] >> sh) & 255
+        h3 = (keys[3] >> sh) & 255
+        if h0 > 3 or h1 > 3 or h2 > 3 or h3 > 3:
+            states = [
+                (a - d0, b - d1, c - d2, d - d3, cost + oc)
+                for a, b, c, d, cost in states
+                for d0, d1, d2, d3, oc in _shifted_options(keys, r)
+                if cost + oc <= budget
+            ]
+            continue
+        index = h0 + 4 * h1 + 16 * h2 + 64 * h3
+        opts = _TRIAL_OPTIONS[index] or _trial_options(index)
+        u = _UNIT[r]
+        m = (0, u, 2 * u, 3 * u)  # shared ints: no product per state
         states = [
             (
-                a - d0 if d0 else a,  # most options leave most suits as they are
-                b - d1 if d1 else b,
-                c - d2 if d2 else c,
-                d - d3 if d3 else d,
+                a - m[t0] if t0 else a,  # most options leave most suits as they are
+                b - m[t1] if t1 else b,
+                c - m[t2] if t2 else c,
+                d - m[t3] if t3 else d,
                 cost + oc,
             )
             for a, b, c, d, cost in states
-            for d0, d1, d2, d3, oc in opts
+            for t0, t1, t2, t3, oc in opts
             if cost + oc <= budget
         ]
     return states
