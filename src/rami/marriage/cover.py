@@ -595,11 +595,21 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
     floors: dict[int, int] = {}  # this call's bounds (the suits' keys repeat)
     c0, c1, c2, c3 = [_clusters(k) for k in keys]
     wild_ok = False
+    # each suit's key, entry (None: not known yet) and bound (-1: not made yet) in the
+    # last choice: consecutive choices differ at the last ranks, most suits stay as
+    # they were, and their lookups with them
+    k0, k1, k2, k3 = -1, -1, -1, -1
+    e0 = e1 = e2 = e3 = None
+    f0 = f1 = f2 = f3 = -1
     for a, b, c, d, cost in states:
-        e0 = memo.get(a)
-        e1 = memo.get(b)
-        e2 = memo.get(c)
-        e3 = memo.get(d)
+        if a != k0:
+            k0, e0, f0 = a, memo.get(a), -1
+        if b != k1:
+            k1, e1, f1 = b, memo.get(b), -1
+        if c != k2:
+            k2, e2, f2 = c, memo.get(c), -1
+        if d != k3:
+            k3, e3, f3 = d, memo.get(d), -1
         if e0 is None or e1 is None or e2 is None or e3 is None:
             # most trial choices fail: on bounds, before any suit is searched
             floor = cost - 2 - w
@@ -609,16 +619,32 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
             floor += 0 if e3 is None else e3[0]
             if floor > 0:
                 continue
-            floor += 0 if e0 is not None else _floor(a, floors, c0)
-            floor += 0 if e1 is not None else _floor(b, floors, c1)
-            floor += 0 if e2 is not None else _floor(c, floors, c2)
-            floor += 0 if e3 is not None else _floor(d, floors, c3)
+            if e0 is None:
+                if f0 < 0:
+                    f0 = _floor(a, floors, c0)
+                floor += f0
+            if e1 is None:
+                if f1 < 0:
+                    f1 = _floor(b, floors, c1)
+                floor += f1
+            if e2 is None:
+                if f2 < 0:
+                    f2 = _floor(c, floors, c2)
+                floor += f2
+            if e3 is None:
+                if f3 < 0:
+                    f3 = _floor(d, floors, c3)
+                floor += f3
             if floor > 0:
                 continue
-            e0 = e0 or suit_entry(a, tun)
-            e1 = e1 or suit_entry(b, tun)
-            e2 = e2 or suit_entry(c, tun)
-            e3 = e3 or suit_entry(d, tun)
+            if e0 is None:
+                e0 = suit_entry(a, tun)
+            if e1 is None:
+                e1 = suit_entry(b, tun)
+            if e2 is None:
+                e2 = suit_entry(c, tun)
+            if e3 is None:
+                e3 = suit_entry(d, tun)
         base = cost + e0[0] + e1[0] + e2[0] + e3[0]
         if base - 2 > w:
             continue  # one card less saves at most two wild cards
