@@ -588,12 +588,12 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
     masks = [_suit_lone(k) for k in keys]
     if _isolated(masks) > w + 2:
         return []
-    states = _trial_states(keys, masks, w)
+    prefix, last, m = _trial_prefix(keys, masks, w)
     held = masks[0][0] | masks[1][0] << 13 | masks[2][0] << 26 | masks[3][0] << 39
     memo = _SUIT_ENTRY[tun]
     found = 0  # kinds, one bit each
     floors: dict[int, int] = {}  # this call's bounds (the suits' keys repeat)
-    c0, c1, c2, c3 = [_clusters(k) for k in keys]
+    q0, q1, q2, q3 = [_clusters(k) for k in keys]  # a bound's clusters
     wild_ok = False
     # each suit's key, entry (None: not known yet) and bound (-1: not made yet) in the
     # last choice: consecutive choices differ at the last ranks, most suits stay as
@@ -601,60 +601,72 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
     k0, k1, k2, k3 = -1, -1, -1, -1
     e0 = e1 = e2 = e3 = None
     f0 = f1 = f2 = f3 = -1
-    for a, b, c, d, cost in states:
-        if a != k0:
-            k0, e0, f0 = a, memo.get(a), -1
-        if b != k1:
-            k1, e1, f1 = b, memo.get(b), -1
-        if c != k2:
-            k2, e2, f2 = c, memo.get(c), -1
-        if d != k3:
-            k3, e3, f3 = d, memo.get(d), -1
-        if e0 is None or e1 is None or e2 is None or e3 is None:
-            # most trial choices fail: on bounds, before any suit is searched
-            floor = cost - 2 - w
-            floor += 0 if e0 is None else e0[0]
-            floor += 0 if e1 is None else e1[0]
-            floor += 0 if e2 is None else e2[0]
-            floor += 0 if e3 is None else e3[0]
-            if floor > 0:
-                continue
-            if e0 is None:
-                if f0 < 0:
-                    f0 = _floor(a, floors, c0)
-                floor += f0
-            if e1 is None:
-                if f1 < 0:
-                    f1 = _floor(b, floors, c1)
-                floor += f1
-            if e2 is None:
-                if f2 < 0:
-                    f2 = _floor(c, floors, c2)
-                floor += f2
-            if e3 is None:
-                if f3 < 0:
-                    f3 = _floor(d, floors, c3)
-                floor += f3
-            if floor > 0:
-                continue
-            if e0 is None:
-                e0 = suit_entry(a, tun)
-            if e1 is None:
-                e1 = suit_entry(b, tun)
-            if e2 is None:
-                e2 = suit_entry(c, tun)
-            if e3 is None:
-                e3 = suit_entry(d, tun)
-        base = cost + e0[0] + e1[0] + e2[0] + e3[0]
-        if base - 2 > w:
-            continue  # one card less saves at most two wild cards
-        if base < w:
-            wild_ok = True
-        # a card of suit s can go when its suit's cost without it is at most w - base
-        # more than the suit's cost: index w - base + 2 of each suit's masks
-        i = min(w - base + 2, _SPAN - 1)
-        found |= e0[1][i] | e1[1][i] << 13 | e2[1][i] << 26 | e3[1][i] << 39
-        if found == held and (wild_ok or not w):
+    done = False
+    for a0, b0, c0, d0, cost0 in prefix:
+        for t0, t1, t2, t3, oc in last:  # the last rank folded in: no list of choices
+            cost = cost0 + oc
+            if cost > w:
+                break  # the options come cheapest first
+            a = a0 - m[t0] if t0 else a0
+            b = b0 - m[t1] if t1 else b0
+            c = c0 - m[t2] if t2 else c0
+            d = d0 - m[t3] if t3 else d0
+            if a != k0:
+                k0, e0, f0 = a, memo.get(a), -1
+            if b != k1:
+                k1, e1, f1 = b, memo.get(b), -1
+            if c != k2:
+                k2, e2, f2 = c, memo.get(c), -1
+            if d != k3:
+                k3, e3, f3 = d, memo.get(d), -1
+            if e0 is None or e1 is None or e2 is None or e3 is None:
+                # most trial choices fail: on bounds, before any suit is searched
+                floor = cost - 2 - w
+                floor += 0 if e0 is None else e0[0]
+                floor += 0 if e1 is None else e1[0]
+                floor += 0 if e2 is None else e2[0]
+                floor += 0 if e3 is None else e3[0]
+                if floor > 0:
+                    continue
+                if e0 is None:
+                    if f0 < 0:
+                        f0 = _floor(a, floors, q0)
+                    floor += f0
+                if e1 is None:
+                    if f1 < 0:
+                        f1 = _floor(b, floors, q1)
+                    floor += f1
+                if e2 is None:
+                    if f2 < 0:
+                        f2 = _floor(c, floors, q2)
+                    floor += f2
+                if e3 is None:
+                    if f3 < 0:
+                        f3 = _floor(d, floors, q3)
+                    floor += f3
+                if floor > 0:
+                    continue
+                if e0 is None:
+                    e0 = suit_entry(a, tun)
+                if e1 is None:
+                    e1 = suit_entry(b, tun)
+                if e2 is None:
+                    e2 = suit_entry(c, tun)
+                if e3 is None:
+                    e3 = suit_entry(d, tun)
+            base = cost + e0[0] + e1[0] + e2[0] + e3[0]
+            if base - 2 > w:
+                continue  # one card less saves at most two wild cards
+            if base < w:
+                wild_ok = True
+            # a card of suit s can go when its suit's cost without it is at most w - base
+            # more than the suit's cost: index w - base + 2 of each suit's masks
+            i = min(w - base + 2, _SPAN - 1)
+            found |= e0[1][i] | e1[1][i] << 13 | e2[1][i] << 26 | e3[1][i] << 39
+            if found == held and (wild_ok or not w):
+                done = True
+                break
+        if done:
             break
     out = []
     while found:
@@ -828,11 +840,16 @@ def _vec_table(code: int) -> tuple[tuple[int, Vec], ...]:
     return result
 
 
-def _trial_states(
+_NO_TAKE: Final[tuple[Taken, ...]] = ((0, 0, 0, 0, 0),)
+_NO_UNITS: Final = (0, 0, 0, 0)
+State = tuple[int, int, int, int, int]  # suit keys left, wild cost
+
+
+def _trial_prefix(
     keys: Sequence[int], masks: Sequence[tuple[int, int]], budget: int
-) -> list[tuple[int, int, int, int, int]]:
-    """Every choice of trials over the hand costing at most ``budget`` wild cards, as
-    (suit keys left …, cost); enumerated rank by rank, cheapest options first."""
+) -> tuple[list[State], tuple[Taken, ...], tuple[int, int, int, int]]:
+    """``_trial_states`` but for the last cross rank, left to the caller to fold in: (the
+    choices over the others, the last rank's options, the multiples of its unit)."""
     (p0, _), (p1, _), (p2, _), (p3, _) = masks
     many = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
     states = [(keys[0], keys[1], keys[2], keys[3], 0)]
@@ -857,6 +874,8 @@ def _trial_states(
         opts = _TRIAL_OPTIONS[index] or _trial_options(index)
         u = _UNIT[r]
         m = (0, u, 2 * u, 3 * u)  # shared ints: no product per state
+        if not many:
+            return states, opts, m
         states = [
             (
                 a - m[t0] if t0 else a,  # most options leave most suits as they are
@@ -869,7 +888,27 @@ def _trial_states(
             for t0, t1, t2, t3, oc in opts
             if cost + oc <= budget
         ]
-    return states
+    return states, _NO_TAKE, _NO_UNITS
+
+
+def _trial_states(
+    keys: Sequence[int], masks: Sequence[tuple[int, int]], budget: int
+) -> list[State]:
+    """Every choice of trials over the hand costing at most ``budget`` wild cards, as
+    (suit keys left …, cost); enumerated rank by rank, cheapest options first."""
+    states, opts, m = _trial_prefix(keys, masks, budget)
+    return [
+        (
+            a - m[t0] if t0 else a,
+            b - m[t1] if t1 else b,
+            c - m[t2] if t2 else c,
+            d - m[t3] if t3 else d,
+            cost + oc,
+        )
+        for a, b, c, d, cost in states
+        for t0, t1, t2, t3, oc in opts
+        if cost + oc <= budget
+    ]
 
 
 def _show_discards_exact(hand: Sequence[int], wilds: frozenset[int], tun: bool = True) -> list[int]:
