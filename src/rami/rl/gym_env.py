@@ -91,6 +91,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         self._mask = np.zeros(self.space.size, dtype=np.bool_)
         self._mask_key = (-1, -1)
         self._mask_state: GameState | None = None
+        self._ids: list[int] = []
 
     # ------------------------------------------------------------------ helpers
 
@@ -102,15 +103,23 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         and deal name the position)."""
         return self._kept_mask().copy()
 
+    def legal_ids(self) -> list[int]:
+        """The legal ids of the learning seat, ascending: the mask's ones without scanning
+        the mask (kept with it, once per position)."""
+        self._kept_mask()
+        return sorted(self._ids)
+
     def _kept_mask(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The position's mask, kept (not a copy: callers copy it)."""
         state = self.state
         key = (self.steps, len(state.events) if state is not None else -1)
         if self._mask_state is not state or self._mask_key != key:
             mask = np.zeros(self.space.size, dtype=np.bool_)
+            ids: list[int] = []
             if state is not None and state.to_move == self.seat:
-                mask[self.space.ids_of(state.legal_actions())] = True
-            self._mask, self._mask_key, self._mask_state = mask, key, state
+                ids = self.space.ids_of(state.legal_actions())
+                mask[ids] = True
+            self._mask, self._mask_key, self._mask_state, self._ids = mask, key, state, ids
         return self._mask
 
     def _observe(self) -> tuple[Any, dict[str, object]]:
