@@ -249,15 +249,18 @@ def main() -> None:
             f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch;"
             f" CPU {cpu_inc:7.1f} incremental, {cpu_fresh:7.1f} from scratch"
         )
+    # Each rami row of one game plays other deals (its own seed): the engine memoises
+    # hands' melds and openings, and a row replaying the deals of a row before it would
+    # find them all remembered (about a quarter faster than fresh deals, measured).
     rows: list[tuple[str, Callable[[], None] | str]] = [
         ("rami tunisian_v0 1v1 (PettingZoo)", pettingzoo_loop(tunisian_v0.env(max_turns=200), 1)),
         (
             "rami tunisian_v0 1v1 raw_env (no wrapper)",
-            pettingzoo_loop(tunisian_v0.raw_env(max_turns=200), 1),
+            pettingzoo_loop(tunisian_v0.raw_env(max_turns=200), 2),
         ),
         (
             "rami tunisian_v0 1v1 mask scanned (flatnonzero)",
-            pettingzoo_loop(tunisian_v0.env(max_turns=200), 1, scan_mask=True),
+            pettingzoo_loop(tunisian_v0.env(max_turns=200), 3, scan_mask=True),
         ),
         ("rami tunisian_v0 ffa (PettingZoo)", pettingzoo_loop(tunisian_v0.env(mode="ffa"), 1)),
         (

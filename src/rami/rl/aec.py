@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from rami.action_space import ActionSpace
-from rami.engine import GameState
+from rami.engine import Action, GameState
 from rami.games import GameSpec, Match, get_game
 from rami.rl.observation import Encoder, Obs, encoder_for
 
@@ -92,6 +92,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         self.steps = 0
         # the legal ids of the position (state, steps) names, kept for ``legal_ids()``
         self._ids: list[int] = []
+        self._legal: list[Action] = []  # the engine's legal actions, in the ids' order
         self._ids_state: GameState | None = None
         self._ids_step = -1
 
@@ -146,7 +147,8 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         state = self.state
         if self._ids_state is not state or self._ids_step != self.steps:
             assert state is not None
-            self._ids = self.space.ids_of(state.legal_actions())
+            self._legal = state.legal_actions()
+            self._ids = self.space.ids_of(self._legal)
             self._ids_state, self._ids_step = state, self.steps
         return self._ids
 
@@ -157,6 +159,21 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         assert self.state is not None
         return sorted(self._kept_ids())
 
+    def _action_of(self, action: int) -> Action:
+        """The action numbered ``action``: when it is a legal id of the position the kept
+        ids name, the engine's own legal ``Action`` (so ``apply`` finds it at once, by
+        identity), else the space's (``apply`` then says why it is illegal)."""
+        if (
+            not isinstance(action, bool)
+            and self._ids_state is self.state
+            and self._ids_step == self.steps
+        ):
+            try:
+                return self._legal[self._ids.index(int(action))]
+            except (ValueError, TypeError):
+                pass
+        return self.space.action_from_id(int(action))
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -166,7 +183,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to move: give an action id, not None")
         # IllegalAction (and nothing changed) for an id the mask does not allow
-        self.state.apply(self.space.action_from_id(int(action)))
+        self.state.apply(self._action_of(action))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.steps += 1
