@@ -93,6 +93,8 @@ _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
 # listing the discards (on every step) does not hash each action again.
 _DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
 _MISSING: Any = object()  # not among the legal actions
+# why the discard may not be taken (``_take_block``; ``_take_problem`` words them)
+_PILE_EMPTY, _NO_OTHER_DISCARD, _FIRST_ROUND, _NO_OPENING = range(4)
 _CACHE_LIMIT = 20_000
 # The log's texts of the actions that need no look-up (``str(action)`` builds a list and
 # joins it on every step otherwise).
@@ -857,7 +859,7 @@ class TunisianState:
             return legal
         if phase == DRAW:
             legal[_DRAW] = None
-            if self._take_problem() is None:
+            if self._take_block() is None:
                 legal[_TAKE] = None
             return legal
         # PLAY
@@ -980,22 +982,41 @@ class TunisianState:
 
     def _take_problem(self) -> str | None:
         """Why the seat to move may not take the discard now, or None (T-3, T-8)."""
-        if not self._discard:
+        why = self._take_block()
+        if why is None:
+            return None
+        top = self._discard[-1] if self._discard else None
+        if why == _PILE_EMPTY:
             return "the discard pile is empty"
-        seat = self._to_move
-        top = self._discard[-1]
-        if not self.rules.rediscard_taken and self._hands[seat][top] >= self._sizes[seat]:
+        if why == _NO_OTHER_DISCARD:
             return (
                 f"you may not take {top}: it may not be discarded again this turn and "
                 "your hand holds nothing else to discard (T-3)"
             )
-        if self._opened[seat]:
-            return None
-        if self.first_round:
+        if why == _FIRST_ROUND:
             return (
                 "nobody may open during the first round, so you may not take "
                 f"{top} before opening (T-3, T-8)"
             )
+        with_it = " with it" if self.rules.taken_card_in_opening else ""
+        return (
+            f"you have not opened: you may take {top} only to open{with_it} this turn, "
+            f"and your hand holds no opening of {self.threshold} (T-8)"
+        )
+
+    def _take_block(self) -> int | None:
+        """``_take_problem``'s reason as a code, or None: the legal list asks on every
+        draw step and needs no message."""
+        if not self._discard:
+            return _PILE_EMPTY
+        seat = self._to_move
+        top = self._discard[-1]
+        if not self.rules.rediscard_taken and self._hands[seat][top] >= self._sizes[seat]:
+            return _NO_OTHER_DISCARD
+        if self._opened[seat]:
+            return None
+        if self.first_round:
+            return _FIRST_ROUND
         hand = bytearray(self._hands[seat])
         hand[top] += 1
         key = bytes(hand)
@@ -1005,11 +1026,7 @@ class TunisianState:
         # cannot be in one, and otherwise the hand was already known to hold none.
         dead = _in_no_meld(key, top) and (need is not None or self._below[seat] is not None)
         if dead or not _completable(key, 0, need, threshold):
-            with_it = " with it" if need is not None else ""
-            return (
-                f"you have not opened: you may take {top} only to open{with_it} this turn, "
-                f"and your hand holds no opening of {threshold} (T-8)"
-            )
+            return _NO_OPENING
         return None
 
     def _discard_problem(self) -> str | None:
