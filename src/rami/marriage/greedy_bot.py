@@ -348,12 +348,37 @@ def _dead(obs: Observation, c: int) -> float:
     return 0.3 * obs.pile.count(c)
 
 
-def _removal_costs(obs: Observation) -> dict[int, float]:
-    """The deficiency after giving up one card, for each card held.
+_REMOVAL: GenerationMemo[tuple[object, ...], dict[int, float]] = GenerationMemo(4096)
+_REMOVAL_MEMO = _REMOVAL.table
 
-    Only the suit of the card given up changes, so the other suits' figures are
-    computed once (seen players, whose trials cross suits, are costed in full).
+
+def _removal_costs(obs: Observation) -> dict[int, float]:
+    """The deficiency after giving up one card, for each card held (read-only: memoised).
+
+    The search bots' paired rollouts and repeated root positions ask for the same hands
+    again and again, so the answers are kept for everything they depend on.
     """
+    rules = obs.rules
+    key = (
+        bytes(obs.hand),
+        obs.wilds,
+        obs.seen,
+        obs.path,
+        obs.shown,
+        obs.dublees,
+        rules.tunnela_melds,
+        rules.dublees_allowed(obs.players),
+    )
+    got = _REMOVAL_MEMO.get(key)
+    if got is not None:
+        return got
+    return _REMOVAL.remember(key, _removal_costs_of(obs))
+
+
+def _removal_costs_of(obs: Observation) -> dict[int, float]:
+    """``_removal_costs`` computed: only the suit of the card given up changes, so the
+    other suits' figures are computed once (seen players, whose trials cross suits, are
+    costed in full)."""
     hand = obs.hand
     suits, wild = _split(hand, obs.wilds)
     pairs = _pairs(hand)
