@@ -146,13 +146,13 @@ class ISMCTSBot(Bot):
         done = 0
         cost = 0.0
         limit = self.iterations
+        checkpoint: int | None = limit
+        most = limit
         if limit is not None and self.paired and self.settle is not None:
             low, high = self.settle
             checkpoint, most = max(1, round(limit * low)), max(limit, round(limit * high))
-        else:
-            checkpoint = most = limit
         while limit is None or done < limit:
-            if done == checkpoint and limit is not None:
+            if done == checkpoint and most is not None:
                 # close: spend up to ``most``; clear: stop at ``checkpoint``
                 limit = most if self._close(root) else checkpoint
                 if done >= limit:
