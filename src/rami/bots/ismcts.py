@@ -26,7 +26,9 @@ Single-observer IS-MCTS from the bot's own view (Cowling, Powley and Whitehouse,
 5. The move played is the root child with the most visits.
 
 The budget is a number of iterations (the same moves on any machine for a seed) or a
-time per decision (a sample that would overrun it is not started).
+time per decision (a sample that would overrun it is not started). A game's kit may
+spend an iteration budget where the decision is close (``tree_settle``): fewer
+iterations when greedy's move is clearly best or clearly beaten, more otherwise.
 """
 
 from __future__ import annotations
