@@ -217,3 +217,28 @@ def test_weighted_samples_still_show_the_seat_its_view(game: str) -> None:
                 assert got[key] == view[key], key
         checked += 1
     assert checked >= 10
+
+
+def test_marriage_tree_leaf_is_exact_at_the_end_and_a_flatter_race_before() -> None:
+    """M-13: a finished deal is worth its nets; before that the tree's leaf (scale 3)
+    weighs the race less steeply than ``search``'s (scale 1)."""
+    from rami.marriage import greedy_bot as g
+
+    kit = game_for("marriage")
+    assert kit.tree_leaf is g.tree_leaf_value
+    differ = False
+    for state, _view in _positions("marriage", range(2)):
+        if state.turn % 5 == 0 and not state.is_over:
+            flat = [g.tree_leaf_value(state, s) for s in range(state.num_players)]
+            assert flat == [g.leaf_value(state, s, g.TREE_LEAF_SCALE) for s in range(4)]
+            assert abs(sum(flat)) < 1e-6  # the expected ledger sums to zero
+            differ |= flat != [g.leaf_value(state, s) for s in range(4)]
+    assert differ
+    state = marriage_deal({"preset": "nepali"}, 4, 1)
+    bots = [make_bot("marriage", "greedy", s) for s in range(4)]
+    while not state.is_over:
+        state.apply(bots[state.to_move].act(state.view(state.to_move)))
+    assert state.result is not None
+    assert [g.tree_leaf_value(state, s) for s in range(4)] == [
+        float(x) for x in state.result.scores
+    ]
