@@ -35,7 +35,7 @@ from rami.engine import Action, Chance, DealResult, Event, as_action, chance_rng
 from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.marriage import actions as act
 from rami.marriage.maal import maal
-from rami.marriage.meld_options import AddFacts, meld_steps, show_steps
+from rami.marriage.meld_options import AddFacts, listed, meld_steps, show_steps
 from rami.marriage.melds import is_meld, is_pure_meld, is_show_meld, wild_kinds
 from rami.marriage.phases import Phase, Verb
 from rami.marriage.rules import MarriageRules, rules_from
@@ -595,6 +595,15 @@ class MarriageState:
         ``_check_<verb>`` (also used by ``legal_actions`` and ``check``); ``_do_<verb>``
         only changes the state.
         """
+        legal = self._legal
+        if legal is not None and isinstance(action, Action) and listed(action, legal):
+            # one of the listed actions itself: canonical and legal (its check would
+            # accept it: tests/test_marriage_legality.py), so only the seat is checked
+            if seat is not None and seat != self.current:
+                raise NotYourTurn(self.current)
+            _VERBS[action.kind][1](self, action)
+            self._legal = None
+            return action
         a = act.normalise(as_action(action))
         if self.phase == OVER:
             raise IllegalAction("the deal is over")

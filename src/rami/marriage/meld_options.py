@@ -25,7 +25,7 @@ from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import show_meld_options
 from rami.runs import RUN_KINDS
 
-__all__ = ["AddFacts", "meld_steps", "packs", "pure_melds", "show_steps"]
+__all__ = ["AddFacts", "listed", "meld_steps", "packs", "pure_melds", "show_steps"]
 
 SHOW = "show"
 MELD = "meld"
@@ -58,6 +58,12 @@ def _add_action(k: int, i: int) -> Action:
         j = len(_ADDS)
         _ADDS.append([Action(ADD, (CARDS[c],), j) for c in range(52)])
     return _ADDS[i][k]
+
+
+def listed(action: object, actions: list[Action]) -> bool:
+    """Whether ``action`` is one of ``actions`` itself (identity, not equality): a move
+    picked from the legal list is applied without checking it again."""
+    return any(a is action for a in actions)
 
 
 def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...]]:
