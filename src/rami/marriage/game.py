@@ -474,9 +474,10 @@ class MarriageState:
             out.extend(act.finish_action(c) for c in self._play_finishes(s) if c != taken)
             if self.rules.table_melding:
                 out.extend(self._meld_options(s))
-        out += [_DISCARDS[c] for c in compress(_KINDS52, hand)]
-        if taken is not None and hand[taken]:
-            out.remove(_DISCARDS[taken])
+        if taken is None:
+            out += [_DISCARDS[c] for c in compress(_KINDS52, hand)]
+        else:
+            out += [_DISCARDS[c] for c in compress(_KINDS52, hand) if c != taken]
         return out
 
     def _card_in(self, s: int, c: int) -> None:

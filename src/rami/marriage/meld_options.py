@@ -46,7 +46,7 @@ def _action(kind: str, cards: tuple[int, ...]) -> Action:
     key = (kind, cards)
     got = _ACTIONS.get(key)
     if got is None:
-        if len(_ACTIONS) > 200_000:
+        if len(_ACTIONS) > 50_000:
             _ACTIONS.clear()  # a bound, never reached by real melds
         got = Action(kind, tuple([CARDS[c] for c in cards]))
         _ACTIONS[key] = got

@@ -73,19 +73,29 @@ def _dirty_facts(cards: Sequence[int], wild: Sequence[bool], tun: bool) -> tuple
     return -1, -1
 
 
-#: Per (sorted meld, wild kinds, tunnelas allowed): ``_dirty_facts``. A search asks it
-#: at every state for each table meld it may join, and for each way of joining one.
-_DIRTY_FACTS: GenerationMemo[tuple[tuple[int, ...], frozenset[int], bool], tuple[int, int]] = (
-    GenerationMemo(100_000)
+#: Per (sorted meld, wild kinds as a bit mask, tunnelas allowed): ``_dirty_facts``. A
+#: search asks it at every state for each table meld it may join, and for each way of
+#: joining one. Keys of ints only: the cyclic GC stops tracking them.
+_DIRTY_FACTS: GenerationMemo[tuple[tuple[int, ...], int, bool], tuple[int, int]] = GenerationMemo(
+    100_000
 )
 
-#: Per (table meld, wild kinds): ``_shape_of``, what ``_Search._joins`` reads of a meld.
-_SHAPES: GenerationMemo[tuple[tuple[int, ...], frozenset[int]], tuple[int, int, int, int]] = (
-    GenerationMemo(20_000)
+#: Per (table meld, wild mask): ``_shape_of``, what ``_Search._joins`` reads of a meld.
+_SHAPES: GenerationMemo[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = GenerationMemo(
+    20_000
 )
 
-#: Per wild kinds: the row ``_Search.wild`` (kind -> is it wild), read-only.
-_WILD_ROWS: GenerationMemo[frozenset[int], list[bool]] = GenerationMemo(1_000)
+#: Per wild kinds: (kind -> is it wild, the kinds as a bit mask), read-only.
+_WILD_ROWS: GenerationMemo[frozenset[int], tuple[list[bool], int]] = GenerationMemo(1_000)
+
+
+def _wild_row(wilds: frozenset[int]) -> tuple[list[bool], int]:
+    """``_WILD_ROWS`` of ``wilds``: the searches and the quick no read kinds by index."""
+    got = _WILD_ROWS.table.get(wilds)
+    if got is None:
+        row = [k in wilds for k in range(KINDS)]
+        got = _WILD_ROWS.remember(wilds, (row, sum(1 << k for k in wilds)))
+    return got
 
 
 def _shape_of(g: Sequence[int], wild: Sequence[bool]) -> tuple[int, int, int, int]:
@@ -195,11 +205,7 @@ class _Search:
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
-        self.wilds = wilds
-        wild = _WILD_ROWS.table.get(wilds)
-        if wild is None:
-            wild = _WILD_ROWS.remember(wilds, [k in wilds for k in range(KINDS)])
-        self.wild = wild
+        self.wild, self.wmask = _wild_row(wilds)
         self.hand0 = list(hand[:52])
         self.R = list(hand[:52])
         self.rkey = sum(n << (4 * k) for k, n in enumerate(self.R))
@@ -236,7 +242,7 @@ class _Search:
 
     def _dirty(self, g: tuple[int, ...]) -> tuple[int, int]:
         """``_dirty_facts`` of the sorted meld ``g``, remembered (``_DIRTY_FACTS``)."""
-        key = (g, self.wilds, self.tun)
+        key = (g, self.wmask, self.tun)
         got = _DIRTY_FACTS.table.get(key)
         if got is None:
             got = _DIRTY_FACTS.remember(key, _dirty_facts(g, self.wild, self.tun))
@@ -479,7 +485,7 @@ class _Search:
         """Ways for ``c`` to join table meld ``g``: (g + c + more cards, cards added)."""
         wild = self.wild
         s, r = divmod(c, 13)
-        key = (g, self.wilds)
+        key = (g, self.wmask)
         shape = _SHAPES.table.get(key)
         if shape is None:
             shape = _SHAPES.remember(key, _shape_of(g, wild))
@@ -679,24 +685,31 @@ def _pure_options(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, 
 def _disjoint_choices(
     hand: Sequence[int], options: Sequence[tuple[int, ...]], count: int
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
-    left = list(hand)
+    yield from _walk_choices(list(hand), options, count, 0, [])
 
-    def walk(start: int, chosen: list[tuple[int, ...]]) -> Iterator[tuple[tuple[int, ...], ...]]:
-        if len(chosen) == count:
-            yield tuple(chosen)
-            return
-        for i in range(start, len(options)):
-            meld = options[i]
-            for c in meld:
-                left[c] -= 1
-            if min(left[c] for c in meld) >= 0:
-                chosen.append(meld)
-                yield from walk(i, chosen)
-                chosen.pop()
-            for c in meld:
-                left[c] += 1
 
-    yield from walk(0, [])
+def _walk_choices(
+    left: list[int],
+    options: Sequence[tuple[int, ...]],
+    count: int,
+    start: int,
+    chosen: list[tuple[int, ...]],
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """``_disjoint_choices`` from ``options[start:]``, ``chosen`` taken out of ``left``
+    already (a module function: a recursive closure is a reference cycle)."""
+    if len(chosen) == count:
+        yield tuple(chosen)
+        return
+    for i in range(start, len(options)):
+        meld = options[i]
+        for c in meld:
+            left[c] -= 1
+        if min(left[c] for c in meld) >= 0:
+            chosen.append(meld)
+            yield from _walk_choices(left, options, count, i, chosen)
+            chosen.pop()
+        for c in meld:
+            left[c] += 1
 
 
 def _finish_search(
@@ -878,9 +891,7 @@ def _too_many_loners(
     wrongly. A natural meld of three needs three suits of a rank (a trial) or three
     identical cards (a tunnela, when ``tun``), or a run.
     """
-    wild = _WILD_ROWS.table.get(wilds)
-    if wild is None:
-        wild = _WILD_ROWS.remember(wilds, [k in wilds for k in range(KINDS)])
+    wild, wmask = _wild_row(wilds)
     wild_count = 0
     for k in range(len(hand)):
         if hand[k] and (k >= 52 or wild[k]):
@@ -895,7 +906,7 @@ def _too_many_loners(
     ranks = [0, 0, 0, 0]  # per suit, bit r: a trial of the table may take that card
     reach = [0, 0, 0, 0]  # per suit, bit p: a sequence of the table may take it
     for g in table:
-        key = (tuple(g), wilds)
+        key = (tuple(g), wmask)
         facts = _TABLE_FACTS.table.get(key)
         if facts is None:
             facts = _TABLE_FACTS.remember(key, _table_facts(g, wild))
@@ -956,7 +967,7 @@ def _too_many_loners(
 
 #: Per (table meld, wild kinds): ``_table_facts``, read by ``_too_many_loners``.
 _TABLE_FACTS: GenerationMemo[
-    tuple[tuple[int, ...], frozenset[int]],
+    tuple[tuple[int, ...], int],
     tuple[tuple[int, ...], int, int, tuple[tuple[int, int], ...], int],
 ] = GenerationMemo(20_000)
 
@@ -1001,17 +1012,19 @@ _RUN_STARTS = tuple(tuple(w[0] for w in three_windows(p)) for p in range(15))
 def _matching(edges: list[int]) -> int:
     """Size of a maximum matching between suits and ranks (bit r of ``edges[s]``)."""
     owner = [-1] * 13
+    return sum(_augment(edges, owner, s, [False] * 13) for s in range(4) if edges[s])
 
-    def augment(s: int, seen: list[bool]) -> bool:
-        for r in range(13):
-            if (edges[s] >> r) & 1 and not seen[r]:
-                seen[r] = True
-                if owner[r] < 0 or augment(owner[r], seen):
-                    owner[r] = s
-                    return True
-        return False
 
-    return sum(augment(s, [False] * 13) for s in range(4) if edges[s])
+def _augment(edges: list[int], owner: list[int], s: int, seen: list[bool]) -> bool:
+    """An augmenting path from suit ``s`` (``_matching``). A module function, not a
+    closure: a recursive closure is a reference cycle, left to the cyclic GC."""
+    for r in range(13):
+        if (edges[s] >> r) & 1 and not seen[r]:
+            seen[r] = True
+            if owner[r] < 0 or _augment(edges, owner, owner[r], seen):
+                owner[r] = s
+                return True
+    return False
 
 
 def _finishing_discards(
@@ -1254,26 +1267,37 @@ def _partial_pures(
                     options.append(((k,) * n, 3 - n, False))
     options = sorted(dict.fromkeys(options), key=lambda o: (o[1], -len(o[0])))
     left = list(hand)
-
-    def walk(
-        start: int, chosen: list[tuple[int, ...]], spent: int, room: bool, total: int
-    ) -> Iterator[tuple[tuple[tuple[int, ...], ...], int, bool]]:
-        if len(chosen) == count:
-            if spent == total:
-                yield tuple(chosen), spent, room
-            return
-        for i in range(start, len(options)):
-            meld, lack, more = options[i]
-            if spent + lack > total:
-                break  # options come fewest lacking first
-            for c in meld:
-                left[c] -= 1
-            if not meld or min(left[c] for c in meld) >= 0:
-                chosen.append(meld)
-                yield from walk(i, chosen, spent + lack, room or more, total)
-                chosen.pop()
-            for c in meld:
-                left[c] += 1
-
     for total in range(budget + 1):
-        yield from walk(0, [], 0, False, total)
+        yield from _walk_partials(left, options, count, 0, [], 0, False, total)
+
+
+def _walk_partials(
+    left: list[int],
+    options: Sequence[tuple[tuple[int, ...], int, bool]],
+    count: int,
+    start: int,
+    chosen: list[tuple[int, ...]],
+    spent: int,
+    room: bool,
+    total: int,
+) -> Iterator[tuple[tuple[tuple[int, ...], ...], int, bool]]:
+    """The choices of ``_partial_pures`` lacking exactly ``total`` (a module function:
+    a recursive closure is a reference cycle)."""
+    if len(chosen) == count:
+        if spent == total:
+            yield tuple(chosen), spent, room
+        return
+    for i in range(start, len(options)):
+        meld, lack, more = options[i]
+        if spent + lack > total:
+            break  # options come fewest lacking first
+        for c in meld:
+            left[c] -= 1
+        if not meld or min(left[c] for c in meld) >= 0:
+            chosen.append(meld)
+            yield from _walk_partials(
+                left, options, count, i, chosen, spent + lack, room or more, total
+            )
+            chosen.pop()
+        for c in meld:
+            left[c] += 1
