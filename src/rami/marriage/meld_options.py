@@ -20,7 +20,15 @@ from collections.abc import Sequence
 
 from rami.cards import CARDS, Card
 from rami.engine import Action
-from rami.marriage.melds import is_meld, is_pure_meld
+from rami.marriage.melds import (
+    MAX_SEQUENCE,
+    MAX_TRIAL,
+    _pair_compatible,
+    _trial_ok,
+    is_meld,
+    is_pure_meld,
+    seq_span,
+)
 from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import show_meld_options
 from rami.runs import RUN_KINDS
@@ -37,6 +45,7 @@ SHOW_MELDS = 3  # M-6: pure melds shown to see, and kept on the table (indian)
 #: deal (``MarriageState``): table melds live for the whole deal.
 AddFacts = dict[tuple[tuple[Card, ...], frozenset[int]], tuple[bool, list[int]]]
 
+_FACTS_BOUND = 4096
 _ACTIONS: dict[tuple[str, tuple[int, ...]], Action] = {}
 _ADDS: list[list[Action]] = []
 
@@ -222,6 +231,8 @@ def meld_steps(
         key = (m, wilds)
         entry = facts.get(key)
         if entry is None:
+            if len(facts) >= _FACTS_BOUND:
+                facts.clear()  # clones share it: a long search must not grow it for ever
             entry = (is_pure_meld(m, rules), [-1] * 52)
             facts[key] = entry
         entries.append(entry)
@@ -251,9 +262,13 @@ def meld_steps(
 def _add_status(m: tuple[Card, ...], k: int, rules: MarriageRules, wilds: frozenset[int]) -> int:
     """0: ``k`` is not offered for table meld ``m`` or does not fit it; 1: ``m + k`` is a
     meld; 2: a pure meld. A card is offered to a trial if of its rank, to a sequence if
-    of its suit (wild cards always), to a meld of wild cards only whatever it is."""
+    of its suit (wild cards always), to a meld of wild cards only whatever it is.
+
+    ``is_meld`` and ``is_pure_meld`` of ``m + k``, worked out once: the pure test is
+    the first step of ``is_meld``, and neither depends on the order of the cards."""
     naturals = [c for c in m if c not in wilds]
-    if naturals and k not in wilds:
+    k_wild = k in wilds
+    if naturals and not k_wild:
         rank = naturals[0] % 13
         suit = naturals[0] // 13
         same_rank = all(c % 13 == rank for c in naturals)
@@ -266,7 +281,21 @@ def _add_status(m: tuple[Card, ...], k: int, rules: MarriageRules, wilds: frozen
             offered = True
         if not offered:
             return 0
-    new = tuple(sorted((*m, CARDS[k])))
-    if not is_meld(new, rules, wilds):
+    size = len(m) + 1
+    if not (size >= 3 if rules.melds_at_least3 else size == 3):
         return 0
-    return 2 if is_pure_meld(new, rules) else 1
+    cards = [int(c) for c in m]
+    cards.append(k)
+    if is_pure_meld(cards, rules):
+        return 2
+    if not k_wild:
+        naturals.append(CARDS[k])
+    wild_count = size - len(naturals)
+    if wild_count == 0:
+        return 0
+    if not rules.melds_at_least3:
+        return 1 if wild_count >= 2 or _pair_compatible(naturals[0], naturals[1]) else 0
+    if size <= MAX_TRIAL and _trial_ok(naturals):
+        return 1
+    span = seq_span(naturals)
+    return 1 if span is not None and span <= size <= MAX_SEQUENCE else 0
