@@ -892,17 +892,20 @@ def _too_many_loners(
     identical cards (a tunnela, when ``tun``), or a run.
     """
     wild, wmask = _wild_row(wilds)
+    h: list[int] = hand if isinstance(hand, list) else list(hand)
     wild_count = 0
-    for k in range(len(hand)):
-        if hand[k] and (k >= 52 or wild[k]):
-            wild_count += hand[k]
+    for k in range(len(h)):
+        n = h[k]
+        if n and (k >= 52 or wild[k]):
+            wild_count += n
     held = [0, 0, 0, 0]  # per suit, bit p (1..14, ace 1 and 14): a natural card there
     rank_suits = [0] * 13  # suits holding a natural card of each rank
-    for c in range(52):
-        if hand[c] and not wild[c]:
-            s, r = divmod(c, 13)
-            held[s] |= _BITS[r]
-            rank_suits[r] += 1
+    for s in range(4):
+        for r in range(13):
+            c = s * 13 + r
+            if h[c] and not wild[c]:
+                held[s] |= _BITS[r]
+                rank_suits[r] += 1
     ranks = [0, 0, 0, 0]  # per suit, bit r: a trial of the table may take that card
     reach = [0, 0, 0, 0]  # per suit, bit p: a sequence of the table may take it
     for g in table:
@@ -935,25 +938,26 @@ def _too_many_loners(
             reach[suit] |= (((1 << (b - a + 1)) - 1) << a) & ~occupied
     loners = needy = 0
     lonely = [0, 0, 0, 0]  # per suit, bit r: a card needing a wild card (or a drop)
-    for c in range(52):
-        if not hand[c] or wild[c]:
-            continue
-        s, r = divmod(c, 13)
-        own = _BITS[r]
-        if (ranks[s] >> r) & 1 or reach[s] & own:
-            continue
-        others = held[s] & ~own
-        near = rank_suits[r] > 1 or any(others & _NEAR[p] for p in POSITIONS[r])
-        if not near:
-            loners += hand[c]
-            lonely[s] |= 1 << r
-        elif (
-            rank_suits[r] < 3
-            and not (tun and hand[c] >= 3)
-            and not any((held[s] >> lo) & 7 == 7 for p in POSITIONS[r] for lo in _RUN_STARTS[p])
-        ):
-            needy += hand[c]  # its meld holds a wild card: no natural meld holds it
-            lonely[s] |= 1 << r
+    for s in range(4):
+        for r in range(13):
+            c = s * 13 + r
+            n = h[c]
+            if not n or wild[c]:
+                continue
+            if (ranks[s] >> r) & 1 or reach[s] & _BITS[r]:
+                continue
+            if not (rank_suits[r] > 1 or held[s] & ~_BITS[r] & _NEAR_RANK[r]):
+                loners += n  # no partner
+                lonely[s] |= 1 << r
+            elif rank_suits[r] < 3 and not (tun and n >= 3):
+                run = False  # a natural run of three through it?
+                for lo in _RANK_RUN_STARTS[r]:
+                    if (held[s] >> lo) & 7 == 7:
+                        run = True
+                        break
+                if not run:
+                    needy += n  # its meld holds a wild card: no natural meld holds it
+                    lonely[s] |= 1 << r
     if not wild_count:
         return loners + needy > drops  # every meld is natural
     left = max(0, loners - drops)
@@ -1007,6 +1011,10 @@ _BITS = tuple(sum(1 << p for p in ps) for ps in POSITIONS)
 _NEAR = tuple(sum(1 << q for q in range(max(1, p - 2), min(14, p + 2) + 1)) for p in range(15))
 #: Per position p: the starts of the three-card runs through p.
 _RUN_STARTS = tuple(tuple(w[0] for w in three_windows(p)) for p in range(15))
+#: Per rank: the positions near it (``_NEAR`` of each of its positions), and the starts
+#: of the three-card runs through it (ace low and high).
+_NEAR_RANK = tuple(_NEAR[ps[0]] | _NEAR[ps[-1]] for ps in POSITIONS)
+_RANK_RUN_STARTS = tuple(tuple(lo for p in ps for lo in _RUN_STARTS[p]) for ps in POSITIONS)
 
 
 def _matching(edges: list[int]) -> int:
