@@ -84,15 +84,16 @@ def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...
     """
     if not (rules.melds_at_least3 and rules.show_kinds == "sequence+trial"):
         return [tuple(sorted(m)) for m in show_meld_options(hand, rules)]
+    h: list[int] = hand if isinstance(hand, list) else list(hand)  # fast indexing compiled
     out: list[tuple[int, ...]] = []
     for s in range(4):
         kinds = RUN_KINDS[s]
         base = s * 13
         for start in range(1, 13):
-            if not hand[kinds[start]]:
+            if not h[kinds[start]]:
                 continue
             end = start  # last held position of the run from ``start``
-            while end < 14 and end - start < 12 and hand[kinds[end + 1]]:
+            while end < 14 and end - start < 12 and h[kinds[end + 1]]:
                 end += 1
             if end - start < 2:
                 continue
@@ -102,7 +103,9 @@ def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...
                 else:
                     out.append(tuple(range(base + start - 1, base + last)))
     for r in range(13):
-        suits = [s for s in range(4) if hand[s * 13 + r]]
+        if (h[r] > 0) + (h[13 + r] > 0) + (h[26 + r] > 0) + (h[39 + r] > 0) < 3:
+            continue
+        suits = [s for s in range(4) if h[s * 13 + r]]
         if len(suits) < 3:
             continue
         for size in (3, 4):
@@ -111,7 +114,7 @@ def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...
     return out
 
 
-def packs(rest: list[int], melds: Sequence[tuple[int, ...]], k: int, start: int) -> bool:
+def packs(rest: list[int], melds: list[tuple[int, ...]], k: int, start: int) -> bool:
     """Whether ``k`` disjoint melds of ``melds`` (from index ``start``) fit in ``rest``.
 
     Used on the show-meld list to keep a show completable (M-6); three-card melds
@@ -142,7 +145,7 @@ def show_steps(
     leave a card to discard; ``None`` when the hand holds fewer than ``need`` disjoint
     show melds (the caller lowers its bound, ``MarriageState.show_ub``)."""
     options = pure_melds(hand, rules)
-    threes = [m for m in options if len(m) == 3]
+    threes: list[tuple[int, ...]] = [m for m in options if len(m) == 3]
     rest = list(hand)
     if not packs(rest, threes, need, 0):
         return None
@@ -188,9 +191,10 @@ def meld_steps(
     other than the ``taken`` one to discard; ``size`` is the hand's card count.
     """
     out: list[Action] = []
-    held = [c for c in range(52) if hand[c]]
+    h: list[int] = hand if isinstance(hand, list) else list(hand)  # fast indexing compiled
+    held = [c for c in range(52) if h[c]]
     wild_in_hand = [c for c in held if c in wilds]
-    candidates = pure_melds(hand, rules)
+    candidates = pure_melds(h, rules)
     if wild_in_hand:
         w = wild_in_hand[0]
         naturals = [c for c in held if c not in wilds]
@@ -201,14 +205,14 @@ def meld_steps(
                     candidates.append((a, b, w) if w > b else (a, w, b) if w > a else (w, a, b))
         wild_total = 0
         for c in wild_in_hand:
-            wild_total += hand[c]
+            wild_total += h[c]
         if wild_total >= 3:
             three: list[int] = []
             for c in wild_in_hand:
-                three.extend([c] * min(hand[c], 3 - len(three)))
+                three.extend([c] * min(h[c], 3 - len(three)))
             candidates.append(tuple(three))
     at_least3 = rules.melds_at_least3
-    in_hand_taken = hand[taken] if taken is not None else 0
+    in_hand_taken = h[taken] if taken is not None else 0
     seen: set[tuple[int, ...]] = set()
     for meld in candidates:
         if meld in seen:

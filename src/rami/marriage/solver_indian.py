@@ -207,9 +207,16 @@ class _Search:
         self.tun = rules.tunnela_melds
         self.wild, self.wmask = _wild_row(wilds)
         self.hand0 = list(hand[:52])
-        self.R = list(hand[:52])
-        self.rkey = sum(n << (4 * k) for k, n in enumerate(self.R))
-        self.wild_left = sum(n for k, n in enumerate(self.R) if self.wild[k])
+        R = self.R = list(hand[:52])
+        rkey = wild_left = 0
+        for k in range(len(R)):
+            n = R[k]
+            if n:
+                rkey += n << (4 * k)
+                if self.wild[k]:
+                    wild_left += n
+        self.rkey = rkey
+        self.wild_left = wild_left
         self.jokers = jokers
         self.drops = drops
         self.target = target
