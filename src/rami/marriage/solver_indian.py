@@ -828,6 +828,37 @@ _DROPS_MEMO: BoundedMemo[tuple[object, ...], dict[int, tuple[tuple[int, ...], ..
 )
 
 
+class _RulesKey:
+    """Rules in a memo key, hashed once: ``MarriageRules`` hashes all its fields at each
+    lookup. Equal when the rules are equal."""
+
+    __slots__ = ("h", "rules")
+
+    def __init__(self, rules: MarriageRules) -> None:
+        self.rules = rules
+        self.h = hash(rules)
+
+    def __hash__(self) -> int:
+        return self.h
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _RulesKey):
+            return NotImplemented
+        return other.rules is self.rules or other.rules == self.rules
+
+
+#: The last rules seen and their key (a deal asks with the same rules object each time).
+_LAST_RULES: list[_RulesKey] = []
+
+
+def _rules_key(rules: MarriageRules) -> _RulesKey:
+    if _LAST_RULES and _LAST_RULES[0].rules is rules:
+        return _LAST_RULES[0]
+    got = _RulesKey(rules)
+    _LAST_RULES[:] = [got]
+    return got
+
+
 def finishing_discards(
     hand: Sequence[int],
     rules: MarriageRules,
@@ -843,7 +874,7 @@ def finishing_discards(
     after a pass without it, which names the only candidates; then each choice of
     protected table melds and three-card pure cores from the hand.
     """
-    key = (bytes(hand), wilds, tuple(tuple(g) for g in table), rules)
+    key = (bytes(hand), wilds, tuple(tuple(g) for g in table), _rules_key(rules))
     got = _DROPS_MEMO.get(key)
     if got is None:
         got = _finishing_discards(hand, rules, wilds, table)
