@@ -452,9 +452,12 @@ class _Search:
                     if self._dfs(0, nt, opened, new, pool, dropped, need, spare, kept + 1):
                         return True
                     continue
+                joins = self._joins(c, g)
+                if not joins:
+                    continue
                 old_need, old_cap = self._dirty(g)
                 old_spare = old_cap - old_need
-                for union, n in self._joins(c, g):
+                for union, n in joins:
                     grown = tuple(sorted(union))
                     g_need, g_cap = self._dirty(grown)
                     if g_need < 0:
@@ -488,8 +491,12 @@ class _Search:
             self._give(c)
         return False
 
-    def _joins(self, c: int, g: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
-        """Ways for ``c`` to join table meld ``g``: (g + c + more cards, cards added)."""
+    def _joins(self, c: int, g: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """Ways for ``c`` to join table meld ``g``: (g + c + more cards, cards added).
+
+        A list, built at once: the search gives back every card it takes before it
+        reads the next way, so the cards held are the same as when they were listed."""
+        out: list[tuple[tuple[int, ...], int]] = []
         wild = self.wild
         s, r = divmod(c, 13)
         key = (g, self.wmask)
@@ -508,16 +515,17 @@ class _Search:
             for size in range(0, len(others) + 1):
                 for combo in itertools.combinations(others, size):
                     if len(g) + 1 + size <= MAX_TRIAL:
-                        yield (*g, c, *combo), 1 + size
+                        out.append(((*g, c, *combo), 1 + size))
         if one_suit != s and one_suit != 4:
-            return  # natural cards of another suit: no sequence with c
+            return out  # natural cards of another suit: no sequence with c
         if (ranks >> r) & 1:
-            return
+            return out
         for pos_c in positions(r):
             for hi in self._his(c, pos_c, pos_c):
                 cards = self._window_cards(c, pos_c, hi, ranks)
                 if len(g) + 1 + len(cards) <= MAX_SEQUENCE:
-                    yield (*g, c, *cards), 1 + len(cards)
+                    out.append(((*g, c, *cards), 1 + len(cards)))
+        return out
 
     def _place(
         self,
