@@ -860,8 +860,9 @@ _LAST_RULES: list[_RulesKey] = []
 
 
 def _rules_key(rules: MarriageRules) -> _RulesKey:
-    if _LAST_RULES and _LAST_RULES[0].rules is rules:
-        return _LAST_RULES[0]
+    for last in _LAST_RULES[-1:]:  # read once: another thread may replace it
+        if last.rules is rules:
+            return last
     got = _RulesKey(rules)
     _LAST_RULES[:] = [got]
     return got
