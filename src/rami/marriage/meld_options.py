@@ -31,6 +31,7 @@ from rami.marriage.melds import (
 )
 from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import show_meld_options
+from rami.memo import GenerationMemo
 from rami.runs import RUN_KINDS
 
 __all__ = ["AddFacts", "listed", "meld_steps", "packs", "pure_melds", "show_steps"]
@@ -46,19 +47,19 @@ SHOW_MELDS = 3  # M-6: pure melds shown to see, and kept on the table (indian)
 AddFacts = dict[tuple[tuple[Card, ...], frozenset[int]], tuple[bool, list[int]]]
 
 _FACTS_BOUND = 4096
-_ACTIONS: dict[tuple[str, tuple[int, ...]], Action] = {}
+#: The shared ``Action`` of each show or meld step, by (verb, sorted kinds).
+_ACTIONS: GenerationMemo[tuple[str, tuple[int, ...]], Action] = GenerationMemo(
+    20_000, name="marriage.meld_actions"
+)
 _ADDS: list[list[Action]] = []
 
 
 def _action(kind: str, cards: tuple[int, ...]) -> Action:
     """The shared ``Action(kind, cards)`` (``cards`` sorted: the canonical form)."""
     key = (kind, cards)
-    got = _ACTIONS.get(key)
+    got = _ACTIONS.table.get(key)
     if got is None:
-        if len(_ACTIONS) > 50_000:
-            _ACTIONS.clear()  # a bound, never reached by real melds
-        got = Action(kind, tuple([CARDS[c] for c in cards]))
-        _ACTIONS[key] = got
+        got = _ACTIONS.remember(key, Action(kind, tuple([CARDS[c] for c in cards])))
     return got
 
 

@@ -77,16 +77,19 @@ def _dirty_facts(cards: Sequence[int], wild: Sequence[bool], tun: bool) -> tuple
 #: search asks it at every state for each table meld it may join, and for each way of
 #: joining one. Keys of ints only: the cyclic GC stops tracking them.
 _DIRTY_FACTS: GenerationMemo[tuple[tuple[int, ...], int, bool], tuple[int, int]] = GenerationMemo(
-    100_000
+    100_000, name="indian.dirty_facts", shared=True
 )
 
 #: Per (table meld, wild mask): ``_shape_of``, what ``_Search._joins`` reads of a meld.
 _SHAPES: GenerationMemo[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = GenerationMemo(
-    20_000
+    20_000, name="indian.join_shapes", shared=True
 )
 
-#: Per wild kinds: (kind -> is it wild, the kinds as a bit mask), read-only.
-_WILD_ROWS: GenerationMemo[frozenset[int], tuple[list[bool], int]] = GenerationMemo(1_000)
+#: Per wild kinds: (kind -> is it wild, the kinds as a bit mask), read-only. A tiplu
+#: gives one of 52 sets (and none): its own small bound.
+_WILD_ROWS: GenerationMemo[frozenset[int], tuple[list[bool], int]] = GenerationMemo(
+    64, name="indian.wild_rows"
+)
 
 
 def _wild_row(wilds: frozenset[int]) -> tuple[list[bool], int]:
@@ -119,7 +122,9 @@ def _shape_of(g: Sequence[int], wild: Sequence[bool]) -> tuple[int, int, int, in
     return (rank if same_rank else -1), suits, (suit if same_suit else -1), ranks
 
 
-_PURE_FACTS: GenerationMemo[tuple[tuple[int, ...], bool], tuple[int, int]] = GenerationMemo(100_000)
+_PURE_FACTS: GenerationMemo[tuple[tuple[int, ...], bool], tuple[int, int]] = GenerationMemo(
+    100_000, name="indian.pure_facts", shared=True
+)
 
 
 def _pure_facts(cards: tuple[int, ...], tun: bool) -> tuple[int, int]:
@@ -159,7 +164,9 @@ def _gap_dead(grown: tuple[int, ...], held: Sequence[int]) -> bool:
 
 
 #: Per grown pure sequence: the kinds filling its gaps, for each place of an ace.
-_GAPS: GenerationMemo[tuple[int, ...], tuple[tuple[int, ...], ...]] = GenerationMemo(100_000)
+_GAPS: GenerationMemo[tuple[int, ...], tuple[tuple[int, ...], ...]] = GenerationMemo(
+    100_000, name="indian.gaps", shared=True
+)
 
 
 def _gap_kinds(grown: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -832,7 +839,7 @@ def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ..
 
 #: Finishing discards per holding: (hand, wild kinds, table, rules) -> {discard: melds}.
 _DROPS_MEMO: BoundedMemo[tuple[object, ...], dict[int, tuple[tuple[int, ...], ...]]] = BoundedMemo(
-    2048
+    2048, name="indian.drops"
 )
 
 
@@ -1020,7 +1027,7 @@ def _too_many_loners(
 _TABLE_FACTS: GenerationMemo[
     tuple[tuple[int, ...], int],
     tuple[tuple[int, ...], int, int, tuple[tuple[int, int], ...], int],
-] = GenerationMemo(20_000)
+] = GenerationMemo(20_000, name="indian.table_facts", shared=True)
 
 
 def _table_facts(
