@@ -353,7 +353,9 @@ def _dead(obs: Observation, c: int) -> float:
     return 0.3 * obs.pile.count(c)
 
 
-_REMOVAL: GenerationMemo[tuple[object, ...], dict[int, float]] = GenerationMemo(4096)
+_REMOVAL: GenerationMemo[tuple[object, ...], dict[int, float]] = GenerationMemo(
+    4096, name="marriage_greedy.removal"
+)
 _REMOVAL_MEMO = _REMOVAL.table
 
 
