@@ -85,6 +85,10 @@ class BotKit(Generic[ObsT, StateT]):
     tree_scale: float = 10.0  # points that count as one unit in the tree's UCB
     wilds: Callable[[GameView], frozenset[int]] = _no_wilds  # wild kinds a view shows
     play_step: Callable[[GameView], int] = _clockwise  # +1 or -1: who plays next
+    tree_value: Callable[[StateT, int], float] | None = None  # ``ismcts``'s leaf, if not
+    # ``leaf_value`` (a game may calibrate the tree's leaf without changing ``search``)
+    own_policy: Callable[[StateT], Action] | None = None  # ``ismcts``'s own moves in its
+    # default line and rollouts, if not ``policy`` (the others are modelled by ``policy``)
     hard_iterations: int = 48
     expert_iterations: int = 160
 
