@@ -43,7 +43,9 @@ if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
 
 __all__ = [
+    "HARD_STYLE",
     "Observation",
+    "Style",
     "TunisianGreedy",
     "candidates",
     "card_use",
@@ -247,17 +249,30 @@ def _risk(obs: Observation) -> float:
     return 0.6 if smallest <= 3 else 0.3 if smallest <= 6 else 0.1
 
 
-def discard_scores(obs: Observation, keep_high: float = 0.0) -> dict[int, float]:
+@dataclass(frozen=True)
+class Style:
+    """How ``hard`` plays its own moves differently from ``greedy`` (``None`` there).
+
+    Before opening it keeps high cards and the cards of a near opening: the opening
+    needs 71 points or more (T-6), which high cards reach in fewer melds.
+    """
+
+    keep_high: float = 2.0  # discard-score units per point of the card
+    reach: float = 10.0  # units per point of the best opening one card away without it
+    reach_cap: int = 20  # points above the threshold that still count for ``reach``
+
+
+def discard_scores(obs: Observation, style: Style | None = None) -> dict[int, float]:
     """A cost per card that may be discarded: lower is a better discard.
 
-    ``keep_high`` (``hard``'s own play, 0 for ``greedy``) adds that many units per point
-    of the card while the seat has not opened: the opening needs 71 points or more
-    (T-6), which high cards reach in fewer melds, so they are worth keeping.
+    With a ``style`` (``hard``'s own play) and the seat not opened, a card costs
+    ``keep_high`` more per point, and ``reach`` less per point of the best opening the
+    hand would hold without it given one more card of its choice (a joker added),
+    counted up to ``reach_cap`` above the threshold (T-6).
     """
     hand = obs.hand
     risk = _risk(obs)
     fits = table_fits(obs.table)
-    shut = keep_high and not obs.opened[obs.seat]
     out: dict[int, float] = {}
     for a in obs.legal:
         if a.kind != "discard":
@@ -268,10 +283,27 @@ def discard_scores(obs: Observation, keep_high: float = 0.0) -> dict[int, float]
             continue
         cost = 10.0 * card_use(hand, c) - risk * card_points(c, obs.rules)
         cost += 12.0 * _danger(obs, c, fits)
-        if shut:
-            cost += keep_high * card_points(c, obs.rules)
         out[c] = cost
+    if style is not None and not obs.opened[obs.seat]:
+        _shut_scores(obs, style, out)
     return out
+
+
+def _shut_scores(obs: Observation, style: Style, out: dict[int, float]) -> None:
+    """``discard_scores``' terms of ``hard``'s own play before opening (T-6)."""
+    cap = obs.threshold + style.reach_cap
+    plus = obs.hand[:]
+    plus[_JOKER] += 1
+    several = len(out) > 1
+    for c in out:
+        if c == _JOKER:
+            continue
+        out[c] += style.keep_high * card_points(c, obs.rules)
+        if several and style.reach:
+            plus[c] -= 1
+            best = best_opening(plus)
+            plus[c] += 1
+            out[c] -= style.reach * min(best.value if best is not None else 0, cap)
 
 
 def _higher(c: int) -> int:
@@ -279,9 +311,9 @@ def _higher(c: int) -> int:
 
 
 def _choose_discard(
-    obs: Observation, rng: random.Random | None, noise: float, keep_high: float = 0.0
+    obs: Observation, rng: random.Random | None, noise: float, style: Style | None = None
 ) -> Action:
-    return pick_discard(discard_scores(obs, keep_high), rng, noise, _higher)
+    return pick_discard(discard_scores(obs, style), rng, noise, _higher)
 
 
 # --------------------------------------------------------------------------- steps
@@ -445,10 +477,10 @@ def decide(
     obs: Observation,
     rng: random.Random | None = None,
     noise: float = 0.0,
-    keep_high: float = 0.0,
+    style: Style | None = None,
 ) -> Action:
     """The greedy move for ``obs`` (``noise`` > 0 blurs its choices of discard and draw;
-    ``keep_high`` > 0 keeps high cards before opening, see ``discard_scores``)."""
+    a ``style`` is ``hard``'s own play, see ``discard_scores``)."""
     legal = obs.legal
     if len(legal) == 1:
         return legal[0]
@@ -456,7 +488,7 @@ def decide(
         blurred = noisy_choice(legal, rng, noise, min(0.3, noise / 40))
         return blurred if blurred is not None else _draw_or_take(obs)
     if obs.phase == "first_discard":
-        return _choose_discard(obs, rng, noise, keep_high)
+        return _choose_discard(obs, rng, noise, style)
     step = _going_out_step(obs)
     if step is not None:
         return step
@@ -469,7 +501,7 @@ def decide(
         if step is not None and (step in legal):
             return step
     if any(a.kind == "discard" for a in legal):
-        return _choose_discard(obs, rng, noise, keep_high)
+        return _choose_discard(obs, rng, noise, style)
     return legal[0]  # a staged opening must be completed: any offered meld does it
 
 
@@ -508,10 +540,12 @@ def candidates(obs: Observation, k: int) -> list[Action]:
 
 
 DANGER = 5.0  # discard-score units per danger (IS-MCTS)
-# ``hard``'s own play keeps high cards before opening (``discard_scores``): in 400
-# duplicate 1 v 1 deals against greedy, greedy with 0.5, 1.5, 3, 5 and 8 units a point
-# gave -6.7, -11.8, -12.2, -10.6 and -5.7 points a deal (95 % intervals about +-3).
-KEEP_HIGH = 2.0
+# ``hard``'s own play (``Style``). Greedy with it against greedy, 400 duplicate 1 v 1
+# deals (seed 11, 95 % intervals about +-3 points): ``keep_high`` 0.5, 1.5, 2, 3, 5
+# and 8 alone gave -6.7, -11.8, -12.7, -12.2, -10.6 and -5.7 points a deal; with
+# ``keep_high`` 2, ``reach`` 0.5, 1.5, 4 and 10 gave -12.9, -13.5, -13.8 and -14.1
+# (``reach`` 10 against none, paired: -1.5 +- 1.4).
+HARD_STYLE = Style()
 
 
 def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Action]:
@@ -530,10 +564,10 @@ def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Actio
         step = _going_out_step(obs)
         if step is not None:
             return [step]  # the exact solver: the hand can be emptied this turn
-        first = decide(obs, keep_high=KEEP_HIGH)
+        first = decide(obs, style=HARD_STYLE)
         if first.kind != "discard":
             out.append(first)
-    scores = discard_scores(obs, KEEP_HIGH)
+    scores = discard_scores(obs, HARD_STYLE)
     ranked = sorted(scores, key=lambda c: (scores[c] + DANGER * model.danger(c), -c))
     for c in ranked:
         if len(out) >= width:
@@ -557,10 +591,10 @@ def policy(state: TunisianState) -> Action:
 
 def own_policy(state: TunisianState) -> Action:
     """``hard``'s own default move (its tree's first move and its rollouts): greedy's,
-    keeping high cards before opening (``KEEP_HIGH``)."""
+    playing ``HARD_STYLE`` before opening."""
     seat = state.to_move
     assert seat is not None
-    return decide(observe_state(state, seat), keep_high=KEEP_HIGH)
+    return decide(observe_state(state, seat), style=HARD_STYLE)
 
 
 def _distance(hand: Sequence[int], fits: set[int], opened: bool, threshold: int) -> float:
