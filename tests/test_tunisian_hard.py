@@ -67,3 +67,59 @@ def test_the_tree_uses_the_calibrated_leaf_and_search_keeps_its_own() -> None:
     kit = kit_of("tunisian")
     assert kit.tree_value is g.race_value
     assert kit.leaf_value is g.leaf_value
+
+
+def _views(seeds: range) -> list[dict[str, object]]:
+    """Views of the seat to move from greedy play, discards among the legal moves."""
+    out = []
+    for seed in seeds:
+        state = new_deal({"preset": "1v1"}, 2, seed, seed % 2)
+        bots = [make_bot("tunisian", "medium", s) for s in range(2)]
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            view = state.view(seat)
+            if sum(a.kind == "discard" for a in state.legal_actions()) > 1:
+                out.append(dict(view))
+            state.apply(bots[seat].act(view))
+    return out
+
+
+def test_hard_style_keeps_high_cards_before_opening() -> None:
+    """T-6: before opening the style adds ``keep_high`` per point of the card to its
+    discard cost (a joker stays unthrowable); once opened it changes nothing here."""
+    from rami.tunisian.scoring import card_points
+
+    style = g.Style(keep_high=2.0, reach=0.0, out_next=0.0)
+    shut = opened = 0
+    for view in _views(range(3)):
+        obs = g.observe(view)
+        plain, styled = g.discard_scores(obs), g.discard_scores(obs, style)
+        assert plain.keys() == styled.keys()
+        for c, cost in plain.items():
+            if c == 52 or obs.opened[obs.seat]:
+                assert styled[c] == cost
+            else:
+                assert abs(styled[c] - cost - 2.0 * card_points(c, obs.rules)) < 1e-9
+        if obs.opened[obs.seat]:
+            opened += 1
+        else:
+            shut += 1
+    assert shut and opened
+
+
+def test_hard_own_play_differs_from_greedy_only_in_discards() -> None:
+    """``own_policy`` (the tree's default line) is greedy's move but for the discard."""
+    differ = 0
+    for seed in range(4):
+        state = new_deal({"preset": "1v1"}, 2, seed, seed % 2)
+        bots = [make_bot("tunisian", "medium", s) for s in range(2)]
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            mine, greedy = g.own_policy(state), g.policy(state)
+            if mine != greedy:
+                assert mine.kind == greedy.kind == "discard"
+                differ += 1
+            state.apply(bots[seat].act(state.view(seat)))
+    assert differ
