@@ -8,7 +8,8 @@ PettingZoo loop is ``env.last()`` + ``env.step(id)``; RLCard's is ``env.step(act
 ``observation_tensor()`` + ``legal_actions()`` + ``apply_action`` (chance outcomes
 sampled in the same loop). The encoder figures are the time of ``Encoder.encode(view)``
 alone, the view built beforehand, and of ``Encoder.encode_state(state, seat)`` (the fast
-path the envs call: the same vector without building the view). RLCard and OpenSpiel are
+path the envs call: the same vector without building the view), by the wall clock and by
+the thread's CPU time (steadier on a shared machine). RLCard and OpenSpiel are
 skipped (with a note) when not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
 
 Run: ``.venv/bin/python bench/rl_env.py [seconds per env]``. The machine's load shows
@@ -31,18 +32,20 @@ from rami.rl.gym_env import RamiGymEnv
 from rami.rl.observation import encoder_for
 
 
-def calibrate() -> float:
-    start = time.perf_counter()
+def calibrate(clock: Callable[[], float] = time.perf_counter) -> float:
+    start = clock()
     x = 0
     for i in range(1_000_000):
         x += i
-    return (time.perf_counter() - start) * 1e3
+    return (clock() - start) * 1e3
 
 
-def timed(seconds: float, step: Callable[[], None]) -> float:
-    """Steps per second of ``step`` over about ``seconds``."""
+def timed(seconds: float, step: Callable[[], None]) -> tuple[float, float]:
+    """Steps per second of ``step`` over about ``seconds``: by the wall clock, and per
+    second of this thread's CPU time (what a busy machine disturbs less)."""
     n = 0
     start = time.perf_counter()
+    cpu = time.thread_time()
     end = start + seconds
     while True:
         for _ in range(50):
@@ -50,7 +53,7 @@ def timed(seconds: float, step: Callable[[], None]) -> float:
         n += 50
         now = time.perf_counter()
         if now >= end:
-            return n / (now - start)
+            return n / (now - start), n / (time.thread_time() - cpu)
 
 
 def pettingzoo_loop(env: Any, seed: int) -> Callable[[], None]:
@@ -161,12 +164,18 @@ def encoder_times(game: str, preset: str, players: int) -> tuple[float, float, f
     return fresh, incremental, viewing / len(views) * 1e6
 
 
-def fast_encoder_times(game: str, preset: str, players: int) -> tuple[float, float]:
+def fast_encoder_times(
+    game: str, preset: str, players: int, clock: Callable[[], float] = time.perf_counter
+) -> tuple[float, float]:
     """Microseconds per ``Encoder.encode_state(state, to_move)`` (what the envs call: no
-    view built), incrementally and reading the history afresh, timed during random play."""
+    view built), incrementally (the seat's planes kept between calls) and from scratch
+    (``reset()`` before each call), timed by ``clock`` during random play. With
+    ``time.thread_time`` the figure is this thread's CPU time (less sensitive to a busy
+    machine than the wall clock; the clock's own cost is taken off)."""
     rng = random.Random(1)
     incremental = fresh = 0.0
     calls = 0
+    overhead = _clock_cost(clock)
     for seed in range(4):
         rules = {"preset": preset, "max_turns": 150}
         state = GAMES[game].new_match(rules, players, seed).current
@@ -176,23 +185,37 @@ def fast_encoder_times(game: str, preset: str, players: int) -> tuple[float, flo
             legal = state.legal_actions()
             seat = state.to_move
             assert seat is not None
-            start = time.perf_counter()
+            start = clock()
             enc.encode_state(state, seat)
-            middle = time.perf_counter()
+            middle = clock()
             scratch.reset()
             scratch.encode_state(state, seat)
-            incremental += middle - start
-            fresh += time.perf_counter() - middle
+            incremental += middle - start - overhead
+            fresh += clock() - middle - overhead
             calls += 1
             state.apply(rng.choice(legal))
     return incremental / calls * 1e6, fresh / calls * 1e6
+
+
+def _clock_cost(clock: Callable[[], float]) -> float:
+    """Seconds one reading of ``clock`` adds to a timed interval (best of 5)."""
+    best = 1.0
+    for _ in range(5):
+        start = clock()
+        for _ in range(1000):
+            clock()
+        best = min(best, (clock() - start) / 1001)
+    return best
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="RL environment steps per second vs peers")
     parser.add_argument("seconds", nargs="?", type=float, default=3.0, help="per environment")
     seconds = parser.parse_args().seconds
-    print(f"calibration: 1M Python additions in {calibrate():.0f} ms (idle machine: ~30 ms)")
+    print(
+        f"calibration: 1M Python additions in {calibrate():.0f} ms wall,"
+        f" {calibrate(time.thread_time):.0f} ms CPU (idle machine: ~30 ms)"
+    )
     print("\nobservation encoder (µs per call; aim ≤ 20 µs) and state.view (µs per call):")
     for game, preset, players in (
         ("tunisian", "1v1", 2),
@@ -205,7 +228,10 @@ def main() -> None:
             f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch;"
             f" view {view:7.1f}"
         )
-    print("\nfast encoder, encode_state (µs per call; what the envs call, no view built):")
+    print(
+        "\nfast encoder, encode_state (µs per call; what the envs call, no view built;"
+        " wall clock, then CPU time):"
+    )
     for game, preset, players in (
         ("tunisian", "1v1", 2),
         ("tunisian", "2v2", 4),
@@ -213,9 +239,17 @@ def main() -> None:
         ("marriage", "indian", 4),
     ):
         inc, fresh = fast_encoder_times(game, preset, players)
-        print(f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch")
+        cpu_inc, cpu_fresh = fast_encoder_times(game, preset, players, time.thread_time)
+        print(
+            f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch;"
+            f" CPU {cpu_inc:7.1f} incremental, {cpu_fresh:7.1f} from scratch"
+        )
     rows: list[tuple[str, Callable[[], None] | str]] = [
         ("rami tunisian_v0 1v1 (PettingZoo)", pettingzoo_loop(tunisian_v0.env(max_turns=200), 1)),
+        (
+            "rami tunisian_v0 1v1 raw_env (no wrapper)",
+            pettingzoo_loop(tunisian_v0.raw_env(max_turns=200), 1),
+        ),
         ("rami tunisian_v0 ffa (PettingZoo)", pettingzoo_loop(tunisian_v0.env(mode="ffa"), 1)),
         (
             "rami marriage_v0 nepali 4p (PettingZoo)",
@@ -233,21 +267,30 @@ def main() -> None:
         ("RLCard gin-rummy", rlcard_loop(1)),
         ("OpenSpiel gin_rummy (C++)", openspiel_loop("gin_rummy", {}, 1)),
     ]
-    print(f"\nenvironment steps per second (random legal actions, {seconds:.0f} s each):")
-    figures: dict[str, float] = {}
+    print(
+        f"\nenvironment steps per second (random legal actions, {seconds:.0f} s each;"
+        " wall clock, then per CPU second):"
+    )
+    figures: dict[str, tuple[float, float]] = {}
     for name, loop in rows:
         if isinstance(loop, str):
             print(f"  {name:42s} skipped: {loop}")
             continue
-        rate = timed(seconds, loop)
-        figures[name] = rate
-        print(f"  {name:42s} {rate:10,.0f}")
+        rate, cpu_rate = timed(seconds, loop)
+        figures[name] = (rate, cpu_rate)
+        print(f"  {name:42s} {rate:10,.0f} {cpu_rate:10,.0f}")
     base = figures.get("RLCard gin-rummy")
     if base:
-        print("\nratio to RLCard gin-rummy (aim ≥ 2×):")
-        for name, rate in figures.items():
+        print("\nratio to RLCard gin-rummy (aim ≥ 2×; wall clock, then CPU):")
+        for name, (rate, cpu_rate) in figures.items():
             if name.startswith("rami"):
-                print(f"  {name:42s} {rate / base:6.2f}×")
+                print(f"  {name:42s} {rate / base[0]:6.2f}× {cpu_rate / base[1]:6.2f}× RLCard")
+    gin = figures.get("OpenSpiel gin_rummy (C++)")
+    if gin:
+        print("\nratio to OpenSpiel gin_rummy (wall clock, then CPU):")
+        for name, (rate, cpu_rate) in figures.items():
+            if name.startswith("rami"):
+                print(f"  {name:42s} {rate / gin[0]:6.2f}× {cpu_rate / gin[1]:6.2f}× OpenSpiel")
 
 
 if __name__ == "__main__":

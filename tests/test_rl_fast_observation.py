@@ -74,3 +74,82 @@ def test_fast_encoder_ignores_redealt_hidden_cards(game: str, preset: str, playe
                 compared += 1
             state.apply(rng.choice(state.legal_actions()))
     assert compared >= 3
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), TABLES)
+def test_kept_planes_follow_whole_matches_without_reset(
+    game: str, preset: str, players: int
+) -> None:
+    """One encoder over whole matches (deal after deal, no ``reset()``), every seat
+    observed at random intervals (so many events pile up between a seat's calls),
+    to the end of each deal: the kept planes equal a fresh ``encode(view)`` every time,
+    and an observation handed out earlier never changes afterwards."""
+    rng = random.Random(17)
+    positions = deals = 0
+    fast = None
+    for seed in range(2):
+        match = GAMES[game].new_match({"preset": preset, "max_turns": 100}, players, seed)
+        state = match.current
+        handed: list[tuple[np.ndarray, np.ndarray]] = []
+        while True:
+            for seat in range(players):
+                if rng.random() < 0.25 or state.is_over:
+                    view = state.view(seat)
+                    fast = fast or encoder_for(view)
+                    got = fast.encode_state(state, seat)
+                    assert np.array_equal(got, encoder_for(view).encode(view)), (seed, seat)
+                    if rng.random() < 0.05:
+                        handed.append((got, got.copy()))
+                    positions += 1
+            if state.is_over:
+                deals += 1
+                if match.is_over or deals % 3 == 0:
+                    break
+                state = match.next_deal()
+                continue
+            state.apply(rng.choice(state.legal_actions()))
+        assert all(np.array_equal(a, b) for a, b in handed)
+    assert deals >= 3 and positions >= 200
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), TABLES)
+def test_kept_planes_and_a_redealt_twin_share_an_encoder(
+    game: str, preset: str, players: int
+) -> None:
+    """A re-dealt twin of the position encoded by the same encoder (whose planes follow
+    the real deal) gives the same tensor, and the real deal's next call is still right:
+    another state's events rebuild the planes, they never leak hidden cards."""
+    rng = random.Random(23)
+    compared = 0
+    for seed in range(2):
+        state = GAMES[game].new_match({"preset": preset, "max_turns": 80}, players, seed).current
+        enc = encoder_for(state.view(0))
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            obs = enc.encode_state(state, seat)
+            if rng.random() < 0.1:
+                twin = HIDERS[game](state, seat, rng)
+                assert np.array_equal(enc.encode_state(twin, seat), obs)
+                assert np.array_equal(enc.encode_state(state, seat), obs)
+                compared += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert compared >= 3
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), [TABLES[1], TABLES[4]])
+def test_an_encoder_in_use_pickles_and_copies(game: str, preset: str, players: int) -> None:
+    """Envs are pickled or deep-copied (vector envs, checkpoints): an encoder holding kept
+    planes copies without them and the copy gives the same tensors."""
+    import copy
+    import pickle
+
+    rng = random.Random(3)
+    state = GAMES[game].new_match({"preset": preset, "max_turns": 60}, players, 1).current
+    enc = encoder_for(state.view(0))
+    for _ in range(30):
+        enc.encode_state(state, 0)
+        state.apply(rng.choice(state.legal_actions()))
+    want = enc.encode_state(state, 0)
+    for twin in (pickle.loads(pickle.dumps((enc, state))), copy.deepcopy((enc, state))):
+        assert np.array_equal(twin[0].encode_state(twin[1], 0), want)

@@ -90,3 +90,27 @@ def test_ismcts_bot_plays_a_deal() -> None:
         state.apply_action(action)  # type: ignore[attr-defined]
     assert decisions >= 3
     assert len(state.returns()) == 2  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_tensors_from_the_state_equal_the_view_encoding(
+    name: str, params: dict[str, object]
+) -> None:
+    """Every player's tensor of every position (and of clones played on) equals the
+    encoder run afresh on the view with the information-state history."""
+    from rami.rl.observation import encoder_for
+
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(4)
+    state = _deal(game, rng)
+    compared = 0
+    while not state.is_terminal():  # type: ignore[attr-defined]
+        branch = state.clone() if rng.random() < 0.2 else state  # type: ignore[attr-defined]
+        for player in range(game.num_players()):
+            view = branch.engine.view(player)  # type: ignore[attr-defined]
+            view["history"] = view["history"][branch.base :]  # type: ignore[attr-defined]
+            want = encoder_for(view).encode(view)
+            assert np.array_equal(np.asarray(branch.observation_tensor(player)), want)
+            compared += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
+    assert compared >= 20

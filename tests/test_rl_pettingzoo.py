@@ -105,3 +105,51 @@ def test_illegal_id_is_a_clear_error_and_changes_nothing() -> None:
     with pytest.raises(IllegalAction):
         env.step(env.space.size - 1)  # a swap on a table that is empty
     assert env.state.view(None) == before
+
+
+def test_the_order_enforcing_wrapper_keeps_pettingzoo_checks() -> None:
+    """``env()`` is PettingZoo's order-enforcing wrapper (a subclass reading ``last``,
+    ``agents`` and ``agent_selection`` directly): the same errors before ``reset``, the
+    same answers after it as the bare env."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = tunisian_v0.env(max_turns=30)
+    assert isinstance(env, OrderEnforcingWrapper)
+    for name in ("agents", "agent_selection", "rewards"):
+        with pytest.raises(AttributeError, match="before reset"):
+            getattr(env, name)
+    assert str(env) == str(env.unwrapped)
+    raw = tunisian_v0.raw_env(max_turns=30)
+    env.reset(seed=3)
+    raw.reset(seed=3)
+    assert env.agents == raw.agents and env.agent_selection == raw.agent_selection
+    for got, want in zip(env.last(), raw.last(), strict=True):
+        if isinstance(got, dict) and "observation" in got:
+            assert all(np.array_equal(got[k], want[k]) for k in got)
+        else:
+            assert got == want
+
+
+@pytest.mark.parametrize(("mod", "kwargs"), [TABLES[0], TABLES[3]])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_the_bare_env_passes_the_conformance_tests(mod: Any, kwargs: dict[str, Any]) -> None:
+    """``raw_env()`` (no wrapper, the fastest loop) conforms too."""
+    api_test(mod.raw_env(max_turns=40, **kwargs), num_cycles=150)
+    seed_test(lambda: mod.raw_env(max_turns=30, **kwargs), num_cycles=60)
+
+
+def test_an_env_in_play_deep_copies_and_pickles() -> None:
+    """Copies of an env in the middle of a deal (vector envs, checkpoints) observe the same."""
+    import copy
+    import pickle
+
+    env = tunisian_v0.env(max_turns=60)
+    env.reset(seed=2)
+    rng = random.Random(2)
+    for _ in range(25):
+        obs, _r, term, trunc, _i = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    want = env.last()[0]
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        got = twin.last()[0]
+        assert all(np.array_equal(got[k], want[k]) for k in want)

@@ -4,8 +4,6 @@ scalars of the common encoder (``rami.rl.observation``) that are Marriage's own.
 
 from __future__ import annotations
 
-import numpy as np
-
 from rami.engine import GameState
 from rami.marriage.game import MarriageState
 from rami.marriage.rules import rules_from
@@ -72,6 +70,9 @@ class MarriageEncoder(Encoder):
             tuple(maps[common + rel * 5 + j].__getitem__ for j in range(3))
             for rel in range(players)
         ]
+        self._phase_hot = {q: [1.0 if q == x else 0.0 for x in self._phases] for q in self._phases}
+        # per observer, the seats in relative order (+0, +1, …)
+        self._order = [[(me + r) % players for r in range(players)] for me in range(players)]
         pos = self._pos
         self._seat_pos = [
             tuple(pos[common + rel * 5 + j].__getitem__ for j in range(3)) for rel in range(players)
@@ -79,60 +80,75 @@ class MarriageEncoder(Encoder):
 
     def encode_state(self, state: GameState, seat: int) -> Obs:
         """``encode(state.view(seat))`` from the same fields ``build_view`` reads (the
-        tiplu and wild cards only once the seat has seen, M-7), as integers."""
+        tiplu and wild cards only once the seat has seen, M-7), as integers. The seat's
+        planes are kept between calls and only the parts that changed are moved
+        (``_Planes``)."""
         assert isinstance(state, MarriageState)  # this game's state (the envs hold one)
         me = seat
-        n = self.players
         pos = self._pos
-        flat: list[int] = []
-        hand = np.asarray(state.hands[seat], dtype=np.float32)[:52]  # no joker in Marriage
-        pile = state.pile
-        if pile:
-            flat += map(pos[1].__getitem__, pile)
-            for depth in range(min(3, len(pile))):
-                flat.append(pos[2 + depth][pile[-1 - depth]])
+        p = self._planes_for(state.events, me)
+        delta = p.delta
+        parts = p.parts
+        diff = self._diff
+        self._sync_hand(p, state.hands[seat][:52])  # no joker in Marriage
+        self._sync_pile(p, tuple(state.pile))
         over = state.is_over
-        if (over or state.seen[seat]) and state.tiplu_picked and state.tiplu is not None:
-            flat.append(pos[5][int(state.tiplu)])
-            flat += map(pos[6].__getitem__, state.wilds)
+        tiplu = state.tiplu
+        if (over or state.seen[seat]) and state.tiplu_picked and tiplu is not None:
+            key: object = (int(tiplu), state.wilds)  # a frozenset
+        else:
+            key = None
+        kept = parts.get("tiplu")
+        if kept is None or kept[0] != key:
+            new: list[int] = []
+            if tiplu is not None and key is not None:
+                new.append(pos[5][int(tiplu)])
+                new += map(pos[6].__getitem__, state.wilds)
+            diff(delta, [] if kept is None else kept[1], new)
+            parts["tiplu"] = (key, new)
         taken = state.taken
-        if taken is not None:
-            flat.append(pos[7][taken])
-        h = self._history_of_events(state.events, me)
+        kept = parts.get("taken")
+        if kept is None or kept[0] != taken:
+            new = [] if taken is None else [pos[7][taken]]
+            diff(delta, [] if kept is None else kept[1], new)
+            parts["taken"] = (taken, new)
         to_move = state.to_move
-        phase = state.phase
-        scalars = [1.0 if phase == p else 0.0 for p in self._phases]
-        scalars += [
+        scalars = list(self._phase_hot[state.phase])
+        turn = state.turn / TURN_SCALE
+        scalars += (
             len(state.stock) / self.shoe,
-            min(1.0, state.turn / TURN_SCALE),
+            turn if turn < 1.0 else 1.0,  # min(1, turn), as ``encode``
             1.0 if state.tiplu_picked else 0.0,
-        ]
-        seat_scalars = [0.0] * (5 * n)
+        )
         size_scale = self.hand_size + 1
         seat_pos = self._seat_pos
         sizes = state.sizes
         seen = state.seen
         paths = state.path
-        for s in range(n):
-            rel = (s - me) % n
-            shown, exposing, dubleeing = seat_pos[rel]
-            for meld in state.melds[s]:
-                flat += map(shown, meld)
-            exposed = state.exposed[s]
-            if exposed:
-                flat += list(map(exposing, exposed)) * 3
-            dublees = state.dublees[s]
-            if dublees:
-                flat += list(map(dubleeing, dublees)) * 2
+        all_melds, all_exposed, all_dublees = state.melds, state.exposed, state.dublees
+        for rel, s in enumerate(self._order[me]):
+            melds, exposed, dublees = all_melds[s], all_exposed[s], all_dublees[s]
+            kept = parts.get(s)
+            if kept is None or kept[0] != (melds, exposed, dublees):
+                shown, exposing, dubleeing = seat_pos[rel]
+                new = []
+                for meld in melds:
+                    new += map(shown, meld)
+                if exposed:
+                    new += list(map(exposing, exposed)) * 3
+                if dublees:
+                    new += list(map(dubleeing, dublees)) * 2
+                diff(delta, [] if kept is None else kept[1], new)
+                parts[s] = ((list(melds), list(exposed), list(dublees)), new)
             path = paths[s]
-            seat_scalars[rel * 5 : rel * 5 + 5] = (
+            scalars += (
                 sizes[s] / size_scale,
                 1.0 if seen[s] else 0.0,
                 1.0 if path == "melds" else 0.0,
                 1.0 if path == "dublees" else 0.0,
                 1.0 if to_move == s else 0.0,
             )
-        return self._finish(flat, h, scalars + seat_scalars, hand)
+        return self._emit(p, scalars)
 
     def encode(self, view: GameView) -> Obs:
         view = marriage_view(view)

@@ -23,9 +23,7 @@ def env_module(game: str) -> types.ModuleType:
     name = f"rami.rl.{spec.name}_v0"
     if name in sys.modules:
         return sys.modules[name]
-    from pettingzoo.utils import wrappers
-
-    from rami.rl.aec import RamiAECEnv
+    from rami.rl.aec import OrderEnforcing, RamiAECEnv
 
     def raw_env(preset: str | None = None, players: int | None = None, **kwargs: Any) -> Any:
         """The bare environment (no PettingZoo wrappers)."""
@@ -33,8 +31,9 @@ def env_module(game: str) -> types.ModuleType:
         return RamiAECEnv(spec.name, chosen, players, **kwargs)
 
     def env(preset: str | None = None, players: int | None = None, **kwargs: Any) -> Any:
-        """The environment with PettingZoo's order-enforcing wrapper."""
-        return wrappers.OrderEnforcingWrapper(raw_env(preset, players, **kwargs))
+        """The environment with PettingZoo's order-enforcing wrapper (``OrderEnforcing``:
+        a subclass that reads the hot attributes directly)."""
+        return OrderEnforcing(raw_env(preset, players, **kwargs))
 
     module = types.ModuleType(name, f"PettingZoo AEC environment for {spec.title}.")
     module.raw_env = raw_env  # type: ignore[attr-defined]

@@ -100,6 +100,10 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         Computed once per position: the learner asks after every step, and ``_observe``
         has just computed the same mask (the env applies every action, so its step count
         and deal name the position)."""
+        return self._kept_mask().copy()
+
+    def _kept_mask(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The position's mask, kept (not a copy: callers copy it)."""
         state = self.state
         key = (self.steps, len(state.events) if state is not None else -1)
         if self._mask_state is not state or self._mask_key != key:
@@ -107,11 +111,11 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             if state is not None and state.to_move == self.seat:
                 mask[self.space.ids_of(state.legal_actions())] = True
             self._mask, self._mask_key, self._mask_state = mask, key, state
-        return self._mask.copy()
+        return self._mask
 
     def _observe(self) -> tuple[Any, dict[str, object]]:
         assert self.state is not None
-        mask = self.action_masks().astype(np.int8)
+        mask = self._kept_mask().astype(np.int8)  # a copy
         # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
         obs = self.encoder.encode_state(self.state, self.seat)
         info: dict[str, object] = {"action_mask": mask, "seat": self.seat}

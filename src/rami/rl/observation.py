@@ -14,12 +14,25 @@ encoder remembers how far it has read one seat's history and reads only the new
 entries (a view's history is append-only during a deal; ``reset()`` at a new deal, and
 a history that is shorter, or differs where reading stopped, is read again from the
 start).
+
+The envs call ``Encoder.encode_state(state, seat)``: the same vector as
+``encode(state.view(seat))`` (tests/test_rl_fast_observation.py), from the state's public
+properties and the seat's own hand, without building the view. It keeps each seat's
+planes between calls (``_Planes``): every part of the position (the hand, the pile,
+each table meld or seat's melds …) is compared with what it was at the last call and
+only a changed part's plane positions move; the history is read from the new
+``state.events``. Another state or deal (a different or shorter events list) builds the
+planes afresh, so a re-dealt copy of a position gets its own planes. A call hands out a
+copy of the kept vector: an observation never changes after it is returned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from functools import cache
+from itertools import compress
+from operator import ne
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +45,10 @@ from rami.views import GameView, HistoryEntry
 __all__ = ["TURN_SCALE", "Encoder", "Obs", "encoder_for"]
 
 Obs = npt.NDArray[np.float32]
+
+# what an event's action does to the history's rows (``Encoder._parse``)
+_SKIP, _TAKE, _DISCARD, _OUT, _SWAP = range(5)
+_MANY = 32  # changes in one call from which numpy applies them faster (``_emit_many``)
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 TURN_SCALE = 200.0  # turns are scaled by this in the scalars
@@ -59,6 +76,52 @@ class _History:
         self.first: object = None
         self.last: object = None
         self.counts = np.zeros(plane_size, dtype=np.float32)  # small whole numbers: exact
+
+
+class _Planes:
+    """One seat's observation kept between ``encode_state`` calls (the incremental path).
+
+    ``counts`` are the raw counts at every plane position (the unseen-cards row apart: it
+    is derived), ``out`` the vector they give; each part of the position (the hand, the
+    pile, each table meld …) remembers what it was and which positions it filled, so a
+    call only moves the positions of the parts that changed. The history part is read
+    from ``state.events`` past ``length`` (append-only during a deal; a different or
+    shorter list rebuilds the planes).
+    """
+
+    __slots__ = (
+        "counts",
+        "cview",
+        "delta",
+        "events",
+        "hand",
+        "hist",
+        "last",
+        "length",
+        "out",
+        "parts",
+        "pile",
+        "scalars",
+        "seen_sum",
+        "view",
+    )
+
+    def __init__(self, enc: Encoder, events: Sequence[Event]) -> None:
+        self.counts = np.zeros(enc.plane_size, dtype=np.float32)  # whole numbers: exact
+        self.cview = cast("MutableSequence[float]", memoryview(self.counts))  # type: ignore[arg-type]
+        self.hist = [0] * enc.plane_size  # the history's own counts (``_read`` checks them)
+        self.seen_sum = [0.0] * enc.kinds  # per kind, the copies the seen rows hold
+        self.out = enc._blank.copy()
+        # typeshed types a memoryview's items as int; a "f" view stores floats
+        self.view = cast("MutableSequence[float]", memoryview(self.out))  # type: ignore[arg-type]
+        self.events = events
+        self.last: object = None
+        self.length = 0
+        self.hand: Sequence[int] = (0,) * enc.kinds
+        self.pile: tuple[int, ...] = ()
+        self.parts: dict[object, tuple[object, list[int]]] = {}
+        self.scalars: list[float] = []
+        self.delta: dict[int, int] = {}  # changes gathered during a call (``_emit``)
 
 
 class Encoder:
@@ -112,14 +175,39 @@ class Encoder:
         self._ones = np.ones(self.plane_size, dtype=np.float32)
         # per row, card index -> its position in the planes (the integer twin of _rows)
         self._pos = tuple(tuple(range(r * k, r * k + k)) for r in range(len(rows)))
+        # the incremental path (``_Planes``): per position its scale as a Python float (a
+        # small whole count times it is exact in float64, so storing the product in the
+        # float32 vector rounds it as ``_finish``'s float32 product does), whether its row
+        # is a seen row, and the vector of an empty position
+        self._planes: dict[int, _Planes] = {}
+        # rows 2-4 (the pile's top three) are one-hot: ``_sync_pile`` writes them directly
+        assert not {2, 3, 4} & (set(count_rows) | set(seen_rows))
+        self._parsed: dict[str, tuple[int, tuple[int, ...]]] = {}  # action text -> _parse
+        self._scale_list = [float(x) for x in self._scale]
+        self._kind_range = range(k)
+        # per position, its kind if its row is a seen row (else -1)
+        self._seen_kind = [p % k if self._seen[p // k] else -1 for p in range(self.plane_size)]
+        self._copies_list = [float(x) for x in self._copies]
+        self._unseen_base = unseen_row * k
+        self._unseen_scale = self._scale_list[self._unseen_base : self._unseen_base + k]
+        self._blank = self._finish([], _History(self.plane_size, 0), [0.0] * len(scalars))
 
     @property
     def shape(self) -> tuple[int]:
         return (self.size,)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled and deep-copied without the kept planes (they hold memoryviews, which
+        do not pickle, and a copy's states have events lists of their own anyway: the
+        next call builds them again). Envs are copied this way, e.g. by vector envs."""
+        state = self.__dict__.copy()
+        state["_planes"] = {}
+        return state
+
     def reset(self) -> None:
         """Forget the history read so far (call at the start of a deal)."""
         self._hist = {}
+        self._planes = {}
 
     def encode(self, view: GameView) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -160,38 +248,6 @@ class Encoder:
         the determinizers read the history); the observer's own row stays empty.
         """
         return self._history_of(view["history"], me)
-
-    def _history_of_events(self, events: Sequence[Event], me: int) -> _History:
-        """``_history`` read from ``state.events`` instead of the rendered view history:
-        each new event's move text is what ``me``'s view shows (a drawn or taken card
-        named only for a take, which was face up, or for ``me``'s own draw; the table's
-        own events have no move), so the counts are the view's."""
-        h = self._hist.get(me)
-        done = 0 if h is None else h.length
-        if (
-            h is None
-            or h.first is not events
-            or len(events) < done
-            or (done and events[done - 1] is not h.last)
-        ):
-            h = self._hist[me] = _History(self.plane_size, me)
-            done = 0
-        if done == len(events):
-            return h
-        moves: list[HistoryEntry] = []
-        for e in events[done:]:
-            text = e["action"]
-            if text is None:
-                continue
-            card = e.get("card")
-            if card is not None and (text == "take" or e["seat"] == me):
-                text = f"{text} {card}"
-            moves.append({"seat": e["seat"], "move": text})
-        self._read(h, moves, me)
-        h.first = events
-        h.last = events[-1]
-        h.length = len(events)
-        return h
 
     def _history_of(self, history: Sequence[HistoryEntry], me: int) -> _History:
         """``_history`` from the view's history list itself."""
@@ -243,6 +299,207 @@ class Encoder:
                 for w in rest.split():
                     if w[0] != "@" and counts[base + index[w]]:
                         counts[base + index[w]] -= 1
+
+    # ---------------------------------------------------------------- incremental path
+    # A call gathers the changes of every part as ``delta`` (plane position -> copies
+    # added or removed), then ``_emit`` applies them to the kept counts and vector.
+
+    def _planes_for(self, events: Sequence[Event], me: int) -> _Planes:
+        """``me``'s kept planes with the new events of ``events`` read (built afresh for
+        another deal or state: a different, shorter or rewritten events list)."""
+        p = self._planes.get(me)
+        done = 0 if p is None else p.length
+        if (
+            p is None
+            or p.events is not events
+            or len(events) < done
+            or (done and events[done - 1] is not p.last)
+        ):
+            p = self._planes[me] = _Planes(self, events)
+            done = 0
+        if done < len(events):
+            self._read_events(p, events, done, me)
+            p.last = events[-1]
+            p.length = len(events)
+        return p
+
+    def _parse(self, text: str) -> tuple[int, tuple[int, ...]]:
+        """What an event's action text means to the history: (``_SKIP``, ``_TAKE``,
+        ``_DISCARD``, ``_OUT`` or ``_SWAP``; the cards it names), as ``_read`` reads it."""
+        verb, _, rest = text.partition(" ")
+        if verb == "take":
+            return _TAKE, ()
+        if not rest:
+            return _SKIP, ()
+        if verb == "discard" or verb == "finish":
+            return _DISCARD, (_INDEX[rest],)
+        if verb in self._out:
+            cards = tuple(_INDEX[w] for w in rest.split() if w[0] != "@")
+            return (_SWAP if verb == "swap" else _OUT), cards
+        return _SKIP, ()
+
+    def _read_events(self, p: _Planes, events: Sequence[Event], start: int, me: int) -> None:
+        """What ``_read`` reads from ``me``'s view of ``events[start:]``, into ``p``, from
+        the events themselves: the view names a drawn card only to the drawer and a taken
+        card to everyone, and the history's rows read no draw, so a draw is skipped and a
+        take reads its ``card``; each action text is parsed once per encoder (``_parse``)."""
+        n = self.players
+        hist = p.hist
+        delta = p.delta
+        get = delta.get
+        known = self._known
+        discarded = self._discarded
+        joker = self.kinds - 1
+        parsed = self._parsed
+        for e in events[start:]:
+            text = e["action"]
+            seat = e["seat"]
+            if text is None or seat is None:
+                continue
+            found = parsed.get(text)
+            if found is None:
+                found = parsed[text] = self._parse(text)
+            kind, cards = found
+            if kind == _SKIP:
+                continue
+            rel = (seat - me) % n
+            if kind == _DISCARD:
+                c = cards[0]
+                x = discarded[rel] + c
+                hist[x] += 1
+                delta[x] = get(x, 0) + 1
+                x = known[rel] + c
+                if rel and hist[x]:
+                    hist[x] -= 1
+                    delta[x] = get(x, 0) - 1
+            elif not rel:
+                continue
+            elif kind == _TAKE:
+                card = e.get("card")
+                if card is not None:
+                    x = known[rel] + _INDEX[card]
+                    hist[x] += 1
+                    delta[x] = get(x, 0) + 1
+            else:
+                base = known[rel]
+                if kind == _SWAP:  # the swapped joker (T-7) goes to that hand
+                    hist[base + joker] += 1
+                    delta[base + joker] = get(base + joker, 0) + 1
+                for c in cards:
+                    x = base + c
+                    if hist[x]:
+                        hist[x] -= 1
+                        delta[x] = get(x, 0) - 1
+
+    @staticmethod
+    def _diff(delta: dict[int, int], old: Sequence[int], new: Sequence[int]) -> None:
+        """Record a part's move from positions ``old`` to ``new`` (multisets)."""
+        get = delta.get
+        for x in old:
+            delta[x] = get(x, 0) - 1
+        for x in new:
+            delta[x] = get(x, 0) + 1
+
+    def _sync_hand(self, p: _Planes, hand: Sequence[int]) -> None:
+        """Row 0: the own hand as counts per kind."""
+        old = p.hand
+        if hand == old:
+            return
+        delta = p.delta
+        get = delta.get
+        for k in compress(self._kind_range, map(ne, hand, old)):
+            delta[k] = get(k, 0) + hand[k] - old[k]
+        p.hand = hand
+
+    def _sync_pile(self, p: _Planes, pile: tuple[int, ...]) -> None:
+        """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot)."""
+        old = p.pile
+        if pile == old:
+            return
+        k = self.kinds
+        delta = p.delta
+        get = delta.get
+        lo, ln = len(old), len(pile)
+        if ln > lo and pile[:lo] == old:  # discards on top
+            for c in pile[lo:]:
+                delta[k + c] = get(k + c, 0) + 1
+        elif ln < lo and old[:ln] == pile:  # taken from the top
+            for c in old[ln:]:
+                delta[k + c] = get(k + c, 0) - 1
+        else:  # e.g. a recycled stock
+            self._diff(delta, [k + c for c in old], [k + c for c in pile])
+        # rows 2-4 hold only the pile's top three (one-hot, scale 1, not seen rows): their
+        # entries are written straight into the vector
+        out = p.view
+        for depth in range(3):
+            was = old[lo - 1 - depth] if depth < lo else None
+            now = pile[ln - 1 - depth] if depth < ln else None
+            if was != now:
+                row = (2 + depth) * k
+                if was is not None:
+                    out[row + was] = 0.0
+                if now is not None:
+                    out[row + now] = 1.0
+        p.pile = pile
+
+    def _emit(self, p: _Planes, scalars: list[float]) -> Obs:
+        """Apply the gathered changes as ``_finish`` computes each entry, set the
+        scalars, and hand out a copy of the kept vector."""
+        delta = p.delta
+        if len(delta) > _MANY:
+            self._emit_many(p)
+        elif delta:
+            # the vector through a memoryview: storing a Python float there rounds it to
+            # float32 as numpy does, several times faster than numpy's item assignment
+            out = p.view
+            counts = p.cview
+            scale = self._scale_list
+            seen_kind = self._seen_kind
+            seen_sum = p.seen_sum
+            copies = self._copies_list
+            unseen_scale = self._unseen_scale
+            unseen_base = self._unseen_base
+            for pos, d in delta.items():
+                if not d:
+                    continue
+                c = counts[pos] + d
+                counts[pos] = c
+                v = c * scale[pos]
+                out[pos] = v if v < 1.0 else 1.0
+                k = seen_kind[pos]
+                if k >= 0:  # a seen row: the unseen-cards entry of that kind moves too
+                    seen = seen_sum[k] + d
+                    seen_sum[k] = seen
+                    u = copies[k] - seen
+                    v = (u if u > 0.0 else 0.0) * unseen_scale[k]
+                    out[unseen_base + k] = v if v < 1.0 else 1.0
+            delta.clear()
+        if scalars != p.scalars:
+            p.out[self.plane_size :] = scalars
+            p.scalars = scalars
+        return p.out.copy()
+
+    def _emit_many(self, p: _Planes) -> None:
+        """``_emit``'s changes applied with numpy (many of them: a first call, a seat
+        observed after many events): the planes recomputed as ``_finish`` does."""
+        delta = p.delta
+        n = len(delta)
+        idx = np.fromiter(delta.keys(), dtype=np.intp, count=n)
+        counts = p.counts
+        counts[idx] += np.fromiter(delta.values(), dtype=np.float32, count=n)  # keys unique
+        delta.clear()
+        k = self.kinds
+        seen = np.dot(self._seen, counts.reshape(-1, k))
+        p.seen_sum = seen.tolist()
+        planes = p.out[: self.plane_size]
+        top = planes[2 * k : 5 * k].copy()  # rows 2-4 are not counted (``_sync_pile``)
+        np.multiply(counts, self._scale, out=planes)
+        unseen = np.subtract(self._copies, seen)
+        np.maximum(unseen, self._zeros, out=unseen)
+        base = self._unseen_base
+        np.multiply(unseen, self._scale[base : base + k], out=planes[base : base + k])
+        np.minimum(planes, self._ones, out=planes)
+        planes[2 * k : 5 * k] = top
 
 
 def encoder_for(view: GameView) -> Encoder:

@@ -91,6 +91,16 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         self.encoder: Encoder = encoder_for(probe.view(0))
         self.hooks = hooks
         self.shoe = hooks.shoe(self.rules)
+        # per card kind, the copies the shoe holds, and where each seat's hand lies in the
+        # dealing order: fixed by the rules, and read by every new initial state (which
+        # pyspiel builds on each ``observation_tensor()`` call to learn the tensor's shape)
+        left = [0] * KINDS
+        for c in self.shoe:
+            left[c] += 1
+        self.left: tuple[int, ...] = tuple(left)
+        self.dealt: tuple[tuple[int, int], ...] = tuple(
+            hooks.dealt(self.rules, self.players, p) for p in range(self.players)
+        )
         self.sign = spec.reward_sign
         bound = 5000.0
         info = pyspiel.GameInfo(
@@ -120,10 +130,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: RamiGame) -> None:
         super().__init__(game)
         self.order: list[int] = []
-        left = [0] * KINDS
-        for c in game.shoe:
-            left[c] += 1
-        self.left = left
+        self.left = list(game.left)
         self.engine: GameState | None = None
         # information-state prefix per seat: the public history a resampled world does
         # not hold (the determinizer builds its deal from the position, not the past)
@@ -208,19 +215,26 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(_strip(self.engine.view(player)), ensure_ascii=False, sort_keys=True)
 
     def _dealt_to(self, player: int) -> list[int]:
-        game = self._game
-        start, end = game.hooks.dealt(game.rules, game.players, player)
+        start, end = self._game.dealt[player]
         return self.order[start:end]
 
     def tensor_for(self, player: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         if self.engine is None:
             out = np.zeros(self._game.encoder.size, dtype=np.float32)
-            for c in self._dealt_to(player):
+            dealt = self._dealt_to(player)
+            if not dealt:  # e.g. the initial state pyspiel builds to learn the shape
+                return out
+            for c in dealt:
                 out[c] += 1.0 / 4
             return np.minimum(out, 1.0)
+        encoder = self._game.encoder  # the game's, shared by the states of one game
+        if not self.prefix[player]:
+            # the same vector from the state (the deal's own first events name no move, so
+            # dropping them changes nothing): the kept planes, no view built; another state
+            # (a clone, a branch) has its own events list and gets planes of its own
+            return encoder.encode_state(self.engine, player)
         view = self.engine.view(player)
         view["history"] = self.prefix[player] + view["history"][self.base :]
-        encoder = self._game.encoder  # the game's; read afresh (states branch and clone)
         encoder.reset()
         return encoder.encode(view)
 

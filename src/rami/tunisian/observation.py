@@ -4,11 +4,9 @@ scalars of the common encoder (``rami.rl.observation``) that are Tunisian rami's
 
 from __future__ import annotations
 
-import numpy as np
-
 from rami.engine import GameState
 from rami.rl.observation import TURN_SCALE, Encoder, Obs
-from rami.tunisian.game import TunisianState
+from rami.tunisian.game import TableMeld, TunisianState
 from rami.tunisian.rules import rules_from
 from rami.tunisian.view import tunisian_view
 from rami.views import GameView, own_seat
@@ -77,64 +75,92 @@ class TunisianEncoder(Encoder):
         pos = self._pos
         self._laid_pos = [pos[common + rel * 3 + 2].__getitem__ for rel in range(players)]
         self._table_pos = [p.__getitem__ for p in pos[common + players * 3 :]]
+        self._phase_hot = {q: [1.0 if q == x else 0.0 for x in self._phases] for q in self._phases}
+        # per observer, the seats in relative order (+0, +1, …) and the partner flags
+        self._order = [[(me + r) % players for r in range(players)] for me in range(players)]
+        self._partner_of: dict[int, tuple[float, ...]] = {}
 
     def encode_state(self, state: GameState, seat: int) -> Obs:
         """``encode(state.view(seat))`` from the same public properties ``build_view``
-        reads (and the seat's own hand), as integers: no view is built."""
+        reads (and the seat's own hand), as integers: no view is built. The seat's planes
+        are kept between calls and only the parts that changed are moved (``_Planes``)."""
         assert isinstance(state, TunisianState)  # this game's state (the envs hold one)
         me = seat
-        n = self.players
-        pos = self._pos
-        flat: list[int] = []
-        hand = np.asarray(state.hand_counts(seat), dtype=np.float32)
-        pile = state.discard_pile
-        if pile:
-            flat += map(pos[1].__getitem__, pile)
-            for depth in range(min(3, len(pile))):
-                flat.append(pos[2 + depth][pile[-1 - depth]])
-        h = self._history_of_events(state.events, me)
-        laid = self._laid_pos
-        table_pos = self._table_pos
-        cap = self.table_cap
-        jokers_as = pos[6]
-        for i, (meld, owner) in enumerate(state.table):
-            cards = meld.cards
-            flat += map(laid[(owner - me) % n], cards)
-            if i < cap:
-                flat += map(table_pos[i], cards)
-            if meld.joker_as is not None:
-                flat.append(jokers_as[meld.joker_as])
-        phase = state.phase
+        p = self._planes_for(state.events, me)
+        self._sync_hand(p, state.hand_counts(seat))
+        self._sync_pile(p, state.discard_pile)
+        table = state.table
+        parts = p.parts
+        kept = parts.get("table")
+        if kept is None or kept[0] != table:
+            old_table: tuple[TableMeld, ...] = () if kept is None else kept[0]  # type: ignore[assignment]
+            for i in range(max(len(table), len(old_table))):
+                now = table[i] if i < len(table) else None
+                was = old_table[i] if i < len(old_table) else None
+                if now != was:
+                    self._diff(
+                        p.delta, self._meld_positions(was, i, me), self._meld_positions(now, i, me)
+                    )
+            parts["table"] = (table, [])
+        # the scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is min(1, x))
         to_move = state.to_move
         threshold = max(1, state.threshold)
-        scalars = [1.0 if phase == p else 0.0 for p in self._phases]
-        scalars += [
+        scalars = list(self._phase_hot[state.phase])
+        stock = state.stock_size / self.shoe
+        turn = state.turn / TURN_SCALE
+        opening = threshold / 200.0
+        staged = (state.staged_value if to_move is not None else 0) / threshold
+        scalars += (
             1.0 if state.first_round else 0.0,
-            state.stock_size / self.shoe,
-            min(1.0, state.turn / TURN_SCALE),
-            min(1.0, threshold / 200.0),
-            min(1.0, (state.staged_value if to_move is not None else 0) / threshold),
+            stock,
+            turn if turn < 1.0 else 1.0,
+            opening if opening < 1.0 else 1.0,
+            staged if staged < 1.0 else 1.0,
             1.0 if to_move is not None and state.must_open else 0.0,
-        ]
-        seat_scalars = [0.0] * (6 * n)
-        my_team = state.team(seat)
+        )
+        partner = self._partners(state, me)
         sizes = state.hand_sizes
         active = state.active
         opened = state.opened
         values = state.opening_values
-        for s in range(n):
-            rel = (s - me) % n
+        for s in self._order[me]:
+            size = sizes[s] / 16.0
             value = values[s]
-            team = state.team(s)
-            seat_scalars[rel * 6 : rel * 6 + 6] = (
-                min(1.0, sizes[s] / 16.0),
+            ratio = 0.0 if value is None else value / threshold
+            scalars += (
+                size if size < 1.0 else 1.0,
                 1.0 if active[s] else 0.0,
                 1.0 if opened[s] else 0.0,
-                0.0 if value is None else min(1.0, value / threshold),
-                1.0 if team is not None and team == my_team and s != me else 0.0,
+                ratio if ratio < 1.0 else 1.0,
+                partner[s],
                 1.0 if to_move == s else 0.0,
             )
-        return self._finish(flat, h, scalars + seat_scalars, hand)
+        return self._emit(p, scalars)
+
+    def _partners(self, state: TunisianState, me: int) -> tuple[float, ...]:
+        """Per seat, 1.0 for ``me``'s partner (2v2, T-1): fixed for a table."""
+        found = self._partner_of.get(me)
+        if found is None:
+            mine = state.team(me)
+            found = self._partner_of[me] = tuple(
+                1.0 if (t := state.team(s)) is not None and t == mine and s != me else 0.0
+                for s in range(self.players)
+            )
+        return found
+
+    def _meld_positions(self, entry: TableMeld | None, i: int, me: int) -> list[int]:
+        """The plane positions table meld ``i`` fills for ``me``: its owner's "laid on the
+        table" row, its own row (below the cap) and the card its joker stands for."""
+        if entry is None:
+            return []
+        meld, owner = entry
+        cards = meld.cards
+        out = list(map(self._laid_pos[(owner - me) % self.players], cards))
+        if i < self.table_cap:
+            out += map(self._table_pos[i], cards)
+        if meld.joker_as is not None:
+            out.append(self._pos[6][meld.joker_as])
+        return out
 
     def encode(self, view: GameView) -> Obs:
         view = tunisian_view(view)
