@@ -88,11 +88,35 @@ def test_iteration_budget_is_deterministic_and_spent(game: str) -> None:
         assert move == b.act(view)
         assert str(move) in view["legal_actions"]
         if a.last_iterations:
-            assert a.last_iterations == 12
+            # with the kit's ``tree_settle`` (a, b): a clear decision stops after 12·a
+            # iterations, a close one goes on to 12·b
+            settle = game_for(game).tree_settle
+            spent = {12} if settle is None else {round(12 * settle[0]), round(12 * settle[1])}
+            assert a.last_iterations in spent
+            assert a.last_iterations == b.last_iterations
             assert a.last_root is not None
-            assert sum(ch.visits for ch in a.last_root.children.values()) == 12
+            assert sum(ch.visits for ch in a.last_root.children.values()) == a.last_iterations
             searched += 1
     assert searched >= 2
+
+
+def test_iterations_go_where_the_decision_is_close() -> None:
+    """``tree_settle``: with a budget of N, clear decisions stop at a·N, close ones
+    (a move within a standard error of beating greedy's) go on to b·N."""
+    settle = game_for("marriage").tree_settle
+    assert settle is not None and settle[0] < 1.0 < settle[1]
+    spent: set[int] = set()
+    for _state, view in _positions("marriage", range(4)):
+        if len(view["legal_actions"]) < 3 or len(spent) == 2:
+            continue
+        bot = make_bot("marriage", "ismcts:16it", 5)
+        assert isinstance(bot, ISMCTSBot)
+        bot.act(view)
+        if bot.last_iterations and bot.last_root is not None:
+            spent.add(bot.last_iterations)
+            if bot.last_iterations < 16:  # stopped at the checkpoint: nothing was close
+                assert not bot._close(bot.last_root)
+    assert spent == {round(16 * settle[0]), round(16 * settle[1])}
 
 
 def test_time_budget_is_kept() -> None:
@@ -193,3 +217,28 @@ def test_weighted_samples_still_show_the_seat_its_view(game: str) -> None:
                 assert got[key] == view[key], key
         checked += 1
     assert checked >= 10
+
+
+def test_marriage_tree_leaf_is_exact_at_the_end_and_a_flatter_race_before() -> None:
+    """M-13: a finished deal is worth its nets; before that the tree's leaf (scale 3)
+    weighs the race less steeply than ``search``'s (scale 1)."""
+    from rami.marriage import greedy_bot as g
+
+    kit = game_for("marriage")
+    assert kit.tree_leaf is g.tree_leaf_value
+    differ = False
+    for state, _view in _positions("marriage", range(2)):
+        if state.turn % 5 == 0 and not state.is_over:
+            flat = [g.tree_leaf_value(state, s) for s in range(state.num_players)]
+            assert flat == [g.leaf_value(state, s, g.TREE_LEAF_SCALE) for s in range(4)]
+            assert abs(sum(flat)) < 1e-6  # the expected ledger sums to zero
+            differ |= flat != [g.leaf_value(state, s) for s in range(4)]
+    assert differ
+    state = marriage_deal({"preset": "nepali"}, 4, 1)
+    bots = [make_bot("marriage", "greedy", s) for s in range(4)]
+    while not state.is_over:
+        state.apply(bots[state.to_move].act(state.view(state.to_move)))
+    assert state.result is not None
+    assert [g.tree_leaf_value(state, s) for s in range(4)] == [
+        float(x) for x in state.result.scores
+    ]

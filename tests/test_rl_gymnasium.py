@@ -3,6 +3,8 @@ and play against each bot level."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -57,3 +59,16 @@ def test_same_seed_same_episode() -> None:
                 return taken
 
     assert run() == run()
+
+
+def test_legal_ids_are_the_masks_ones() -> None:
+    """``legal_ids()`` lists exactly ``action_masks()``'s ones, ascending, every step."""
+    env = RamiGymEnv(opponents="random", max_turns=30)
+    env.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(400):
+        ids = env.legal_ids()
+        assert ids == np.flatnonzero(env.action_masks()).tolist()
+        _o, _r, term, trunc, _i = env.step(ids[rng.randrange(len(ids))])
+        if term or trunc:
+            env.reset(seed=rng.randrange(1000))

@@ -153,3 +153,22 @@ def test_an_env_in_play_deep_copies_and_pickles() -> None:
     for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
         got = twin.last()[0]
         assert all(np.array_equal(got[k], want[k]) for k in want)
+
+
+@pytest.mark.parametrize(("mod", "kwargs"), [TABLES[0], TABLES[3], TABLES[5]])
+def test_legal_ids_are_the_masks_ones_at_every_position(mod: Any, kwargs: dict[str, Any]) -> None:
+    """``legal_ids()`` (kept per position) lists exactly the mask's ones, ascending."""
+    env = mod.env(max_turns=30, **kwargs)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    for agent in env.agent_iter(3_000):
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        ids = env.unwrapped.legal_ids()
+        assert ids == np.flatnonzero(obs["action_mask"]).tolist()
+        assert ids == env.unwrapped.legal_ids()  # the kept list again, same answer
+        other = env.unwrapped.observe(env.possible_agents[0] if agent != "player_0" else "player_1")
+        assert not other["action_mask"].any()  # the seat not to move has no legal ids
+        env.step(ids[rng.randrange(len(ids))])

@@ -65,7 +65,7 @@ def test_race_value_predicts_greedy_outcomes_better_than_leaf_value() -> None:
 
 def test_the_tree_uses_the_calibrated_leaf_and_search_keeps_its_own() -> None:
     kit = kit_of("tunisian")
-    assert kit.tree_value is g.race_value
+    assert kit.tree_leaf is g.race_value
     assert kit.leaf_value is g.leaf_value
 
 

@@ -7,19 +7,39 @@ read a few times per call. ``GenerationMemo`` is for the solvers' inner loops: i
 and once full it starts a new generation, dropping every entry but its *base* entries
 (the ones recursions end on) in place, under a lock, so a reader in another thread
 sees an entry or its absence, never a table without its base. Keys and values are plain
-immutable data (bytes, tuples, ints), so the tables hold no reference cycles and the
-cyclic garbage collector never has to walk them (``gc.freeze`` friendly, steady RSS).
+immutable data (bytes, tuples, ints), so the tables hold no reference cycles.
+
+One budget bounds them all (``BUDGET``, ``MemoBudget``): the solvers' tables are made
+``shared`` and draw on one count of entries; when their total passes it, the largest
+shared table starts a new generation. Tables that must start over together (the
+Tunisian search memos) keep their own bound and the budget reserves it. Every named
+memo is registered (``registered``, ``total_entries``), for the memory bench and tests.
+The total is what bounds the RSS (about 150 bytes an entry, keys and values included),
+and the cyclic GC's full passes walk every entry of a tracked table: ``freeze_collector``
+takes long-lived tables out of those passes in long-running processes.
 """
 
 from __future__ import annotations
 
 # rami: compiled with mypyc in the accelerated build
+import gc
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Generic, TypeVar
 
-__all__ = ["BoundedMemo", "GenerationMemo", "rules_of"]
+__all__ = [
+    "BUDGET",
+    "BoundedMemo",
+    "GenerationMemo",
+    "MemoBudget",
+    "freeze_collector",
+    "registered",
+    "reserved",
+    "rules_of",
+    "total_entries",
+]
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -28,19 +48,89 @@ R = TypeVar("R")
 _MISSING = object()
 
 
+class _Pin:
+    """The key of a pinned table's one tracked entry: equal to no solver key."""
+
+    __slots__ = ()
+
+
+_PIN = _Pin()
+_PIN_VALUE: list[object] = []  # a list: always tracked by the cyclic GC
+
+
+def _pin_into(table: dict[Any, Any]) -> None:
+    table[_PIN] = _PIN_VALUE
+
+
+#: Entries the shared solver memos hold in all (``RAMI_MEMO_BUDGET`` overrides it).
+#: Chosen on the memory bench against the warm self-play rate (docs/architecture.md).
+DEFAULT_BUDGET = 160_000
+
+
+class MemoBudget:
+    """One bound on the entries of the ``shared`` generation memos, all tables together.
+
+    Each store counts; every ``check`` stores the tables' lengths are summed, and while
+    the total is above ``limit - check`` the largest table starts a new generation. So
+    the total stays under ``limit`` (give or take the counts that threads race on), the
+    tables that grow are the ones that give room, and the check costs nothing per read.
+    """
+
+    __slots__ = ("_lock", "check", "evictions", "limit", "members", "writes")
+
+    def __init__(self, limit: int) -> None:
+        self.members: list[GenerationMemo[Any, Any]] = []
+        self._lock = threading.Lock()
+        self.evictions = 0
+        self.writes = 0
+        self.limit = 1
+        self.check = 1
+        self.resize(limit)
+
+    def resize(self, limit: int) -> None:
+        """A new ``limit`` (entries); tables over it give room at the next store."""
+        if limit < 1:
+            raise ValueError("a memo budget holds at least one entry")
+        self.limit = limit
+        self.check = max(1, limit // 32)
+        self.writes = self.check  # settle at the next store
+
+    def entries(self) -> int:
+        return sum(len(m.table) for m in self.members)
+
+    def settle(self) -> None:
+        """Start new generations in the largest tables until the total has room."""
+        with self._lock:
+            self.writes = 0
+            target = self.limit - self.check
+            total = self.entries()
+            while total > target:
+                largest = max(self.members, key=lambda m: len(m.table) - len(m.base))
+                if len(largest.table) <= len(largest.base):
+                    break  # only base entries left
+                largest.new_generation()
+                self.evictions += 1
+                total = self.entries()
+
+
 class BoundedMemo(Generic[K, V]):
     """A thread-safe LRU map holding at most ``size`` entries."""
 
-    __slots__ = ("_data", "_lock", "hits", "misses", "size")
+    __slots__ = ("_data", "_lock", "bound", "hits", "misses", "name", "shared", "size")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, *, name: str = "") -> None:
         if size < 1:
             raise ValueError("a memo holds at least one entry")
         self.size = size
+        self.bound = size
+        self.name = name
+        self.shared = False
         self._data: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        if name:
+            _REGISTRY.append(self)
 
     def get(self, key: K) -> V | None:
         """The value stored for ``key`` (now the most recent), or None."""
@@ -76,24 +166,59 @@ class GenerationMemo(Generic[K, V]):
     ``remember`` stores an entry, first dropping all but the ``base`` entries when the
     table holds ``size``; ``new_generation`` does that drop (also the benches' cold
     start). The table object itself never changes, so hot code may keep a reference.
+    A ``shared`` memo also draws on ``BUDGET``: the largest shared table starts over when
+    their total is full, so a shared table must not be read as holding what it stored
+    (read it with ``get``, compute on a miss). A ``name`` registers the memo; ``bound``
+    is its part of a bound several tables share (their owner starts them over together),
+    if less than ``size``.
     """
 
-    __slots__ = ("_lock", "base", "generations", "size", "table")
+    __slots__ = (
+        "_lock",
+        "base",
+        "bound",
+        "generations",
+        "name",
+        "pinned",
+        "shared",
+        "size",
+        "stores",
+        "table",
+    )
 
-    def __init__(self, size: int, base: dict[K, V] | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        base: dict[K, V] | None = None,
+        *,
+        name: str = "",
+        shared: bool = False,
+        bound: int = 0,
+    ) -> None:
         if size < 1:
             raise ValueError("a memo holds at least one entry")
         self.size = size
+        self.bound = bound or size
         self.base: dict[K, V] = dict(base or {})
         self.table: dict[K, V] = dict(self.base)
         self.generations = 0
+        self.stores = 0
+        self.name = name
+        self.shared = shared
+        self.pinned = False
         self._lock = threading.Lock()
+        if name:
+            _REGISTRY.append(self)
+        if shared:
+            BUDGET.members.append(self)
 
     @classmethod
-    def over(cls, table: dict[K, V], size: int) -> GenerationMemo[K, V]:
+    def over(
+        cls, table: dict[K, V], size: int, *, name: str = "", shared: bool = False
+    ) -> GenerationMemo[K, V]:
         """A memo on the existing dict ``table`` (kept, not copied; its entries now are
         the base), for modules whose hot loops name the dict itself."""
-        memo = cls(size, table)
+        memo = cls(size, table, name=name, shared=shared)
         memo.table = table
         return memo
 
@@ -106,6 +231,12 @@ class GenerationMemo(Generic[K, V]):
         if len(table) >= self.size:
             self.new_generation()
         table[key] = value
+        self.stores += 1
+        if self.shared:
+            budget = BUDGET
+            budget.writes += 1
+            if budget.writes >= budget.check:
+                budget.settle()
         return value
 
     def new_generation(self) -> None:
@@ -120,13 +251,71 @@ class GenerationMemo(Generic[K, V]):
                     if key not in base:
                         table.pop(key, None)
                 table.update(base)
+            if self.pinned:
+                _pin_into(table)
             self.generations += 1
+
+    def pin(self) -> None:
+        """Keep the table tracked by the cyclic GC for good (``freeze_collector``).
+
+        A dict holding only untracked data is untracked by a full pass and tracked
+        again, as a new object, by the next tuple stored; frozen while untracked, it
+        would come back to the collector's generations. A tracked entry under a key no
+        reader asks for (a private object) keeps it tracked, so a frozen table stays
+        frozen. It counts as one entry.
+        """
+        with self._lock:
+            self.pinned = True
+            _pin_into(self.table)
 
     def __len__(self) -> int:
         return len(self.table)
 
 
-_RULES: GenerationMemo[tuple[Hashable, ...], Any] = GenerationMemo(512)
+def _budget_limit() -> int:
+    text = os.environ.get("RAMI_MEMO_BUDGET", "")
+    return int(text) if text.isdigit() and int(text) > 0 else DEFAULT_BUDGET
+
+
+#: The budget every ``shared`` memo draws on.
+BUDGET = MemoBudget(_budget_limit())
+_REGISTRY: list[BoundedMemo[Any, Any] | GenerationMemo[Any, Any]] = []
+
+
+def registered() -> list[BoundedMemo[Any, Any] | GenerationMemo[Any, Any]]:
+    """Every named memo (module-level tables), in creation order."""
+    return list(_REGISTRY)
+
+
+def total_entries() -> int:
+    """Entries held by every named memo."""
+    return sum(len(m) for m in _REGISTRY)
+
+
+def reserved() -> int:
+    """The most the named memos outside the shared budget hold: their own bounds (a
+    pinned table's one extra entry aside)."""
+    return sum(m.bound for m in _REGISTRY if not m.shared)
+
+
+def freeze_collector() -> None:
+    """Pin the registered tables, collect, then move every object alive (modules,
+    functions, the memo tables) to the collector's permanent generation: for
+    long-running processes (server, simulations), once after start-up.
+
+    A full GC pass visits every entry of every tracked table (tens of milliseconds at
+    a few hundred thousand entries); frozen tables are never walked again. Their
+    values are immutable data that refer to nothing mutable, so they form no cycle the
+    collector would have had to find; entries are still freed by reference counting.
+    """
+    for memo in _REGISTRY:
+        if isinstance(memo, GenerationMemo):
+            memo.pin()
+    gc.collect()
+    gc.freeze()
+
+
+_RULES: GenerationMemo[tuple[Hashable, ...], Any] = GenerationMemo(512, name="memo.rules")
 
 
 def rules_of(doc: Mapping[str, object], build: Callable[[dict[str, object]], R]) -> R:

@@ -24,7 +24,9 @@ __all__ = ["ViewCache", "action_texts"]
 Entry = HistoryEntry
 
 # action -> its text; actions are frozen, texts are pure (a bounded memo, not a leak)
-_ACTION_TEXTS: GenerationMemo[object, str] = GenerationMemo(200_000)
+_ACTION_TEXTS: GenerationMemo[object, str] = GenerationMemo(
+    200_000, name="view_cache.action_texts", shared=True
+)
 
 
 def action_texts(actions: Sequence[object]) -> list[str]:

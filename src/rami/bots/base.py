@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
-_ACTIONS: GenerationMemo[str, Action] = GenerationMemo(50_000)
+_ACTIONS: GenerationMemo[str, Action] = GenerationMemo(50_000, name="bots.actions", shared=True)
 
 
 def card_of(text: str) -> Card:

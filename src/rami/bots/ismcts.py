@@ -27,7 +27,9 @@ Single-observer IS-MCTS from the bot's own view (Cowling, Powley and Whitehouse,
 5. The move played is the root child with the most visits.
 
 The budget is a number of iterations (the same moves on any machine for a seed) or a
-time per decision (a sample that would overrun it is not started).
+time per decision (a sample that would overrun it is not started). A game's kit may
+spend an iteration budget where the decision is close (``tree_settle``): fewer
+iterations when greedy's move is clearly best or clearly beaten, more otherwise.
 """
 
 from __future__ import annotations
@@ -119,6 +121,8 @@ class ISMCTSBot(Bot):
         self.max_steps = max_steps
         self.last_iterations = 0
         self.last_root: Node | None = None
+        # iteration budgets spent where the decision is close (the kit's tree_settle)
+        self.settle = self.rules.tree_settle
 
     def choose(self, view: GameView) -> Action:
         start = time.perf_counter()
@@ -144,7 +148,18 @@ class ISMCTSBot(Bot):
         root = Node()
         done = 0
         cost = 0.0
-        while self.iterations is None or done < self.iterations:
+        limit = self.iterations
+        checkpoint: int | None = limit
+        most = limit
+        if limit is not None and self.paired and self.settle is not None:
+            low, high = self.settle
+            checkpoint, most = max(1, round(limit * low)), max(limit, round(limit * high))
+        while limit is None or done < limit:
+            if done == checkpoint and most is not None:
+                # close: spend up to ``most``; clear: stop at ``checkpoint``
+                limit = most if self._close(root) else checkpoint
+                if done >= limit:
+                    break
             now = time.perf_counter()
             if deadline is not None and done and now + cost > deadline:
                 break
@@ -160,6 +175,17 @@ class ISMCTSBot(Bot):
         if not done:
             return root_moves[0]
         return self._pick(root, root_moves[0])
+
+    def _close(self, root: Node) -> bool:
+        """Whether some move other than greedy's is within one standard error of beating
+        it (paired values: greedy's line is worth zero) without clearly beating it."""
+        for child in root.children.values():
+            if child.visits < 2 or child.squares == 0.0:
+                continue
+            err = child.stderr
+            if child.mean + err > 0.0 and child.mean < 2.0 * err:
+                return True
+        return False
 
     def _pick(self, root: Node, prior_first: Action) -> Action:
         """The most visited root move; with paired values, a move other than greedy's
@@ -285,5 +311,4 @@ class ISMCTSBot(Bot):
             except IllegalAction:
                 state.apply(state.legal_actions()[0])
             steps += 1
-        value = gm.tree_value if gm.tree_value is not None else gm.leaf_value
-        return value(state, seat)
+        return (gm.tree_leaf or gm.leaf_value)(state, seat)

@@ -80,15 +80,18 @@ class BotKit(Generic[ObsT, StateT]):
     sample: Callable[[GameView, random.Random, Weights], StateT]  # a determinization
     policy: Callable[[StateT], Action]  # the rollout policy: greedy for the seat to move
     leaf_value: Callable[[StateT, int], float]  # points of a position for a seat
+    # ``ismcts``'s value at its depth cut, when it differs from ``search``'s ``leaf_value``
+    tree_leaf: Callable[[StateT, int], float] | None = None
     turns_ahead: Callable[[int], int] = lambda players: players  # ``search``'s horizon
     search_margin: float = 0.0  # standard errors by which a move must beat greedy's
     tree_scale: float = 10.0  # points that count as one unit in the tree's UCB
     wilds: Callable[[GameView], frozenset[int]] = _no_wilds  # wild kinds a view shows
     play_step: Callable[[GameView], int] = _clockwise  # +1 or -1: who plays next
-    tree_value: Callable[[StateT, int], float] | None = None  # ``ismcts``'s leaf, if not
-    # ``leaf_value`` (a game may calibrate the tree's leaf without changing ``search``)
     own_policy: Callable[[StateT], Action] | None = None  # ``ismcts``'s own moves in its
     # default line and rollouts, if not ``policy`` (the others are modelled by ``policy``)
+    # ``ismcts`` with an iteration budget N: (a, b) stops after a·N iterations when no
+    # move is close to greedy's, and goes on to b·N when one is (None: always N)
+    tree_settle: tuple[float, float] | None = None
     hard_iterations: int = 48
     expert_iterations: int = 160
 

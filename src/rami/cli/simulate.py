@@ -21,6 +21,7 @@ from rich.progress import (
     Progress,
     ProgressColumn,
     Task,
+    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -30,6 +31,7 @@ from rich.text import Text
 
 from rami.errors import InputError
 from rami.games import all_games, game_names, get_game
+from rami.memo import freeze_collector
 
 __all__ = ["simulate"]
 
@@ -116,6 +118,19 @@ def _caps_help() -> str:
     return " / ".join(str(g.turn_cap) for g in all_games() if g.turn_cap is not None)
 
 
+_FROZEN: list[bool] = []
+
+
+def _advance(progress: Progress, task: TaskID, *, inline: bool) -> None:
+    """One result more; after the first one played in this process (its games' and
+    bots' modules imported, their memo tables made), freeze the collector: a long run's
+    full GC passes then skip the tables (``rami.memo.freeze_collector``)."""
+    progress.advance(task)
+    if inline and not _FROZEN:
+        _FROZEN.append(True)
+        freeze_collector()
+
+
 def _check_writable(path: Path) -> None:
     """Fail before a long run, not after it, if the results cannot be written."""
     if path.is_dir():
@@ -200,7 +215,9 @@ def simulate(
             jobs,
             workers=workers,
             backend=backend,
-            on_result=lambda _r: progress.advance(task),
+            on_result=lambda _r: _advance(
+                progress, task, inline=workers == 1 and backend == "local"
+            ),
         )
     elapsed = time.perf_counter() - started
     summary = summarize(config, results)

@@ -18,7 +18,9 @@ Decomposition, so that the same small problems recur and are memoised:
 - trials join suits only at a rank held in two suits or more (a *cross* rank). The
   trial choices at those ranks are enumerated, cheapest first and within the wild
   cards held (a trial pair costs one); each choice leaves four suit keys whose costs,
-  and costs without each card (the discard), come from the memo tables.
+  and costs without each card (the discard), come from the memo tables: one search
+  per cluster gives both (``_drops``), and a bound without search
+  (``_cover_floor``) drops most choices before any suit is searched (the cold path).
 
 Showing in the same turn (M-8) needs three of the melds to be natural sequences or
 tunnelas (M-6). Costs then become vectors indexed by the show melds a part must hold
@@ -35,7 +37,7 @@ from __future__ import annotations
 # rami: compiled with mypyc in the accelerated build
 import itertools
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from rami.cards import CARDS, KINDS, Card
 from rami.memo import GenerationMemo
@@ -43,15 +45,20 @@ from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
 
 __all__ = ["arrange3", "discards3", "show_discards3"]
 
-_UNIT = tuple(1 << (8 * r) for r in range(13))
-_QKA = sum(_UNIT[r] for r in ACE_HIGH_THREE)  # Q-K-A, the ace high
+# imported names as C statics in the compiled build (a global is a dict lookup there)
+_NEAR: Final = NEAR_ABOVE
+_ACE_HIGH_THREE: Final = ACE_HIGH_THREE
+_CARDS: Final = CARDS
+_KINDS: Final = KINDS
+_UNIT: Final = tuple(1 << (8 * r) for r in range(13))
+_QKA: Final = sum(_UNIT[r] for r in _ACE_HIGH_THREE)  # Q-K-A, the ace high
 _MEMO_LIMIT = 100_000  # entries per table; a full table starts a new generation
-_WILD_SHIFT = 8 * 13  # a suit *code*: the key, and the wild-rank mask above it
-_CARD_BITS = (1 << _WILD_SHIFT) - 1
-_INF = 99
+_WILD_SHIFT: Final = 8 * 13  # a suit *code*: the key, and the wild-rank mask above it
+_CARD_BITS: Final = (1 << _WILD_SHIFT) - 1
+_INF: Final = 99
 
 Vec = tuple[int, int, int, int]
-_ZERO_VEC: Vec = (0, _INF, _INF, _INF)
+_ZERO_VEC: Final[Vec] = (0, _INF, _INF, _INF)
 
 
 def _remember(memo: dict[Any, Any], key: Any, value: object) -> None:
@@ -69,11 +76,11 @@ _GENERATIONS: dict[int, GenerationMemo[Any, Any]] = {}
 # Clusters
 
 
-_CLUSTER_MEMO: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_CLUSTER_MEMO: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
 
 
-_NONZERO = bytes([48] + [49] * 255)  # count byte -> "0" / "1"
-_THREE_PLUS = bytes([48] * 3 + [49] * 253)
+_NONZERO: Final = bytes([48] + [49] * 255)  # count byte -> "0" / "1"
+_THREE_PLUS: Final = bytes([48] * 3 + [49] * 253)
 
 
 def _held_mask(key: int) -> int:
@@ -81,7 +88,7 @@ def _held_mask(key: int) -> int:
     return int(key.to_bytes(13, "little").translate(_NONZERO)[::-1], 2)
 
 
-_KEY_CLUSTERS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+_KEY_CLUSTERS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
 
 
 def _clusters(key: int) -> tuple[tuple[int, int, int], ...]:
@@ -93,27 +100,33 @@ def _clusters(key: int) -> tuple[tuple[int, int, int], ...]:
     return got
 
 
+def _spread8(bits: int) -> tuple[int, ...]:
+    """Each rank mask (``bits`` ranks) with every rank widened to a byte of ones."""
+    out = [0]
+    for r in range(bits):
+        out += [f | (255 << (8 * r)) for f in out]
+    return tuple(out)
+
+
+_BYTES: Final = _spread8(13)  # rank mask -> byte mask: built once (a few ms), never reset
+
+
 def _mask_clusters(mask: int) -> tuple[tuple[int, int, int], ...]:
+    """``_clusters`` of a rank mask, by bit operations: a cluster starts at each held
+    rank whose two ranks below are empty (the ace's cluster takes the last one when it
+    reaches the Q or K)."""
     got = _CLUSTER_MEMO.get(mask)
     if got is not None:
         return got
-    groups: list[list[int]] = []
-    for r in range(13):
-        if mask >> r & 1:
-            if groups and r - groups[-1][-1] <= 2:
-                groups[-1].append(r)
-            else:
-                groups.append([r])
-    if len(groups) > 1 and groups[0][0] == 0 and groups[-1][-1] >= 11:
-        groups[0] += groups.pop()
-    result = tuple(
-        (
-            sum(255 << (8 * r) for r in g),
-            0 if 0 in g else min(g) - 1,
-            sum(1 << r for r in g),
-        )
-        for g in groups
-    )
+    starts = mask & ~(mask << 1) & ~(mask << 2)
+    groups = []
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        groups.append(mask & ((starts & -starts) - 1 if starts else mask) & -low)
+    if len(groups) > 1 and groups[0] & 1 and groups[-1] >> 11:
+        groups[0] |= groups.pop()
+    result = tuple((_BYTES[g], 0 if g & 1 else (g & -g).bit_length() - 2, g) for g in groups)
     _remember(_CLUSTER_MEMO, mask, result)
     return result
 
@@ -122,9 +135,16 @@ def _mask_clusters(mask: int) -> tuple[tuple[int, int, int], ...]:
 # One suit, wild cards as a count
 
 
-_SOLVE_MEMO: tuple[dict[int, tuple[int, tuple[int, ...]]], ...] = ({0: (0, ())}, {0: (0, ())})
-_COST_MEMO: tuple[dict[int, int], ...] = ({0: 0}, {0: 0})
-_ENTRY_MEMO: tuple[dict[int, tuple[int, tuple[tuple[int, int], ...]]], ...] = ({}, {})
+_SOLVE_MEMO: Final[tuple[dict[int, tuple[int, tuple[int, ...]]], ...]] = (
+    {0: (0, ())},
+    {0: (0, ())},
+)
+_COST_MEMO: Final[tuple[dict[int, int], ...]] = ({0: 0}, {0: 0})
+_NO_DROPS: Final = (_INF,) * 13
+_ENTRY_MEMO: Final[tuple[dict[int, tuple[int, tuple[int, ...]]], ...]] = (
+    {0: (0, _NO_DROPS)},
+    {0: (0, _NO_DROPS)},
+)
 
 
 def _solve(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
@@ -152,9 +172,9 @@ def _solve(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
     if best and low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
         c = _solve(key - _QKA, tun)[0]
         if c < best:
-            best, piece = c, ACE_HIGH_THREE
+            best, piece = c, _ACE_HIGH_THREE
     if best > 1:
-        for p in NEAR_ABOVE[low]:
+        for p in _NEAR[low]:
             if (key >> (8 * p)) & 255:
                 c = _solve(key - unit - _UNIT[p], tun)[0] + 1
                 if c < best:
@@ -177,46 +197,124 @@ def suit_cost(key: int, tun: bool) -> int:
     return total
 
 
-def _cluster_entry(part: int, tun: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """(cost of a cluster, (rank, its cost without one card of that rank) per rank)."""
+def _drops(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
+    """(cheapest cover of a suit key, its cost without one card of each rank: ``_INF``
+    or more at ranks not held), in one search on the lowest rank (``_solve``'s pieces, each
+    tried): without a card of rank r, the best over the pieces that leave one at r of
+    the piece's cost plus the rest's cost without it. One recursion gives a cluster's
+    whole entry, where a search per rank would solve each reduced key anew (cold)."""
+    low = ((key & -key).bit_length() - 1) >> 3
+    if low >= 2:  # shifted to start at the 2: one entry serves every position
+        down = low - 1
+        cost, shifted = _drops(key >> (8 * down), tun)
+        return cost, _NO_DROPS[:down] + shifted[: 13 - down]
     memo = _ENTRY_MEMO[tun]
-    got = memo.get(part)
-    if got is None:
-        got = (
-            _solve(part, tun)[0],
-            tuple(
-                (r, suit_cost(part - _UNIT[r], tun)) for r in range(13) if (part >> (8 * r)) & 255
-            ),
-        )
-        _remember(memo, part, got)
-    return got
+    got = memo.get(key)
+    if got is not None:
+        return got
+    unit = _UNIT[low]
+    n = (key >> (8 * low)) & 255
+    # the lowest card alone (two wild cards), then each piece that holds it, folded in
+    c, d = _drops(key - unit, tun)
+    cost = c + 2
+    drops = [x + 2 for x in d]
+    if n == 1:
+        drops[low] = c
+    if tun and n >= 3:
+        c, d = _drops(key - 3 * unit, tun)
+        cost = min(cost, c)
+        _fold(drops, d, 0, low)
+    if low <= 10 and (key >> (8 * low + 8)) & 255 and (key >> (8 * low + 16)) & 255:
+        c, d = _drops(key - unit - (unit << 8) - (unit << 16), tun)
+        cost = min(cost, c)
+        _fold(drops, d, 0, low)
+    if low == 0 and (key >> 88) & 255 and (key >> 96) & 255:
+        c, d = _drops(key - _QKA, tun)
+        cost = min(cost, c)
+        _fold(drops, d, 0, low)
+    for p in _NEAR[low]:
+        if (key >> (8 * p)) & 255:
+            c, d = _drops(key - unit - _UNIT[p], tun)
+            cost = min(cost, c + 1)
+            _fold(drops, d, 1, low)
+    result = (cost, tuple(drops))
+    _remember(memo, key, result)
+    return result
 
 
-_SUIT_ENTRY: tuple[dict[int, tuple[int, tuple[tuple[int, int], ...]]], ...] = (
-    {0: (0, ())},
-    {0: (0, ())},
+def _fold(drops: list[int], d: tuple[int, ...], extra: int, low: int) -> None:
+    """``drops`` at each rank from ``low``: the better of it and ``d`` plus ``extra``."""
+    for r in range(low, 13):
+        v = d[r] + extra
+        if v < drops[r]:
+            drops[r] = v
+
+
+_SPAN: Final = 7  # a card's removal changes a suit's cost by -2 … +4 (a tunnela left as a pair)
+_NO_RANKS: Final = (0,) * _SPAN
+_SUIT_ENTRY: Final[tuple[dict[int, tuple[int, tuple[int, ...]]], ...]] = (
+    {0: (0, _NO_RANKS)},
+    {0: (0, _NO_RANKS)},
 )
 
 
-def suit_entry(key: int, tun: bool) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """(cost of a suit, (rank, its cost without one card of that rank) per rank)."""
+def suit_entry(key: int, tun: bool) -> tuple[int, tuple[int, ...]]:
+    """(cost of a suit, the ranks whose one card less leaves a cost of at most the cost
+    + i - 2, as a rank mask for each i in 0 … 6), from its clusters' ``_drops``.
+
+    One card less saves at most two wild cards (it could be a single) and costs at most
+    four more (a tunnela left as two singles; a sequence or a pair loses one card and
+    stays a pair or a single), so seven masks say it all: a search asks for the ranks
+    within a number of wild cards with one index and ORs the answer in."""
     memo = _SUIT_ENTRY[tun]
     got = memo.get(key)
     if got is not None:
         return got
+    drops_memo = _ENTRY_MEMO[tun]
     entries = []
     total = 0
-    for bytes_, shift, _ in _clusters(key):
-        cost, table = _cluster_entry((key & bytes_) >> (8 * shift), tun)
+    for bytes_, shift, ranks in _clusters(key):
+        part = (key & bytes_) >> (8 * shift)
+        cost, drops = drops_memo.get(part) or _drops(part, tun)
         total += cost
-        entries.append((cost, table, shift))
-    out: list[tuple[int, int]] = []
-    for cost, table, shift in entries:
-        base = total - cost
-        out.extend((r + shift, base + c) for r, c in table)
-    got = (total, tuple(out))  # tuples of ints: the cyclic GC stops tracking them
+        entries.append((cost, drops, shift, ranks))
+    at = [0, 0, 0, 0, 0, 0, 0]  # the ranks whose change is exactly i - 2
+    for cost, drops, shift, ranks in entries:
+        low = 2 - cost  # index of a cost without the card: its change, plus 2
+        while ranks:
+            bit = ranks & -ranks
+            ranks ^= bit
+            i = low + drops[bit.bit_length() - 1 - shift]
+            assert 0 <= i < _SPAN, "one card changes a suit's cost by -2 … +4"
+            at[i] |= bit
+    m0, m1, m2, m3, m4, m5, m6 = at
+    m1 |= m0
+    m2 |= m1
+    m3 |= m2
+    m4 |= m3
+    m5 |= m4
+    m6 |= m5
+    got = (total, (m0, m1, m2, m3, m4, m5, m6))  # ints only: the cyclic GC skips them
     _remember(memo, key, got)
     return got
+
+
+_BYTE_SUM: Final = sum(_UNIT)  # (x * _BYTE_SUM) >> 96 & 255: the sum of a key's 13 counts
+
+
+def _cover_floor(key: int, clusters: tuple[tuple[int, int, int], ...]) -> int:
+    """A lower bound on ``suit_cost`` without a search: a piece stays in one cluster and
+    holds at most three cards, so a cluster of n naturals costs at least -n mod 3 (and
+    2n when it is one rank held under three times: singles only). ``clusters``: those
+    of a key holding ``key`` (the suit before trials took cards: they only split)."""
+    total = 0
+    for bytes_, _, ranks in clusters:
+        n = ((key & bytes_) * _BYTE_SUM >> 96) & 255
+        if n < 3 and not ranks & (ranks - 1):
+            total += 2 * n
+        else:
+            total += -n % 3
+    return total
 
 
 def _suit_pieces(key: int, tun: bool) -> list[tuple[int, ...]]:
@@ -235,10 +333,10 @@ def _suit_pieces(key: int, tun: bool) -> list[tuple[int, ...]]:
 # ---------------------------------------------------------------------------------------
 # Trials across suits and components
 
-_PAIRS = tuple(itertools.combinations(range(4), 2))
-_TRIPLES = tuple(itertools.combinations(range(4), 3))
+_PAIRS: Final = tuple(itertools.combinations(range(4), 2))
+_TRIPLES: Final = tuple(itertools.combinations(range(4), 3))
 CrossOption = tuple[tuple[int, int, int, int], int, tuple[tuple[int, ...], ...]]
-_CROSS_MEMO: dict[tuple[int, ...], tuple[CrossOption, ...]] = {}
+_CROSS_MEMO: Final[dict[tuple[int, ...], tuple[CrossOption, ...]]] = {}
 
 
 def _cross_options(held: tuple[int, ...]) -> tuple[CrossOption, ...]:
@@ -275,11 +373,12 @@ def _cross_options(held: tuple[int, ...]) -> tuple[CrossOption, ...]:
 
 def split_hand(hand: Sequence[int], wilds: frozenset[int]) -> tuple[list[int], int]:
     """Suit keys of the natural cards and the number of wild cards."""
+    whole = int.from_bytes(bytes(hand[:52]), "little")  # one conversion, four cuts
     keys = [
-        int.from_bytes(bytes(hand[0:13]), "little"),
-        int.from_bytes(bytes(hand[13:26]), "little"),
-        int.from_bytes(bytes(hand[26:39]), "little"),
-        int.from_bytes(bytes(hand[39:52]), "little"),
+        whole & _CARD_BITS,
+        (whole >> 104) & _CARD_BITS,
+        (whole >> 208) & _CARD_BITS,
+        whole >> 312,
     ]
     w = 0
     for k in wilds:
@@ -367,8 +466,8 @@ def _cross_states(
         yield ks, cost, choice
 
 
-_LONE_MEMO: dict[int, tuple[int, int]] = {0: (0, 0)}
-_POP13 = bytes(bin(m).count("1") for m in range(1 << 13))
+_LONE_MEMO: Final[dict[int, tuple[int, int]]] = {0: (0, 0)}
+_POP13: Final = bytes(bin(m).count("1") for m in range(1 << 13))
 
 
 def _suit_lone(key: int) -> tuple[int, int]:
@@ -404,11 +503,36 @@ def _isolated(masks: Sequence[tuple[int, int]]) -> int:
     )
 
 
-_SHIFTED_MEMO: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int], ...]] = {}
+_SHIFTED_MEMO: Final[dict[tuple[int, ...], tuple[tuple[int, int, int, int, int], ...]]] = {}
+
+
+def _trial_cost_table() -> tuple[int, ...]:
+    """The fewest wild cards to take ``t`` cards per suit at one rank as trials (cost 0)
+    and trial pairs (cost 1), or ``_INF``: index ``t0 + 4 t1 + 16 t2 + 64 t3``, counts
+    up to 3. Built once (256 entries), never reset: ``_cross_options`` without the
+    groups, for the searches that only need the costs."""
+    groups = [(t, 0) for t in _TRIPLES] + [(p, 1) for p in _PAIRS]
+    steps = [(sum(4**s for s in suits), cost) for suits, cost in groups]
+    table = [_INF] * 256
+    table[0] = 0
+    for t in range(1, 256):
+        digits = (t & 3, (t >> 2) & 3, (t >> 4) & 3, t >> 6)
+        best = _INF
+        for (suits, _), (step, cost) in zip(groups, steps, strict=True):
+            if all(digits[s] for s in suits):
+                c = table[t - step] + cost
+                if c < best:
+                    best = c
+        table[t] = best
+    return tuple(table)
+
+
+_TRIAL_COST: Final = _trial_cost_table()
 
 
 def _shifted_options(keys: Sequence[int], r: int) -> tuple[tuple[int, int, int, int, int], ...]:
-    """``_cross_options`` at rank ``r`` as suit-key decrements and cost."""
+    """``_cross_options`` at rank ``r`` as suit-key decrements and cost (any counts;
+    ``_trial_options`` serves counts up to 3)."""
     sh = 8 * r
     held = (
         (keys[0] >> sh) & 255,
@@ -428,6 +552,32 @@ def _shifted_options(keys: Sequence[int], r: int) -> tuple[tuple[int, int, int, 
     return got
 
 
+Taken = tuple[int, int, int, int, int]  # cards taken per suit at one rank, wild cost
+#: The trial options at one rank by its four counts (``t0 + 4 t1 + 16 t2 + 64 t3``, up
+#: to 3 each), cheapest first: a table of the rules, not of hands (256 entries at most),
+#: so it is filled once per process and kept, never reset.
+_TRIAL_OPTIONS: Final[list[tuple[Taken, ...] | None]] = [None] * 256
+
+
+def _trial_options(index: int) -> tuple[Taken, ...]:
+    """``_TRIAL_OPTIONS[index]``, made: every take within the counts that trials and
+    trial pairs can make (``_TRIAL_COST``), cheapest first (the order of equal costs is
+    free: the searches take the union of what they find)."""
+    h0, h1, h2, h3 = index & 3, (index >> 2) & 3, (index >> 4) & 3, index >> 6
+    by_cost: list[list[Taken]] = [[], [], [], [], [], [], []]
+    for t3 in range(h3 + 1):
+        for t2 in range(h2 + 1):
+            for t1 in range(h1 + 1):
+                i = 64 * t3 + 16 * t2 + 4 * t1
+                for t0 in range(h0 + 1):
+                    c = _TRIAL_COST[i + t0]
+                    if c < _INF:
+                        by_cost[c].append((t0, t1, t2, t3, c))
+    got = tuple(o for level in by_cost for o in level)
+    _TRIAL_OPTIONS[index] = got
+    return got
+
+
 def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Card]:
     """Cards whose discard leaves the rest of ``hand`` in three-card melds.
 
@@ -438,35 +588,103 @@ def discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> list[Car
     masks = [_suit_lone(k) for k in keys]
     if _isolated(masks) > w + 2:
         return []
-    states = _trial_states(keys, masks, w)
-    n_kinds = _POP13[masks[0][0]] + _POP13[masks[1][0]] + _POP13[masks[2][0]] + _POP13[masks[3][0]]
+    prefix, last, m = _trial_prefix(keys, masks, w)
+    held = masks[0][0] | masks[1][0] << 13 | masks[2][0] << 26 | masks[3][0] << 39
     memo = _SUIT_ENTRY[tun]
-    found: set[int] = set()
+    found = 0  # kinds, one bit each
+    floors: dict[int, int] = {}  # this call's bounds (the suits' keys repeat)
+    q0, q1, q2, q3 = [_clusters(k) for k in keys]  # a bound's clusters
     wild_ok = False
-    for a, b, c, d, cost in states:
-        e0 = memo.get(a) or suit_entry(a, tun)
-        e1 = memo.get(b) or suit_entry(b, tun)
-        e2 = memo.get(c) or suit_entry(c, tun)
-        e3 = memo.get(d) or suit_entry(d, tun)
-        base = cost + e0[0] + e1[0] + e2[0] + e3[0]
-        if base - 2 > w:
-            continue  # one card less saves at most two wild cards
-        if base < w:
-            wild_ok = True
-        for s, (cost_s, table) in enumerate((e0, e1, e2, e3)):
-            room = w - base + cost_s
-            if room < 0:
-                continue
-            for r, cr in table:
-                if cr <= room:
-                    found.add(s * 13 + r)
-        if len(found) == n_kinds and (wild_ok or not w):
+    # each suit's key, entry (None: not known yet) and bound (-1: not made yet) in the
+    # last choice: consecutive choices differ at the last ranks, most suits stay as
+    # they were, and their lookups with them
+    k0, k1, k2, k3 = -1, -1, -1, -1
+    e0 = e1 = e2 = e3 = None
+    f0 = f1 = f2 = f3 = -1
+    done = False
+    for a0, b0, c0, d0, cost0 in prefix:
+        for t0, t1, t2, t3, oc in last:  # the last rank folded in: no list of choices
+            cost = cost0 + oc
+            if cost > w:
+                break  # the options come cheapest first
+            a = a0 - m[t0] if t0 else a0
+            b = b0 - m[t1] if t1 else b0
+            c = c0 - m[t2] if t2 else c0
+            d = d0 - m[t3] if t3 else d0
+            if a != k0:
+                k0, e0, f0 = a, memo.get(a), -1
+            if b != k1:
+                k1, e1, f1 = b, memo.get(b), -1
+            if c != k2:
+                k2, e2, f2 = c, memo.get(c), -1
+            if d != k3:
+                k3, e3, f3 = d, memo.get(d), -1
+            if e0 is None or e1 is None or e2 is None or e3 is None:
+                # most trial choices fail: on bounds, before any suit is searched
+                floor = cost - 2 - w
+                floor += 0 if e0 is None else e0[0]
+                floor += 0 if e1 is None else e1[0]
+                floor += 0 if e2 is None else e2[0]
+                floor += 0 if e3 is None else e3[0]
+                if floor > 0:
+                    continue
+                if e0 is None:
+                    if f0 < 0:
+                        f0 = _floor(a, floors, q0)
+                    floor += f0
+                if e1 is None:
+                    if f1 < 0:
+                        f1 = _floor(b, floors, q1)
+                    floor += f1
+                if e2 is None:
+                    if f2 < 0:
+                        f2 = _floor(c, floors, q2)
+                    floor += f2
+                if e3 is None:
+                    if f3 < 0:
+                        f3 = _floor(d, floors, q3)
+                    floor += f3
+                if floor > 0:
+                    continue
+                if e0 is None:
+                    e0 = suit_entry(a, tun)
+                if e1 is None:
+                    e1 = suit_entry(b, tun)
+                if e2 is None:
+                    e2 = suit_entry(c, tun)
+                if e3 is None:
+                    e3 = suit_entry(d, tun)
+            base = cost + e0[0] + e1[0] + e2[0] + e3[0]
+            if base - 2 > w:
+                continue  # one card less saves at most two wild cards
+            if base < w:
+                wild_ok = True
+            # a card of suit s can go when its suit's cost without it is at most w - base
+            # more than the suit's cost: index w - base + 2 of each suit's masks
+            i = min(w - base + 2, _SPAN - 1)
+            found |= e0[1][i] | e1[1][i] << 13 | e2[1][i] << 26 | e3[1][i] << 39
+            if found == held and (wild_ok or not w):
+                done = True
+                break
+        if done:
             break
-    out = sorted(found)
+    out = []
+    while found:
+        low = found & -found
+        out.append(low.bit_length() - 1)
+        found ^= low
     if wild_ok:
-        out.extend(k for k in wilds if k < KINDS and hand[k])
+        out.extend(k for k in wilds if k < _KINDS and hand[k])
         out.sort()
-    return [CARDS[k] for k in out]
+    return [_CARDS[k] for k in out]
+
+
+def _floor(key: int, floors: dict[int, int], clusters: tuple[tuple[int, int, int], ...]) -> int:
+    """``_cover_floor`` of a suit key, kept in ``floors`` (one search's own table)."""
+    f = floors.get(key)
+    if f is None:
+        f = floors[key] = _cover_floor(key, clusters)
+    return f
 
 
 def arrange3(
@@ -491,12 +709,12 @@ def arrange3(
             return None
         for r, (_, _, groups) in zip(cross, choice, strict=True):
             for suits in groups:
-                pieces.append([CARDS[s * 13 + r] for s in suits])
+                pieces.append([_CARDS[s * 13 + r] for s in suits])
         for s in range(4):
             if ks[s]:
                 for ranks in _suit_pieces(ks[s], tun):
-                    pieces.append([CARDS[s * 13 + r] for r in ranks])
-    wild_cards = [CARDS[k] for k in sorted(wilds) if k < KINDS for _ in range(hand[k])]
+                    pieces.append([_CARDS[s * 13 + r] for r in ranks])
+    wild_cards = [_CARDS[k] for k in sorted(wilds) if k < _KINDS for _ in range(hand[k])]
     melds: list[tuple[Card, ...]] = []
     for piece in pieces:
         while len(piece) < 3:
@@ -511,9 +729,9 @@ def arrange3(
 # Showing in the same turn: cost vectors by the number of show melds held
 
 
-_CLUSTER_VEC: dict[int, Vec] = {}
-_VEC_MEMO: dict[int, Vec] = {}
-_VEC_TABLE_MEMO: dict[int, tuple[tuple[int, Vec], ...]] = {}
+_CLUSTER_VEC: Final[dict[int, Vec]] = {}
+_VEC_MEMO: Final[dict[int, Vec]] = {}
+_VEC_TABLE_MEMO: Final[dict[int, tuple[tuple[int, Vec], ...]]] = {}
 
 
 def conv(u: Vec, v: Vec) -> Vec:
@@ -578,7 +796,7 @@ def _cluster_vec(code: int) -> Vec:
         b2 = min(b2, c1)
         b3 = min(b3, c2)
     if not wild:  # a natural pair and a wild card
-        for p in NEAR_ABOVE[low]:
+        for p in _NEAR[low]:
             if (key >> (8 * p)) & 255 and not (wmask >> p) & 1:
                 c0, c1, c2, c3 = _cluster_vec(code - unit - _UNIT[p])
                 b0 = min(b0, c0 + 1)
@@ -622,25 +840,75 @@ def _vec_table(code: int) -> tuple[tuple[int, Vec], ...]:
     return result
 
 
-def _trial_states(
+_NO_TAKE: Final[tuple[Taken, ...]] = ((0, 0, 0, 0, 0),)
+_NO_UNITS: Final = (0, 0, 0, 0)
+State = tuple[int, int, int, int, int]  # suit keys left, wild cost
+
+
+def _trial_prefix(
     keys: Sequence[int], masks: Sequence[tuple[int, int]], budget: int
-) -> list[tuple[int, int, int, int, int]]:
-    """Every choice of trials over the hand costing at most ``budget`` wild cards, as
-    (suit keys left …, cost); enumerated rank by rank, cheapest options first."""
+) -> tuple[list[State], tuple[Taken, ...], tuple[int, int, int, int]]:
+    """``_trial_states`` but for the last cross rank, left to the caller to fold in: (the
+    choices over the others, the last rank's options, the multiples of its unit)."""
     (p0, _), (p1, _), (p2, _), (p3, _) = masks
     many = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
     states = [(keys[0], keys[1], keys[2], keys[3], 0)]
     while many:
         low = many & -many
-        opts = _shifted_options(keys, low.bit_length() - 1)
         many ^= low
+        r = low.bit_length() - 1
+        sh = 8 * r
+        h0 = (keys[0] >> sh) & 255
+        h1 = (keys[1] >> sh) & 255
+        h2 = (keys[2] >> sh) & 255
+        h3 = (keys[3] >> sh) & 255
+        if h0 > 3 or h1 > 3 or h2 > 3 or h3 > 3:
+            states = [
+                (a - d0, b - d1, c - d2, d - d3, cost + oc)
+                for a, b, c, d, cost in states
+                for d0, d1, d2, d3, oc in _shifted_options(keys, r)
+                if cost + oc <= budget
+            ]
+            continue
+        index = h0 + 4 * h1 + 16 * h2 + 64 * h3
+        opts = _TRIAL_OPTIONS[index] or _trial_options(index)
+        u = _UNIT[r]
+        m = (0, u, 2 * u, 3 * u)  # shared ints: no product per state
+        if not many:
+            return states, opts, m
         states = [
-            (a - d0, b - d1, c - d2, d - d3, cost + oc)
+            (
+                a - m[t0] if t0 else a,  # most options leave most suits as they are
+                b - m[t1] if t1 else b,
+                c - m[t2] if t2 else c,
+                d - m[t3] if t3 else d,
+                cost + oc,
+            )
             for a, b, c, d, cost in states
-            for d0, d1, d2, d3, oc in opts
+            for t0, t1, t2, t3, oc in opts
             if cost + oc <= budget
         ]
-    return states
+    return states, _NO_TAKE, _NO_UNITS
+
+
+def _trial_states(
+    keys: Sequence[int], masks: Sequence[tuple[int, int]], budget: int
+) -> list[State]:
+    """Every choice of trials over the hand costing at most ``budget`` wild cards, as
+    (suit keys left …, cost); enumerated rank by rank, cheapest options first."""
+    states, opts, m = _trial_prefix(keys, masks, budget)
+    return [
+        (
+            a - m[t0] if t0 else a,
+            b - m[t1] if t1 else b,
+            c - m[t2] if t2 else c,
+            d - m[t3] if t3 else d,
+            cost + oc,
+        )
+        for a, b, c, d, cost in states
+        for t0, t1, t2, t3, oc in opts
+        if cost + oc <= budget
+    ]
 
 
 def _show_discards_exact(hand: Sequence[int], wilds: frozenset[int], tun: bool = True) -> list[int]:
@@ -712,11 +980,11 @@ def _show_discards_exact(hand: Sequence[int], wilds: frozenset[int], tun: bool =
 # every choice (wild cards as themselves included). Memo tables are per cluster,
 # shifted, so they serve many holdings; each is bounded (cleared when full).
 
-_SHOWS = 32  # a value is _SHOWS * cost - show melds (a hand holds far fewer than 32)
-_LEX: dict[int, int] = {0: 0}
-_LEX_ENTRY: dict[int, tuple[int, tuple[tuple[int, int], ...]]] = {}
+_SHOWS: Final = 32  # a value is _SHOWS * cost - show melds (a hand holds far fewer than 32)
+_LEX: Final[dict[int, int]] = {0: 0}
+_LEX_ENTRY: Final[dict[int, tuple[int, tuple[tuple[int, int], ...]]]] = {}
 ExportTable = tuple[list[int], list[list[int]], list[int]]
-_EXPORT_TABLE: dict[int, ExportTable] = {}
+_EXPORT_TABLE: Final[dict[int, ExportTable]] = {}
 ExportSuit = tuple[
     list[int],  # value by export pattern (the clusters with exports)
     list[list[int]],  # their _levels
@@ -735,9 +1003,9 @@ CrossSuit = tuple[  # ExportSuit without the clusters that export nothing
     tuple[tuple[ExportTable, int], ...],
     list[tuple[int, ...]] | None,
 ]
-_EXPORT_SUIT: dict[int, CrossSuit] = {}
+_EXPORT_SUIT: Final[dict[int, CrossSuit]] = {}
 Options = tuple[tuple[int, int, int, int, int], ...]
-_COLUMN: dict[int, tuple[Options, tuple[int, int, int, int]]] = {}
+_COLUMN: Final[dict[int, tuple[Options, tuple[int, int, int, int]]]] = {}
 
 
 def _spread(bits: int) -> tuple[int, ...]:
@@ -748,7 +1016,7 @@ def _spread(bits: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-_FIELDS = _spread(13)
+_FIELDS: Final = _spread(13)
 
 
 def _lex(key: int) -> int:
@@ -777,7 +1045,7 @@ def _lex(key: int) -> int:
         c = _lex(key - _QKA) - 1
         if c < best:
             best = c
-    for p in NEAR_ABOVE[low]:
+    for p in _NEAR[low]:
         if (key >> (8 * p)) & 255:
             c = _lex(key - unit - _UNIT[p]) + _SHOWS
             if c < best:
@@ -1095,7 +1363,7 @@ def _relaxed(
                         found.add(kind)
     if top <= limit - _SHOWS:  # a wild card's discard costs one more
         for k in wilds:
-            if k < KINDS and hand[k]:
+            if k < _KINDS and hand[k]:
                 allowed.setdefault(k, top_n)
                 routes.setdefault(k, []).append((0, -1, _SHOWS))
                 if -top % _SHOWS >= 3:
@@ -1205,12 +1473,12 @@ def show_discards3(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> lis
     Tunnelas are melds and show melds here (``nepali``).
     """
     if not tun or max(hand) > 3:  # the fast path packs export counts in two bits
-        return [CARDS[k] for k in _show_discards_exact(hand, wilds, tun)]
+        return [_CARDS[k] for k in _show_discards_exact(hand, wilds, tun)]
     keys, w = split_hand(hand, wilds)
     masks = [_LONE_MEMO.get(k) or _suit_lone(k) for k in keys]
     if _isolated(masks) > w + 2:
         return []
-    return [CARDS[k] for k in _show_fast(hand, wilds, keys, w, [m[0] for m in masks])]
+    return [_CARDS[k] for k in _show_fast(hand, wilds, keys, w, [m[0] for m in masks])]
 
 
 def _memo_tables() -> list[dict[Any, Any]]:
@@ -1238,8 +1506,32 @@ def _size(table: dict[Any, Any]) -> int:
     return _MEMO_LIMIT
 
 
+def _table_names() -> dict[int, str]:
+    """The memo registry's name of each table (``rami.memo.registered``)."""
+    named: list[tuple[str, dict[Any, Any]]] = [
+        ("clusters", _CLUSTER_MEMO), ("key_clusters", _KEY_CLUSTERS),
+        ("solve", _SOLVE_MEMO[0]), ("solve_tun", _SOLVE_MEMO[1]),
+        ("cost", _COST_MEMO[0]), ("cost_tun", _COST_MEMO[1]),
+        ("entry", _ENTRY_MEMO[0]), ("entry_tun", _ENTRY_MEMO[1]),
+        ("suit_entry", _SUIT_ENTRY[0]), ("suit_entry_tun", _SUIT_ENTRY[1]),
+        ("cross", _CROSS_MEMO), ("lone", _LONE_MEMO), ("shifted", _SHIFTED_MEMO),
+        ("cluster_vec", _CLUSTER_VEC), ("vec", _VEC_MEMO), ("vec_table", _VEC_TABLE_MEMO),
+        ("lex", _LEX), ("lex_entry", _LEX_ENTRY), ("export_table", _EXPORT_TABLE),
+        ("export_suit", _EXPORT_SUIT), ("column", _COLUMN),
+    ]  # fmt: skip
+    return {id(table): name for name, table in named}
+
+
+_NAMES = _table_names()
+# Every table draws on the one solver budget (``rami.memo.BUDGET``): reads go through
+# ``dict.get`` and a miss computes the entry again, so any table may start over.
 for _table in _memo_tables():
-    _GENERATIONS[id(_table)] = GenerationMemo.over(_table, _size(_table))
+    _GENERATIONS[id(_table)] = GenerationMemo.over(
+        _table,
+        _size(_table),
+        name="cover." + _NAMES.get(id(_table), str(len(_GENERATIONS))),
+        shared=True,
+    )
 
 
 def reset_memos() -> None:

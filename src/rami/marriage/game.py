@@ -17,7 +17,6 @@ the only tiplu-dependent checks (wild cards, finishing) apply to seen players.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from itertools import compress
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +35,7 @@ from rami.engine import Action, Chance, DealResult, Event, as_action, chance_rng
 from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.marriage import actions as act
 from rami.marriage.maal import maal
+from rami.marriage.meld_options import AddFacts, listed, meld_steps, show_steps
 from rami.marriage.melds import is_meld, is_pure_meld, is_show_meld, wild_kinds
 from rami.marriage.phases import Phase, Verb
 from rami.marriage.rules import MarriageRules, rules_from
@@ -47,7 +47,6 @@ from rami.marriage.solver import (
     find_finish,
     finish_discards,
     max_show_melds,
-    show_meld_options,
 )
 from rami.marriage.view import build_view
 from rami.runs import RUN_KINDS, positions, three_windows
@@ -93,7 +92,9 @@ class MarriageState:
     """One Marriage deal. Build it with ``new_deal`` or ``MarriageState.from_setup``."""
 
     __slots__ = (
+        "_add_facts",
         "_legal",
+        "_no_finish_turn",
         "_view_cache",
         "actions",
         "current",
@@ -165,6 +166,8 @@ class MarriageState:
     finisher: int | None
     end_reason: str | None
     _legal: list[Action] | None
+    _add_facts: AddFacts  # what each table meld accepts (meld_options), shared by clones
+    _no_finish_turn: int  # the turn whose mover was found unable to finish (-1: none)
 
     # ------------------------------------------------------------------ creation
 
@@ -216,6 +219,8 @@ class MarriageState:
         self.finisher = None
         self.end_reason = None
         self._legal = None
+        self._add_facts = {}
+        self._no_finish_turn = -1
         # chance (M-2): the shoe as dealt, hands seat by seat, the pile, the stock top first
         order = [c for h in hands for c in h] + list(pile) + list(stock)
         self.events.append(
@@ -381,6 +386,8 @@ class MarriageState:
         other.finisher = self.finisher
         other.end_reason = self.end_reason
         other._legal = self._legal
+        other._add_facts = self._add_facts
+        other._no_finish_turn = self._no_finish_turn
         return other
 
     # ------------------------------------------------------------------ protocol
@@ -464,12 +471,13 @@ class MarriageState:
             if self.showing(s):
                 return out
         else:
-            out.extend(act.finish_action(c) for c in self._finish_discards(s) if c != taken)
+            out.extend(act.finish_action(c) for c in self._play_finishes(s) if c != taken)
             if self.rules.table_melding:
                 out.extend(self._meld_options(s))
-        out += [_DISCARDS[c] for c in compress(_KINDS52, hand)]
-        if taken is not None and hand[taken]:
-            out.remove(_DISCARDS[taken])
+        if taken is None:
+            out += [_DISCARDS[c] for c in compress(_KINDS52, hand)]
+        else:
+            out += [_DISCARDS[c] for c in compress(_KINDS52, hand) if c != taken]
         return out
 
     def _card_in(self, s: int, c: int) -> None:
@@ -500,21 +508,11 @@ class MarriageState:
                 if path is None:
                     out.append(act.SEE)
             elif self.show_ub[s] >= need:
-                options = show_meld_options(hand, rules)
-                threes = [m for m in options if len(m) == 3]
-                if not _packs(hand[:], threes, need, 0):
+                steps = show_steps(hand, rules, need, self.sizes[s], self.taken)
+                if steps is None:
                     self.show_ub[s] = need - 1  # fewer than ``need`` disjoint show melds
                 else:
-                    left = need - 1
-                    for meld in options:
-                        rest = hand[:]
-                        for c in meld:
-                            rest[c] -= 1
-                        if self._spare(s, rest, len(meld)) < 3 * left + 1:
-                            continue
-                        if left and not _packs(rest, threes, left, 0):
-                            continue
-                        out.append(Action(act.SHOW, tuple(sorted(meld))))
+                    out.extend(steps)
         if path != MELDS_PATH and not self.exposed[s] and rules.dublees_allowed(self.n):
             need = self.show_dublees - len(self.dublees[s])
             if dublee_count(hand) >= need:
@@ -538,86 +536,36 @@ class MarriageState:
         return n
 
     def _meld_options(self, s: int) -> list[Action]:
-        """Indian table melding (M-10): a short canonical list of melds and additions.
-
-        ``apply`` accepts any valid meld; this list offers every pure meld the solver
-        finds, each pair of natural cards completed by one wild card, and every single
-        card that extends one of the seat's own table melds.
-        """
-        rules = self.rules
-        hand = self.hands[s]
-        wilds = self.wilds
-        out: list[Action] = []
-        seen_melds: set[tuple[Card, ...]] = set()
-        candidates: list[tuple[Card, ...]] = list(show_meld_options(hand, rules))
-        wild_in_hand = [c for c in range(52) if hand[c] and c in wilds]
-        if wild_in_hand:
-            w = CARDS[wild_in_hand[0]]
-            naturals = [c for c in range(52) if hand[c] and c not in wilds]
-            for i, a in enumerate(naturals):
-                for b in naturals[i + 1 :]:
-                    if a // 13 == b // 13:
-                        # same suit: neighbours, one gap, or the ace with Q/K (ace high)
-                        near = b - a <= 2 or (a % 13 == 0 and b % 13 >= 11)
-                    else:
-                        near = a % 13 == b % 13  # same rank: a trial
-                    if near:
-                        candidates.append((CARDS[a], CARDS[b], w))
-            if sum(hand[c] for c in wild_in_hand) >= 3:
-                three: list[Card] = []
-                for c in wild_in_hand:
-                    three.extend([CARDS[c]] * min(hand[c], 3 - len(three)))
-                candidates.append(tuple(three))
-        for meld in candidates:
-            key = tuple(sorted(meld))
-            if key in seen_melds:
-                continue
-            seen_melds.add(key)
-            rest = hand[:]
-            ok = True
-            for c in meld:
-                rest[c] -= 1
-                if rest[c] < 0:
-                    ok = False
-            if not ok or self._spare(s, rest, len(meld)) < 1:
-                continue
-            # with melds of three or more every candidate is a meld: pure melds, two
-            # neighbours or a trial pair with a wild card, three wild cards
-            if rules.melds_at_least3 or is_meld(meld, rules, wilds):
-                out.append(act.normalise(Action(act.MELD, meld)))
-        table = self.melds[s]
-        pure = [_pure_meld(tuple(m), rules) for m in table]
-        pure_total = sum(pure)
-        taken = self.taken
-        held = [c for c in range(52) if hand[c]]
-        held_wild = [c for c in held if c in wilds]
-        for i, m in enumerate(table):
-            naturals = [c for c in m if c not in wilds]
-            if naturals and all(c % 13 == naturals[0] % 13 for c in naturals):
-                rank = naturals[0] % 13  # a trial (or a one-natural meld): same rank
-                fits = [c for c in held if c % 13 == rank and c not in wilds]
-                if all(c // 13 == naturals[0] // 13 for c in naturals):
-                    fits = [c for c in held if c // 13 == naturals[0] // 13 or c % 13 == rank]
-            elif naturals and all(c // 13 == naturals[0] // 13 for c in naturals):
-                fits = [c for c in held if c // 13 == naturals[0] // 13 and c not in wilds]
-            else:
-                fits = held
-            extra = fits if fits is held else sorted({*fits, *held_wild})
-            for k in extra:
-                spare = self.sizes[s] - 1
-                if taken is not None:
-                    spare -= hand[taken] - (k == taken)
-                if spare < 1:
-                    continue
-                new = tuple(sorted((*m, CARDS[k])))
-                if not _meld(new, rules, wilds):
-                    continue
-                if pure[i] and pure_total - 1 < SHOW_MELDS and not _pure_meld(new, rules):
-                    continue
-                out.append(Action(act.ADD, (CARDS[k],), i))
-        return out
+        """Indian table melding (M-10): a short canonical list of melds and additions
+        (``rami.marriage.meld_options``); ``apply`` accepts any valid meld."""
+        return meld_steps(
+            self.hands[s],
+            self.rules,
+            self.wilds,
+            self.sizes[s],
+            self.taken,
+            self.melds[s],
+            self._add_facts,
+        )
 
     # ------------------------------------------------------------------ solver glue
+
+    def _play_finishes(self, s: int) -> list[Card]:
+        """``_finish_discards`` for the seen seat ``s`` in free play, searched once a turn
+        when it finds nothing.
+
+        Within a turn a seen seat's holding changes only by melds and additions laid on
+        its own table (M-10), and a finish after that is a finish before it: the laid
+        meld is one more new meld, the added card one more addition (M-8; the melds
+        in the end are the same, so are the pure ones, M-6). So once a turn's search
+        found no finishing discard, none appears later in that turn.
+        """
+        if self._no_finish_turn == self.turn:
+            return []
+        found = self._finish_discards(s)
+        if not found:
+            self._no_finish_turn = self.turn
+        return found
 
     def _finish_discards(self, s: int) -> list[Card]:
         """Discards with which ``s`` (seen, after drawing) can finish now (M-8, M-9, M-10)."""
@@ -648,6 +596,15 @@ class MarriageState:
         ``_check_<verb>`` (also used by ``legal_actions`` and ``check``); ``_do_<verb>``
         only changes the state.
         """
+        legal = self._legal
+        if legal is not None and isinstance(action, Action) and listed(action, legal):
+            # one of the listed actions itself: canonical and legal (its check would
+            # accept it: tests/test_marriage_legality.py), so only the seat is checked
+            if seat is not None and seat != self.current:
+                raise NotYourTurn(self.current)
+            _VERBS[action.kind][1](self, action)
+            self._legal = None
+            return action
         a = act.normalise(as_action(action))
         if self.phase == OVER:
             raise IllegalAction("the deal is over")
@@ -1425,43 +1382,8 @@ class MarriageState:
         self.actions = list(actions)
         self.events = []
         self._legal = None
+        self._no_finish_turn = -1
         return self
-
-
-def _packs(rest: list[int], melds: Sequence[tuple[Card, ...]], k: int, start: int) -> bool:
-    """Whether ``k`` disjoint melds of ``melds`` (from index ``start``) fit in ``rest``.
-
-    Used on the solver's show-meld list to keep a show completable (M-6); three-card
-    melds suffice, since any longer pure meld holds a three-card one. ``rest`` is
-    restored before returning.
-    """
-    if k == 0:
-        return True
-    for i in range(start, len(melds)):
-        meld = melds[i]
-        ok = True
-        for c in meld:
-            rest[c] -= 1
-            if rest[c] < 0:
-                ok = False
-        found = ok and _packs(rest, melds, k - 1, i)
-        for c in meld:
-            rest[c] += 1
-        if found:
-            return True
-    return False
-
-
-@lru_cache(maxsize=1 << 14)
-def _meld(cards: tuple[Card, ...], rules: MarriageRules, wilds: frozenset[int]) -> bool:
-    """``is_meld`` remembered: table melds and the cards offered to them recur for turns."""
-    return is_meld(cards, rules, wilds)
-
-
-@lru_cache(maxsize=1 << 14)
-def _pure_meld(cards: tuple[Card, ...], rules: MarriageRules) -> bool:
-    """``is_pure_meld`` remembered (see ``_meld``)."""
-    return is_pure_meld(cards, rules)
 
 
 def _joins_show_meld(hand: Sequence[int], c: int, rules: MarriageRules) -> bool:

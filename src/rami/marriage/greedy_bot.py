@@ -56,6 +56,7 @@ __all__ = [
     "observe",
     "observe_state",
     "policy",
+    "tree_leaf_value",
     "tree_moves",
     "turns_ahead",
     "wilds_of_view",
@@ -66,8 +67,12 @@ _DRAW = Action("draw")
 _TAKE = Action("take")
 _PASS = Action("pass")
 _SEE = Action("see")
-_PURE: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(200_000)
-_COVER: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(200_000)
+_PURE: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(
+    200_000, name="marriage_greedy.pure", shared=True
+)
+_COVER: GenerationMemo[tuple[tuple[int, ...], bool], int] = GenerationMemo(
+    200_000, name="marriage_greedy.cover", shared=True
+)
 _PURE_MEMO = _PURE.table  # read directly: every discard score looks suits up
 _COVER_MEMO = _COVER.table
 
@@ -348,12 +353,39 @@ def _dead(obs: Observation, c: int) -> float:
     return 0.3 * obs.pile.count(c)
 
 
-def _removal_costs(obs: Observation) -> dict[int, float]:
-    """The deficiency after giving up one card, for each card held.
+_REMOVAL: GenerationMemo[tuple[object, ...], dict[int, float]] = GenerationMemo(
+    4096, name="marriage_greedy.removal"
+)
+_REMOVAL_MEMO = _REMOVAL.table
 
-    Only the suit of the card given up changes, so the other suits' figures are
-    computed once (seen players, whose trials cross suits, are costed in full).
+
+def _removal_costs(obs: Observation) -> dict[int, float]:
+    """The deficiency after giving up one card, for each card held (read-only: memoised).
+
+    The search bots' paired rollouts and repeated root positions ask for the same hands
+    again and again, so the answers are kept for everything they depend on.
     """
+    rules = obs.rules
+    key = (
+        bytes(obs.hand),
+        obs.wilds,
+        obs.seen,
+        obs.path,
+        obs.shown,
+        obs.dublees,
+        rules.tunnela_melds,
+        rules.dublees_allowed(obs.players),
+    )
+    got = _REMOVAL_MEMO.get(key)
+    if got is not None:
+        return got
+    return _REMOVAL.remember(key, _removal_costs_of(obs))
+
+
+def _removal_costs_of(obs: Observation) -> dict[int, float]:
+    """``_removal_costs`` computed: only the suit of the card given up changes, so the
+    other suits' figures are computed once (seen players, whose trials cross suits, are
+    costed in full)."""
     hand = obs.hand
     suits, wild = _split(hand, obs.wilds)
     pairs = _pairs(hand)
@@ -681,3 +713,20 @@ def leaf_value(state: MarriageState, seat: int, scale: float = 1.0) -> float:
             nets = settle_nepali(points, seen, f, state.path[f] == "dublees", rules)
         value += weights[f] / total * nets[seat]
     return value
+
+
+TREE_LEAF_SCALE = 3.0  # deficiency cards per e-fold of the chance to finish first (IS-MCTS)
+TREE_LEAF_SCALE_INDIAN = 4.0  # the same, ``indian`` (longer deals)
+
+
+def tree_leaf_value(state: MarriageState, seat: int) -> float:
+    """``leaf_value`` with a flatter race for the IS-MCTS depth cut.
+
+    Checked against outcomes: at positions of greedy self-play (nepali, 4 players, 150
+    deals) the expected ledger with ``scale`` 3 predicts the deal's final nets with a
+    mean squared error of 240 against 276 for ``scale`` 1 (correlation 0.67 against
+    0.62); one card of deficiency is not an e-fold of the chance to finish first.
+    ``indian`` (40 deals): 15,000 with ``scale`` 4 against 23,800 with 1.
+    """
+    indian = state.rules.scoring == "indian"
+    return leaf_value(state, seat, TREE_LEAF_SCALE_INDIAN if indian else TREE_LEAF_SCALE)

@@ -73,7 +73,58 @@ def _dirty_facts(cards: Sequence[int], wild: Sequence[bool], tun: bool) -> tuple
     return -1, -1
 
 
-_PURE_FACTS: GenerationMemo[tuple[tuple[int, ...], bool], tuple[int, int]] = GenerationMemo(100_000)
+#: Per (sorted meld, wild kinds as a bit mask, tunnelas allowed): ``_dirty_facts``. A
+#: search asks it at every state for each table meld it may join, and for each way of
+#: joining one. Keys of ints only: the cyclic GC stops tracking them.
+_DIRTY_FACTS: GenerationMemo[tuple[tuple[int, ...], int, bool], tuple[int, int]] = GenerationMemo(
+    100_000, name="indian.dirty_facts", shared=True
+)
+
+#: Per (table meld, wild mask): ``_shape_of``, what ``_Search._joins`` reads of a meld.
+_SHAPES: GenerationMemo[tuple[tuple[int, ...], int], tuple[int, int, int, int]] = GenerationMemo(
+    20_000, name="indian.join_shapes", shared=True
+)
+
+#: Per wild kinds: (kind -> is it wild, the kinds as a bit mask), read-only. A tiplu
+#: gives one of 52 sets (and none): its own small bound.
+_WILD_ROWS: GenerationMemo[frozenset[int], tuple[list[bool], int]] = GenerationMemo(
+    64, name="indian.wild_rows"
+)
+
+
+def _wild_row(wilds: frozenset[int]) -> tuple[list[bool], int]:
+    """``_WILD_ROWS`` of ``wilds``: the searches and the quick no read kinds by index."""
+    got = _WILD_ROWS.table.get(wilds)
+    if got is None:
+        row = [k in wilds for k in range(KINDS)]
+        got = _WILD_ROWS.remember(wilds, (row, sum(1 << k for k in wilds)))
+    return got
+
+
+def _shape_of(g: Sequence[int], wild: Sequence[bool]) -> tuple[int, int, int, int]:
+    """(the rank of every natural card or -1, bit mask of their suits, their one suit, -1
+    for several or 4 for none, bit mask of their ranks) of table meld ``g``."""
+    rank = suit = -1
+    suits = ranks = 0
+    same_rank = same_suit = True
+    for x in g:
+        if wild[x]:
+            continue
+        xs, xr = divmod(x, 13)
+        if suit == -1:
+            suit, rank = xs, xr
+        same_rank = same_rank and xr == rank
+        same_suit = same_suit and xs == suit
+        suits |= 1 << xs
+        ranks |= 1 << xr
+    if suit == -1:
+        return -1, 0, 4, 0
+    return (rank if same_rank else -1), suits, (suit if same_suit else -1), ranks
+
+
+_PURE_FACTS: GenerationMemo[tuple[tuple[int, ...], bool], tuple[int, int]] = GenerationMemo(
+    100_000, name="indian.pure_facts", shared=True
+)
 
 
 def _pure_facts(cards: tuple[int, ...], tun: bool) -> tuple[int, int]:
@@ -113,7 +164,9 @@ def _gap_dead(grown: tuple[int, ...], held: Sequence[int]) -> bool:
 
 
 #: Per grown pure sequence: the kinds filling its gaps, for each place of an ace.
-_GAPS: GenerationMemo[tuple[int, ...], tuple[tuple[int, ...], ...]] = GenerationMemo(100_000)
+_GAPS: GenerationMemo[tuple[int, ...], tuple[tuple[int, ...], ...]] = GenerationMemo(
+    100_000, name="indian.gaps", shared=True
+)
 
 
 def _gap_kinds(grown: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -159,11 +212,18 @@ class _Search:
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
-        self.wild = [k in wilds for k in range(KINDS)]
+        self.wild, self.wmask = _wild_row(wilds)
         self.hand0 = list(hand[:52])
-        self.R = list(hand[:52])
-        self.rkey = sum(n << (4 * k) for k, n in enumerate(self.R))
-        self.wild_left = sum(n for k, n in enumerate(self.R) if self.wild[k])
+        R = self.R = list(hand[:52])
+        rkey = wild_left = 0
+        for k in range(len(R)):
+            n = R[k]
+            if n:
+                rkey += n << (4 * k)
+                if self.wild[k]:
+                    wild_left += n
+        self.rkey = rkey
+        self.wild_left = wild_left
         self.jokers = jokers
         self.drops = drops
         self.target = target
@@ -188,11 +248,19 @@ class _Search:
         spare = 0
         for i, g in enumerate(self.table0):
             if i not in protected:
-                need, cap = _dirty_facts(g, self.wild, self.tun)
+                need, cap = self._dirty(g)
                 spare += cap - need
         self.spare0 = spare
 
     # -- helpers --------------------------------------------------------------------------
+
+    def _dirty(self, g: tuple[int, ...]) -> tuple[int, int]:
+        """``_dirty_facts`` of the sorted meld ``g``, remembered (``_DIRTY_FACTS``)."""
+        key = (g, self.wmask, self.tun)
+        got = _DIRTY_FACTS.table.get(key)
+        if got is None:
+            got = _DIRTY_FACTS.remember(key, _dirty_facts(g, self.wild, self.tun))
+        return got
 
     def _below(self, t: int, c: int) -> bool:
         """Whether ``c`` would go below the chosen core ``t`` (``_floor``)."""
@@ -210,15 +278,16 @@ class _Search:
         if self.wild[k]:
             self.wild_left += 1
 
-    def _window_cards(self, c: int, pos_c: int, hi: int, skip: set[int]) -> list[int]:
-        """Natural cards held at positions (pos_c, hi] of c's suit, one per rank."""
+    def _window_cards(self, c: int, pos_c: int, hi: int, skip: int) -> list[int]:
+        """Natural cards held at positions (pos_c, hi] of c's suit, one per rank, but the
+        ranks of bit mask ``skip``."""
         row = RUN_KINDS[c // 13]
         R = self.R
         wild = self.wild
         out = []
         for p in range(pos_c + 1, hi + 1):
             k = row[p]
-            if k != c and k not in skip and R[k] and not wild[k]:
+            if k != c and not (skip >> (k % 13)) & 1 and R[k] and not wild[k]:
                 out.append(k)
         return out
 
@@ -390,15 +459,19 @@ class _Search:
                     if self._dfs(0, nt, opened, new, pool, dropped, need, spare, kept + 1):
                         return True
                     continue
-                old_need, old_cap = _dirty_facts(g, wild, tun)
+                joins = self._joins(c, g)
+                if not joins:
+                    continue
+                old_need, old_cap = self._dirty(g)
                 old_spare = old_cap - old_need
-                for union, n in self._joins(c, g):
-                    g_need, g_cap = _dirty_facts(union, wild, tun)
+                for union, n in joins:
+                    grown = tuple(sorted(union))
+                    g_need, g_cap = self._dirty(grown)
                     if g_need < 0:
                         continue
                     for k in union[len(g) + 1 :]:
                         self._take(k)
-                    nt = (*table[:t], tuple(sorted(union)), *table[t + 1 :])
+                    nt = (*table[:t], grown, *table[t + 1 :])
                     no = (*opened[:t], False, *opened[t + 1 :])
                     ok = self._dfs(
                         0,
@@ -425,33 +498,41 @@ class _Search:
             self._give(c)
         return False
 
-    def _joins(self, c: int, g: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
-        """Ways for ``c`` to join table meld ``g``: (g + c + more cards, cards added)."""
+    def _joins(self, c: int, g: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """Ways for ``c`` to join table meld ``g``: (g + c + more cards, cards added).
+
+        A list, built at once: the search gives back every card it takes before it
+        reads the next way, so the cards held are the same as when they were listed."""
+        out: list[tuple[tuple[int, ...], int]] = []
         wild = self.wild
         s, r = divmod(c, 13)
-        nat = [x for x in g if not wild[x]]
-        if nat and all(x % 13 == r for x in nat) and all(x // 13 != s for x in nat):
+        key = (g, self.wmask)
+        shape = _SHAPES.table.get(key)
+        if shape is None:
+            shape = _SHAPES.remember(key, _shape_of(g, wild))
+        t_rank, suits, one_suit, ranks = shape
+        if t_rank == r and not (suits >> s) & 1:
             # a trial: c and maybe other suits of its rank
+            R = self.R
             others = [
                 t * 13 + r
                 for t in range(s + 1, 4)
-                if self.R[t * 13 + r] and not wild[t * 13 + r] and all(x // 13 != t for x in nat)
+                if R[t * 13 + r] and not wild[t * 13 + r] and not (suits >> t) & 1
             ]
             for size in range(0, len(others) + 1):
                 for combo in itertools.combinations(others, size):
                     if len(g) + 1 + size <= MAX_TRIAL:
-                        yield (*g, c, *combo), 1 + size
-        if nat and any(x // 13 != s for x in nat):
-            return
-        held = {x % 13 for x in nat}
-        if r in held:
-            return
-        skip = {s * 13 + h for h in held}
+                        out.append(((*g, c, *combo), 1 + size))
+        if one_suit != s and one_suit != 4:
+            return out  # natural cards of another suit: no sequence with c
+        if (ranks >> r) & 1:
+            return out
         for pos_c in positions(r):
             for hi in self._his(c, pos_c, pos_c):
-                cards = self._window_cards(c, pos_c, hi, skip)
+                cards = self._window_cards(c, pos_c, hi, ranks)
                 if len(g) + 1 + len(cards) <= MAX_SEQUENCE:
-                    yield (*g, c, *cards), 1 + len(cards)
+                    out.append(((*g, c, *cards), 1 + len(cards)))
+        return out
 
     def _place(
         self,
@@ -626,24 +707,31 @@ def _pure_options(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, 
 def _disjoint_choices(
     hand: Sequence[int], options: Sequence[tuple[int, ...]], count: int
 ) -> Iterator[tuple[tuple[int, ...], ...]]:
-    left = list(hand)
+    yield from _walk_choices(list(hand), options, count, 0, [])
 
-    def walk(start: int, chosen: list[tuple[int, ...]]) -> Iterator[tuple[tuple[int, ...], ...]]:
-        if len(chosen) == count:
-            yield tuple(chosen)
-            return
-        for i in range(start, len(options)):
-            meld = options[i]
-            for c in meld:
-                left[c] -= 1
-            if min(left[c] for c in meld) >= 0:
-                chosen.append(meld)
-                yield from walk(i, chosen)
-                chosen.pop()
-            for c in meld:
-                left[c] += 1
 
-    yield from walk(0, [])
+def _walk_choices(
+    left: list[int],
+    options: Sequence[tuple[int, ...]],
+    count: int,
+    start: int,
+    chosen: list[tuple[int, ...]],
+) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """``_disjoint_choices`` from ``options[start:]``, ``chosen`` taken out of ``left``
+    already (a module function: a recursive closure is a reference cycle)."""
+    if len(chosen) == count:
+        yield tuple(chosen)
+        return
+    for i in range(start, len(options)):
+        meld = options[i]
+        for c in meld:
+            left[c] -= 1
+        if min(left[c] for c in meld) >= 0:
+            chosen.append(meld)
+            yield from _walk_choices(left, options, count, i, chosen)
+            chosen.pop()
+        for c in meld:
+            left[c] += 1
 
 
 def _finish_search(
@@ -751,8 +839,40 @@ def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ..
 
 #: Finishing discards per holding: (hand, wild kinds, table, rules) -> {discard: melds}.
 _DROPS_MEMO: BoundedMemo[tuple[object, ...], dict[int, tuple[tuple[int, ...], ...]]] = BoundedMemo(
-    2048
+    2048, name="indian.drops"
 )
+
+
+class _RulesKey:
+    """Rules in a memo key, hashed once: ``MarriageRules`` hashes all its fields at each
+    lookup. Equal when the rules are equal."""
+
+    __slots__ = ("h", "rules")
+
+    def __init__(self, rules: MarriageRules) -> None:
+        self.rules = rules
+        self.h = hash(rules)
+
+    def __hash__(self) -> int:
+        return self.h
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _RulesKey):
+            return NotImplemented
+        return other.rules is self.rules or other.rules == self.rules
+
+
+#: The last rules seen and their key (a deal asks with the same rules object each time).
+_LAST_RULES: list[_RulesKey] = []
+
+
+def _rules_key(rules: MarriageRules) -> _RulesKey:
+    for last in _LAST_RULES[-1:]:  # read once: another thread may replace it
+        if last.rules is rules:
+            return last
+    got = _RulesKey(rules)
+    _LAST_RULES[:] = [got]
+    return got
 
 
 def finishing_discards(
@@ -770,7 +890,7 @@ def finishing_discards(
     after a pass without it, which names the only candidates; then each choice of
     protected table melds and three-card pure cores from the hand.
     """
-    key = (bytes(hand), wilds, tuple(tuple(g) for g in table), rules)
+    key = (bytes(hand), wilds, tuple(tuple(g) for g in table), _rules_key(rules))
     got = _DROPS_MEMO.get(key)
     if got is None:
         got = _finishing_discards(hand, rules, wilds, table)
@@ -809,6 +929,7 @@ def _too_many_loners(
     wilds: frozenset[int],
     drops: int,
     table: Sequence[Sequence[int]] = (),
+    tun: bool = True,
 ) -> bool:
     """A quick no: more *loners* than the wild cards can carry.
 
@@ -816,70 +937,81 @@ def _too_many_loners(
     no card of its suit within two ranks. Its meld needs two wild cards, and loners
     sharing one sequence sit three or more ranks apart, so ``m`` of them need at least
     ``max(2, 2m - 2) >= m`` wild cards. ``drops`` loners may be left out.
-    With table melds (M-10), a card that one of them might take is no loner: the rank
-    of a trial, or a rank of a sequence's suit that the sequence, stretched by its own
-    wild cards and every wild card of the hand, could reach (ace low or high). A table
-    meld without a natural card could take anything, so the test gives up: it must
-    never say no wrongly.
+    With table melds (M-10), a card that one of them might take is no loner: a card of
+    a trial's rank and of a suit it lacks (while it holds fewer than four), or a rank of
+    a sequence's suit that the sequence lacks and could reach, stretched by its own wild
+    cards and every wild card of the hand (ace low or high). A table meld without a
+    natural card could take anything, so the test gives up: it must never say no
+    wrongly. A natural meld of three needs three suits of a rank (a trial) or three
+    identical cards (a tunnela, when ``tun``), or a run.
     """
-    wild_count = sum(hand[k] for k in range(len(hand)) if k >= 52 or k in wilds)
+    wild, wmask = _wild_row(wilds)
+    h: list[int] = hand if isinstance(hand, list) else list(hand)
+    wild_count = 0
+    for k in range(len(h)):
+        n = h[k]
+        if n and (k >= 52 or wild[k]):
+            wild_count += n
     held = [0, 0, 0, 0]  # per suit, bit p (1..14, ace 1 and 14): a natural card there
-    rank_cards = [0] * 13  # natural cards of each rank, copies counted
     rank_suits = [0] * 13  # suits holding a natural card of each rank
-    for c in range(52):
-        if hand[c] and c not in wilds:
-            s, r = divmod(c, 13)
-            held[s] |= _BITS[r]
-            rank_cards[r] += hand[c]
-            rank_suits[r] += 1
-    ranks = 0  # bit r: a trial of rank r on the table
+    for s in range(4):
+        for r in range(13):
+            c = s * 13 + r
+            if h[c] and not wild[c]:
+                held[s] |= _BITS[r]
+                rank_suits[r] += 1
+    ranks = [0, 0, 0, 0]  # per suit, bit r: a trial of the table may take that card
     reach = [0, 0, 0, 0]  # per suit, bit p: a sequence of the table may take it
     for g in table:
-        naturals = [c for c in g if c < 52 and c not in wilds]
-        if not naturals:
-            return False
-        suit = naturals[0] // 13
-        rank = naturals[0] % 13
-        if all(c % 13 == rank for c in naturals):
-            ranks |= 1 << rank
-        if all(c // 13 == suit for c in naturals):
-            mask = held[suit]
-            slack = len(g) - len(naturals) + wild_count + 1
-            for high in (False, True):
-                pos = [14 if high and c % 13 == 0 else c % 13 + 1 for c in naturals]
-                lo, hi = min(pos), max(pos)
-                grown = True
-                while grown:  # chain through the hand's cards of the suit
-                    grown = False
-                    for p in range(max(1, lo - slack), lo):
-                        if (mask >> p) & 1:
-                            lo, grown = p, True
-                            break
-                    for p in range(min(14, hi + slack), hi, -1):
-                        if (mask >> p) & 1:
-                            hi, grown = p, True
-                            break
-                a, b = max(1, lo - slack), min(14, hi + slack)
-                reach[suit] |= ((1 << (b - a + 1)) - 1) << a
+        key = (tuple(g), wmask)
+        facts = _TABLE_FACTS.table.get(key)
+        if facts is None:
+            facts = _TABLE_FACTS.remember(key, _table_facts(g, wild))
+        trial_takes, suit, slack0, spans, occupied = facts
+        if suit < 0:
+            return False  # no natural card: it could take anything
+        for t in range(4):
+            ranks[t] |= trial_takes[t]
+        if not spans:
+            continue
+        mask = held[suit]
+        slack = slack0 + wild_count + 1
+        for lo, hi in spans:
+            grown = True
+            while grown:  # chain through the hand's cards of the suit
+                grown = False
+                for p in range(max(1, lo - slack), lo):
+                    if (mask >> p) & 1:
+                        lo, grown = p, True
+                        break
+                for p in range(min(14, hi + slack), hi, -1):
+                    if (mask >> p) & 1:
+                        hi, grown = p, True
+                        break
+            a, b = max(1, lo - slack), min(14, hi + slack)
+            reach[suit] |= (((1 << (b - a + 1)) - 1) << a) & ~occupied
     loners = needy = 0
     lonely = [0, 0, 0, 0]  # per suit, bit r: a card needing a wild card (or a drop)
-    for c in range(52):
-        if not hand[c] or c in wilds:
-            continue
-        s, r = divmod(c, 13)
-        own = _BITS[r]
-        if (ranks >> r) & 1 or reach[s] & own:
-            continue
-        others = held[s] & ~own
-        near = rank_suits[r] > 1 or any(others & _NEAR[p] for p in POSITIONS[r])
-        if not near:
-            loners += hand[c]
-            lonely[s] |= 1 << r
-        elif rank_cards[r] < 3 and not any(
-            (held[s] >> lo) & 7 == 7 for p in POSITIONS[r] for lo in _RUN_STARTS[p]
-        ):
-            needy += hand[c]  # its meld holds a wild card: no natural meld holds it
-            lonely[s] |= 1 << r
+    for s in range(4):
+        for r in range(13):
+            c = s * 13 + r
+            n = h[c]
+            if not n or wild[c]:
+                continue
+            if (ranks[s] >> r) & 1 or reach[s] & _BITS[r]:
+                continue
+            if not (rank_suits[r] > 1 or held[s] & ~_BITS[r] & _NEAR_RANK[r]):
+                loners += n  # no partner
+                lonely[s] |= 1 << r
+            elif rank_suits[r] < 3 and not (tun and n >= 3):
+                run = False  # a natural run of three through it?
+                for lo in _RANK_RUN_STARTS[r]:
+                    if (held[s] >> lo) & 7 == 7:
+                        run = True
+                        break
+                if not run:
+                    needy += n  # its meld holds a wild card: no natural meld holds it
+                    lonely[s] |= 1 << r
     if not wild_count:
         return loners + needy > drops  # every meld is natural
     left = max(0, loners - drops)
@@ -891,28 +1023,70 @@ def _too_many_loners(
     return _matching(lonely) - drops > wild_count
 
 
+#: Per (table meld, wild kinds): ``_table_facts``, read by ``_too_many_loners``.
+_TABLE_FACTS: GenerationMemo[
+    tuple[tuple[int, ...], int],
+    tuple[tuple[int, ...], int, int, tuple[tuple[int, int], ...], int],
+] = GenerationMemo(20_000, name="indian.table_facts", shared=True)
+
+
+def _table_facts(
+    g: Sequence[int], wild: Sequence[bool]
+) -> tuple[tuple[int, ...], int, int, tuple[tuple[int, int], ...], int]:
+    """What ``_too_many_loners`` reads of a table meld: per suit, the ranks (bits) of
+    the cards its trial could take; the suit of its first natural card (-1: none); its
+    wild cards; the (low, high) positions of its natural cards, ace low and ace high,
+    when they share a suit (else none); the positions of its ranks (bits)."""
+    naturals = [c for c in g if c < 52 and not wild[c]]
+    if not naturals:
+        return (0, 0, 0, 0), -1, 0, (), 0
+    suit = naturals[0] // 13
+    rank = naturals[0] % 13
+    takes = [0, 0, 0, 0]
+    if all(c % 13 == rank for c in naturals) and len(g) < MAX_TRIAL:
+        for t in range(4):
+            if all(c // 13 != t for c in naturals):
+                takes[t] = 1 << rank
+    spans: list[tuple[int, int]] = []
+    occupied = 0
+    if all(c // 13 == suit for c in naturals):
+        for c in naturals:
+            occupied |= _BITS[c % 13]
+        for high in (False, True):
+            pos = [14 if high and c % 13 == 0 else c % 13 + 1 for c in naturals]
+            spans.append((min(pos), max(pos)))
+    trial = (takes[0], takes[1], takes[2], takes[3])
+    return trial, suit, len(g) - len(naturals), tuple(spans), occupied
+
+
 #: Per rank (0 = ace): its positions in a sequence, and their bits.
 _BITS = tuple(sum(1 << p for p in ps) for ps in POSITIONS)
 #: Per position p: the bits of positions within two of p (1..14).
 _NEAR = tuple(sum(1 << q for q in range(max(1, p - 2), min(14, p + 2) + 1)) for p in range(15))
 #: Per position p: the starts of the three-card runs through p.
 _RUN_STARTS = tuple(tuple(w[0] for w in three_windows(p)) for p in range(15))
+#: Per rank: the positions near it (``_NEAR`` of each of its positions), and the starts
+#: of the three-card runs through it (ace low and high).
+_NEAR_RANK = tuple(_NEAR[ps[0]] | _NEAR[ps[-1]] for ps in POSITIONS)
+_RANK_RUN_STARTS = tuple(tuple(lo for p in ps for lo in _RUN_STARTS[p]) for ps in POSITIONS)
 
 
 def _matching(edges: list[int]) -> int:
     """Size of a maximum matching between suits and ranks (bit r of ``edges[s]``)."""
     owner = [-1] * 13
+    return sum(_augment(edges, owner, s, [False] * 13) for s in range(4) if edges[s])
 
-    def augment(s: int, seen: list[bool]) -> bool:
-        for r in range(13):
-            if (edges[s] >> r) & 1 and not seen[r]:
-                seen[r] = True
-                if owner[r] < 0 or augment(owner[r], seen):
-                    owner[r] = s
-                    return True
-        return False
 
-    return sum(augment(s, [False] * 13) for s in range(4) if edges[s])
+def _augment(edges: list[int], owner: list[int], s: int, seen: list[bool]) -> bool:
+    """An augmenting path from suit ``s`` (``_matching``). A module function, not a
+    closure: a recursive closure is a reference cycle, left to the cyclic GC."""
+    for r in range(13):
+        if (edges[s] >> r) & 1 and not seen[r]:
+            seen[r] = True
+            if owner[r] < 0 or _augment(edges, owner, owner[r], seen):
+                owner[r] = s
+                return True
+    return False
 
 
 def _finishing_discards(
@@ -932,7 +1106,7 @@ def _finishing_discards(
                 if groups is not None:
                     out[k] = tuple(tuple(int(c) for c in g) for g in groups)
         return out
-    if _too_many_loners(hand, wilds, 1, table):
+    if _too_many_loners(hand, wilds, 1, table, rules.tunnela_melds):
         return {}
     skip = [not hand[k] for k in range(KINDS)]
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -1155,26 +1329,37 @@ def _partial_pures(
                     options.append(((k,) * n, 3 - n, False))
     options = sorted(dict.fromkeys(options), key=lambda o: (o[1], -len(o[0])))
     left = list(hand)
-
-    def walk(
-        start: int, chosen: list[tuple[int, ...]], spent: int, room: bool, total: int
-    ) -> Iterator[tuple[tuple[tuple[int, ...], ...], int, bool]]:
-        if len(chosen) == count:
-            if spent == total:
-                yield tuple(chosen), spent, room
-            return
-        for i in range(start, len(options)):
-            meld, lack, more = options[i]
-            if spent + lack > total:
-                break  # options come fewest lacking first
-            for c in meld:
-                left[c] -= 1
-            if not meld or min(left[c] for c in meld) >= 0:
-                chosen.append(meld)
-                yield from walk(i, chosen, spent + lack, room or more, total)
-                chosen.pop()
-            for c in meld:
-                left[c] += 1
-
     for total in range(budget + 1):
-        yield from walk(0, [], 0, False, total)
+        yield from _walk_partials(left, options, count, 0, [], 0, False, total)
+
+
+def _walk_partials(
+    left: list[int],
+    options: Sequence[tuple[tuple[int, ...], int, bool]],
+    count: int,
+    start: int,
+    chosen: list[tuple[int, ...]],
+    spent: int,
+    room: bool,
+    total: int,
+) -> Iterator[tuple[tuple[tuple[int, ...], ...], int, bool]]:
+    """The choices of ``_partial_pures`` lacking exactly ``total`` (a module function:
+    a recursive closure is a reference cycle)."""
+    if len(chosen) == count:
+        if spent == total:
+            yield tuple(chosen), spent, room
+        return
+    for i in range(start, len(options)):
+        meld, lack, more = options[i]
+        if spent + lack > total:
+            break  # options come fewest lacking first
+        for c in meld:
+            left[c] -= 1
+        if not meld or min(left[c] for c in meld) >= 0:
+            chosen.append(meld)
+            yield from _walk_partials(
+                left, options, count, i, chosen, spent + lack, room or more, total
+            )
+            chosen.pop()
+        for c in meld:
+            left[c] += 1

@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from rami.action_space import ActionSpace
-from rami.engine import GameState
+from rami.engine import Action, GameState
 from rami.games import GameSpec, Match, get_game
 from rami.rl.observation import Encoder, Obs, encoder_for
 
@@ -90,6 +90,11 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         self.match: Match | None = None
         self.state: GameState | None = None
         self.steps = 0
+        # the legal ids of the position (state, steps) names, kept for ``legal_ids()``
+        self._ids: list[int] = []
+        self._legal: list[Action] = []  # the engine's legal actions, in the ids' order
+        self._ids_state: GameState | None = None
+        self._ids_step = -1
 
     # ------------------------------------------------------------------ spaces
 
@@ -126,16 +131,48 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Obs | np.ndarray[Any, np.dtype[np.int8]]]:
         assert self.state is not None
         seat = self._index[agent]
-        mask = np.zeros(self.space.size, dtype=np.int8)
+        buf = bytearray(self.space.size)
         if self.state.to_move == seat:
-            mask[self.space.ids_of(self.state.legal_actions())] = 1  # no sort needed
+            for i in self._kept_ids():
+                buf[i] = 1
+        # a writable int8 array over the bytes: setting ~20 entries in Python and wrapping
+        # them is cheaper than np.zeros plus a fancy-index assignment from a list
+        mask = np.frombuffer(buf, dtype=np.int8)
         # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
         return {"observation": self.encoder.encode_state(self.state, seat), "action_mask": mask}
 
+    def _kept_ids(self) -> list[int]:
+        """The legal ids of the seat to move in the engine's order, computed once per
+        position (the env applies every action, so the state and step count name it)."""
+        state = self.state
+        if self._ids_state is not state or self._ids_step != self.steps:
+            assert state is not None
+            self._legal = state.legal_actions()
+            self._ids = self.space.ids_of(self._legal)
+            self._ids_state, self._ids_step = state, self.steps
+        return self._ids
+
     def legal_ids(self) -> list[int]:
-        """The legal action ids of the agent to move."""
+        """The legal action ids of the agent to move, ascending: the mask's ones, without
+        scanning the mask (kept per position, so a policy that picks among them after
+        ``observe`` pays no second look-up)."""
         assert self.state is not None
-        return self.space.legal_action_ids(self.state)
+        return sorted(self._kept_ids())
+
+    def _action_of(self, action: int) -> Action:
+        """The action numbered ``action``: when it is a legal id of the position the kept
+        ids name, the engine's own legal ``Action`` (so ``apply`` finds it at once, by
+        identity), else the space's (``apply`` then says why it is illegal)."""
+        if (
+            not isinstance(action, bool)
+            and self._ids_state is self.state
+            and self._ids_step == self.steps
+        ):
+            try:
+                return self._legal[self._ids.index(int(action))]
+            except (ValueError, TypeError):
+                pass
+        return self.space.action_from_id(int(action))
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -146,7 +183,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to move: give an action id, not None")
         # IllegalAction (and nothing changed) for an id the mask does not allow
-        self.state.apply(self.space.action_from_id(int(action)))
+        self.state.apply(self._action_of(action))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.steps += 1

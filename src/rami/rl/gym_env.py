@@ -24,7 +24,7 @@ from gymnasium import spaces
 
 from rami.action_space import ActionSpace
 from rami.bots import Bot, make_bot
-from rami.engine import GameState
+from rami.engine import Action, GameState
 from rami.errors import IllegalAction
 from rami.games import GameSpec, Match, get_game, rl_default_game
 from rami.rl.aec import deal_rules
@@ -91,6 +91,8 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         self._mask = np.zeros(self.space.size, dtype=np.bool_)
         self._mask_key = (-1, -1)
         self._mask_state: GameState | None = None
+        self._ids: list[int] = []
+        self._legal: list[Action] = []  # the engine's legal actions, in the ids' order
 
     # ------------------------------------------------------------------ helpers
 
@@ -102,16 +104,40 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         and deal name the position)."""
         return self._kept_mask().copy()
 
+    def legal_ids(self) -> list[int]:
+        """The legal ids of the learning seat, ascending: the mask's ones without scanning
+        the mask (kept with it, once per position)."""
+        self._kept_mask()
+        return sorted(self._ids)
+
     def _kept_mask(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The position's mask, kept (not a copy: callers copy it)."""
         state = self.state
         key = (self.steps, len(state.events) if state is not None else -1)
         if self._mask_state is not state or self._mask_key != key:
             mask = np.zeros(self.space.size, dtype=np.bool_)
+            ids: list[int] = []
+            legal: list[Action] = []
             if state is not None and state.to_move == self.seat:
-                mask[self.space.ids_of(state.legal_actions())] = True
+                legal = state.legal_actions()
+                ids = self.space.ids_of(legal)
+                mask[ids] = True
             self._mask, self._mask_key, self._mask_state = mask, key, state
+            self._ids, self._legal = ids, legal
         return self._mask
+
+    def _action_of(self, action: np.int64 | int) -> Action:
+        """The action numbered ``action``: the engine's own legal ``Action`` when the id is
+        among the kept legal ids of this position (``apply`` finds it by identity), else
+        the space's (``apply`` then says why it is illegal)."""
+        state = self.state
+        key = (self.steps, len(state.events) if state is not None else -1)
+        if not isinstance(action, bool) and self._mask_state is state and self._mask_key == key:
+            try:
+                return self._legal[self._ids.index(int(action))]
+            except (ValueError, TypeError):
+                pass
+        return self.space.action_from_id(int(action))
 
     def _observe(self) -> tuple[Any, dict[str, object]]:
         assert self.state is not None
@@ -173,7 +199,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
     ) -> tuple[Any, SupportsFloat, bool, bool, dict[str, object]]:
         assert self.state is not None
         try:
-            self.state.apply(self.space.action_from_id(int(action)))
+            self.state.apply(self._action_of(action))
         except IllegalAction:
             if self.strict:
                 raise

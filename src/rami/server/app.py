@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 
 from rami.errors import InputError
 from rami.games import all_games
+from rami.memo import freeze_collector
 from rami.server.config import ServerConfig, default_db_url
 from rami.server.limits import BadJSON, BodyGuard, SafeJSONResponse, dumps, loads
 from rami.server.metrics import CONTENT_TYPE_LATEST, Metrics
@@ -130,7 +131,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         # 20 s (330-690 ms in all) fell to 3 (47-290 ms), RSS unchanged (bench/server_load).
         thresholds = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLDS)
-        gc.freeze()  # start-up objects (modules, app) leave the collector's generations
+        # start-up objects (modules, app, the memo tables, pinned) leave the generations
+        freeze_collector()
         gc.callbacks.append(manager.metrics.on_gc)
         try:
             yield

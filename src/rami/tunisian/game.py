@@ -27,6 +27,7 @@ Engine decisions (the rules leave them open):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from rami.cards import (
@@ -92,7 +93,28 @@ _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
 # listing the discards (on every step) does not hash each action again.
 _DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
 _MISSING: Any = object()  # not among the legal actions
+# why the discard may not be taken (``_take_block``; ``_take_problem`` words them)
+_PILE_EMPTY, _NO_OTHER_DISCARD, _FIRST_ROUND, _NO_OPENING = range(4)
 _CACHE_LIMIT = 20_000
+# The log's texts of the actions that need no look-up (``str(action)`` builds a list and
+# joins it on every step otherwise).
+_DRAW_TEXT = str(_DRAW)
+_TAKE_TEXT = str(_TAKE)
+_DISCARD_TEXTS = tuple(str(a) for a in _DISCARDS)
+
+# Actions the legal lists build over and over, made once (a frozen dataclass's
+# ``__init__`` costs more than a dictionary look-up): a meld's by its cards, an add's and
+# a swap's by table index then card kind (rows grown as tables grow).
+_meld_actions: dict[tuple[Card, ...], Action] = {}
+_add_actions: list[tuple[Action, ...]] = []
+_swap_actions: list[tuple[Action, ...]] = []
+_action_texts: dict[Action, str] = {}
+
+# What each table meld can take (T-7), by the meld: (card kind, the meld with it laid
+# off) for every card that extends it, and (card kind, the meld with it in place of the
+# joker) for every card that may replace its joker, in candidate order. Melds are frozen
+# values and a table holds the same melds for many turns.
+_lay_off_cache: dict[Meld, tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]]] = {}
 
 # Memo tables keyed by a hand's count vector as ``bytes`` (cheap to build from the
 # ``bytearray`` hands, to hash, and to pack for the solver); the solver is pure.
@@ -200,6 +222,58 @@ def _swap_candidates(meld: Meld) -> list[int]:
         rank = meld.rank
         return [suit * 13 + rank - 1 for suit in range(4)]
     return [] if meld.joker_as is None else [int(meld.joker_as)]
+
+
+def _lay_offs(
+    meld: Meld,
+) -> tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]]:
+    """``(adds, swaps)`` of ``meld`` (see ``_lay_off_cache``), memoised."""
+    found = _lay_off_cache.get(meld)
+    if found is None:
+        adds = []
+        for c in _lay_off_candidates(meld):
+            new = add_to_meld(meld, CARDS[c])
+            if new is not None:
+                adds.append((c, new))
+        swaps = []
+        if meld.has_joker:
+            for c in _swap_candidates(meld):
+                new = swap_joker(meld, CARDS[c])
+                if new is not None:
+                    swaps.append((c, new))
+        found = (tuple(adds), tuple(swaps))
+        if len(_lay_off_cache) >= _CACHE_LIMIT:
+            _lay_off_cache.clear()
+        _lay_off_cache[meld] = found
+    return found
+
+
+def _meld_action(cards: tuple[Card, ...]) -> Action:
+    """``Action("meld", cards)``, made once per meld."""
+    act = _meld_actions.get(cards)
+    if act is None:
+        if len(_meld_actions) >= _CACHE_LIMIT:
+            _meld_actions.clear()
+        act = _meld_actions[cards] = Action("meld", cards)
+    return act
+
+
+def _index_actions(rows: list[tuple[Action, ...]], verb: str, index: int) -> tuple[Action, ...]:
+    """``Action(verb, (card,), index)`` for every card kind, rows made as needed."""
+    while len(rows) <= index:
+        i = len(rows)
+        rows.append(tuple(Action(verb, (c,), i) for c in CARDS))
+    return rows[index]
+
+
+def _text_of(act: Action) -> str:
+    """``str(act)``, remembered per action."""
+    text = _action_texts.get(act)
+    if text is None:
+        if len(_action_texts) >= _CACHE_LIMIT:
+            _action_texts.clear()
+        text = _action_texts[act] = str(act)
+    return text
 
 
 def _in_no_meld(hand: Sequence[int], c: int) -> bool:
@@ -778,27 +852,29 @@ class TunisianState:
         seat = self._to_move
         hand = self._hands[seat]
         if phase == FIRST_DISCARD:
-            for i in range(KINDS):
-                if hand[i]:
-                    legal.update(_DISCARD_ENTRIES[i])
+            # the held kinds in kind order, picked in C (``compress``) rather than by a
+            # Python test of each of the 53 counts
+            for entry in compress(_DISCARD_ENTRIES, hand):
+                legal.update(entry)
             return legal
         if phase == DRAW:
             legal[_DRAW] = None
-            if self._take_problem() is None:
+            if self._take_block() is None:
                 legal[_TAKE] = None
             return legal
         # PLAY
         if not self.first_round:
             key = bytes(hand)
             for meld in self._meld_candidates(key):
-                legal.setdefault(Action("meld", meld.cards), meld)
+                legal.setdefault(_meld_action(meld.cards), meld)
             if self._sizes[seat] >= 2 and self._may_lay_off():
                 self._lay_off_actions(hand, legal)
         if self._discard_problem() is None:
             banned = self._banned_discard()
-            for i in range(KINDS):
-                if hand[i] and i != banned:
-                    legal.update(_DISCARD_ENTRIES[i])
+            skip = None if banned is None else _DISCARD_ENTRIES[banned]
+            for entry in compress(_DISCARD_ENTRIES, hand):
+                if entry is not skip:
+                    legal.update(entry)
         return legal
 
     def _meld_candidates(self, key: bytes) -> list[Meld]:
@@ -874,20 +950,19 @@ class TunisianState:
     def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
         banned = self._banned_discard(strict=True)
         size = self._sizes[self._to_move]
-        for index, (meld, _owner) in enumerate(self._table):
-            for c in _lay_off_candidates(meld):
-                if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
-                    new = add_to_meld(meld, CARDS[c])
-                    if new is not None:
-                        legal[Action("add", (CARDS[c],), index)] = new
-        for index, (meld, _owner) in enumerate(self._table):
-            if not meld.has_joker:
-                continue
-            for c in _swap_candidates(meld):
-                if hand[c]:
-                    new = swap_joker(meld, CARDS[c])
-                    if new is not None:
-                        legal[Action("swap", (CARDS[c],), index)] = new
+        offs = [_lay_offs(meld) for meld, _owner in self._table]
+        for index, (adds, _swaps) in enumerate(offs):
+            if adds:
+                actions = _index_actions(_add_actions, "add", index)
+                for c, new in adds:
+                    if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
+                        legal[actions[c]] = new
+        for index, (_adds, swaps) in enumerate(offs):
+            if swaps:
+                actions = _index_actions(_swap_actions, "swap", index)
+                for c, new in swaps:
+                    if hand[c]:
+                        legal[actions[c]] = new
 
     def _banned_discard(self, strict: bool = False) -> int | None:
         """The card kind the seat to move may not discard now, or None (T-3).
@@ -907,22 +982,41 @@ class TunisianState:
 
     def _take_problem(self) -> str | None:
         """Why the seat to move may not take the discard now, or None (T-3, T-8)."""
-        if not self._discard:
+        why = self._take_block()
+        if why is None:
+            return None
+        top = self._discard[-1] if self._discard else None
+        if why == _PILE_EMPTY:
             return "the discard pile is empty"
-        seat = self._to_move
-        top = self._discard[-1]
-        if not self.rules.rediscard_taken and self._hands[seat][top] >= self._sizes[seat]:
+        if why == _NO_OTHER_DISCARD:
             return (
                 f"you may not take {top}: it may not be discarded again this turn and "
                 "your hand holds nothing else to discard (T-3)"
             )
-        if self._opened[seat]:
-            return None
-        if self.first_round:
+        if why == _FIRST_ROUND:
             return (
                 "nobody may open during the first round, so you may not take "
                 f"{top} before opening (T-3, T-8)"
             )
+        with_it = " with it" if self.rules.taken_card_in_opening else ""
+        return (
+            f"you have not opened: you may take {top} only to open{with_it} this turn, "
+            f"and your hand holds no opening of {self.threshold} (T-8)"
+        )
+
+    def _take_block(self) -> int | None:
+        """``_take_problem``'s reason as a code, or None: the legal list asks on every
+        draw step and needs no message."""
+        if not self._discard:
+            return _PILE_EMPTY
+        seat = self._to_move
+        top = self._discard[-1]
+        if not self.rules.rediscard_taken and self._hands[seat][top] >= self._sizes[seat]:
+            return _NO_OTHER_DISCARD
+        if self._opened[seat]:
+            return None
+        if self.first_round:
+            return _FIRST_ROUND
         hand = bytearray(self._hands[seat])
         hand[top] += 1
         key = bytes(hand)
@@ -932,11 +1026,7 @@ class TunisianState:
         # cannot be in one, and otherwise the hand was already known to hold none.
         dead = _in_no_meld(key, top) and (need is not None or self._below[seat] is not None)
         if dead or not _completable(key, 0, need, threshold):
-            with_it = " with it" if need is not None else ""
-            return (
-                f"you have not opened: you may take {top} only to open{with_it} this turn, "
-                f"and your hand holds no opening of {threshold} (T-8)"
-            )
+            return _NO_OPENING
         return None
 
     def _discard_problem(self) -> str | None:
@@ -1154,8 +1244,15 @@ class TunisianState:
 
     # ------------------------------------------------------------- mutations
 
-    def _log(self, act: Action, card: Card | None = None, data: EventData | None = None) -> None:
-        text = str(act)
+    def _log(
+        self,
+        act: Action,
+        card: Card | None = None,
+        data: EventData | None = None,
+        text: str | None = None,
+    ) -> None:
+        if text is None:
+            text = _text_of(act)
         self._actions.append(text)
         event: Event = {"seat": self._to_move, "action": text}
         if card is not None:
@@ -1177,7 +1274,7 @@ class TunisianState:
         self._drawn = c
         self._taken = None
         self._fact = None
-        self._log(_DRAW, c)
+        self._log(_DRAW, c, text=_DRAW_TEXT)
 
     def _do_take(self) -> None:
         seat = self._to_move
@@ -1192,7 +1289,7 @@ class TunisianState:
             self._took = c
             if self.rules.taken_card_in_opening:
                 self._need = c
-        self._log(_TAKE, c)
+        self._log(_TAKE, c, text=_TAKE_TEXT)
 
     def _do_meld(self, act: Action, meld: Meld) -> None:
         seat = self._to_move
@@ -1257,7 +1354,7 @@ class TunisianState:
         self._below[seat] = None if self._opened[seat] else self._fact
         self._fact = None
         self._drawn = None
-        self._log(act)
+        self._log(act, text=_DISCARD_TEXTS[c])
         self._turn += 1
         self._staged = 0
         self._staged_melds = []

@@ -62,7 +62,9 @@ __all__ = [
 _JOKER = int(JOKER)
 _DRAW = Action("draw")
 _TAKE = Action("take")
-_MELDS: GenerationMemo[tuple[str, ...], Meld] = GenerationMemo(50_000)
+_MELDS: GenerationMemo[tuple[str, ...], Meld] = GenerationMemo(
+    50_000, name="tunisian_greedy.melds", shared=True
+)
 
 
 @dataclass

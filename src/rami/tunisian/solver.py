@@ -263,7 +263,9 @@ def _natural_value(nat: int) -> int:
     return total
 
 
-_CHUNK_VALUES: GenerationMemo[int, int] = GenerationMemo(_TABLE_LIMIT)
+_CHUNK_VALUES: GenerationMemo[int, int] = GenerationMemo(
+    _TABLE_LIMIT, name="tunisian.chunk_values", shared=True
+)
 _chunk_values = _CHUNK_VALUES.table  # read directly: the bounds' inner loop
 
 
@@ -276,7 +278,8 @@ def _chunk_value(chunk: int) -> int:
     return value
 
 
-_RUN_GAINS: GenerationMemo[int, int] = GenerationMemo(1 << 14)  # 8192 patterns: never full
+# 8192 patterns: never full
+_RUN_GAINS: GenerationMemo[int, int] = GenerationMemo(1 << 14, name="tunisian.run_gains")
 _run_gains = _RUN_GAINS.table
 
 
@@ -312,7 +315,9 @@ def _run_gain(suit_bits: int) -> int:
 
 
 _Facts = tuple[int, int, int, int, int]
-_SUIT_FACTS: GenerationMemo[int, _Facts] = GenerationMemo(_TABLE_LIMIT)
+_SUIT_FACTS: GenerationMemo[int, _Facts] = GenerationMemo(
+    _TABLE_LIMIT, name="tunisian.suit_facts", shared=True
+)
 _suit_facts = _SUIT_FACTS.table
 
 
@@ -453,7 +458,8 @@ _Option = tuple[int, int, int, _Desc]
 # _option_tables[i][key & _LOCAL[i]]: the options of card i, the lowest card of key.
 # One count bounds the 52 tables together (``_OPTIONS_LIMIT``); they start over together.
 _OPTION_MEMOS: tuple[GenerationMemo[int, tuple[_Option, ...]], ...] = tuple(
-    GenerationMemo(_OPTIONS_LIMIT) for _ in range(52)
+    GenerationMemo(_OPTIONS_LIMIT, name=f"tunisian.options[{i}]", bound=-(-_OPTIONS_LIMIT // 52))
+    for i in range(52)
 )
 _option_tables: tuple[dict[int, tuple[_Option, ...]], ...] = tuple(m.table for m in _OPTION_MEMOS)
 _option_count = 0  # entries in all the option tables
@@ -502,7 +508,7 @@ def _spent(value: int, desc: _Desc) -> int:
 _searching = Lock()
 # The three start a new generation together (``_check_size``): entries refer to each other.
 _SEARCH_MEMOS: tuple[GenerationMemo[int, Any], ...] = tuple(
-    GenerationMemo(_MEMO_LIMIT) for _ in range(3)
+    GenerationMemo(_MEMO_LIMIT, name=f"tunisian.search[{i}]") for i in range(3)
 )
 _exact: dict[int, tuple[int, _Choice]] = _SEARCH_MEMOS[0].table
 _bounds: dict[int, tuple[int, int]] = _SEARCH_MEMOS[1].table
