@@ -19,7 +19,8 @@ Single-observer IS-MCTS from the bot's own view (Cowling, Powley and Whitehouse,
    considers only its best ``2 + sqrt(n)/2`` moves in the greedy order (discards ranked
    by greedy's scores plus the danger of feeding the next player), so a 13-card hand
    does not spread a small budget over 13 discards.
-4. After the new node, every seat plays greedy (``policy``) until the bot's next turn
+4. After the new node, every seat plays greedy (``policy``; the bot itself its kit's
+   ``own_policy`` when it has one) until the bot's next turn
    (the depth cut, ``rounds`` rounds), and the position is scored for the bot in points
    by ``leaf_value`` (the exact result if the deal ended, otherwise the expected ledger
    or point difference of a race between the players' distances to finishing).
@@ -259,13 +260,13 @@ class ISMCTSBot(Bot):
             if moves is None:
                 moves = gm.tree_moves(gm.observe_state(state, seat), model, self.width)
             if len(moves) == 1:
-                if greedy_line and base is not None and moves[0] != gm.policy(state):
+                if greedy_line and base is not None and moves[0] != self._own(state):
                     greedy_line = False
                 state.apply(moves[0])
                 moves = None
                 continue
             action, child = self._select(node, moves)
-            if greedy_line and base is not None and action != gm.policy(state):
+            if greedy_line and base is not None and action != self._own(state):
                 greedy_line = False
             state.apply(action)
             moves = None
@@ -291,6 +292,11 @@ class ISMCTSBot(Bot):
             nd.squares += value * value
         return value
 
+    def _own(self, state: Any) -> Action:
+        """The bot's own default move (the kit's ``own_policy``, else ``policy``)."""
+        gm = self.rules
+        return gm.own_policy(state) if gm.own_policy is not None else gm.policy(state)
+
     def _rollout(self, state: Any, seat: int, stop: int, deadline: float | None) -> float | None:
         """Greedy for every seat up to the depth cut, then the value for ``seat``
         (``None`` if the deadline passed first)."""
@@ -299,7 +305,7 @@ class ISMCTSBot(Bot):
         while not state.is_over and state.turn < stop and steps < self.max_steps:
             if deadline is not None and (steps & 7) == 0 and time.perf_counter() > deadline:
                 return None
-            action = gm.policy(state)
+            action = self._own(state) if state.to_move == seat else gm.policy(state)
             try:
                 state.apply(action)
             except IllegalAction:

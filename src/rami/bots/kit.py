@@ -87,6 +87,8 @@ class BotKit(Generic[ObsT, StateT]):
     tree_scale: float = 10.0  # points that count as one unit in the tree's UCB
     wilds: Callable[[GameView], frozenset[int]] = _no_wilds  # wild kinds a view shows
     play_step: Callable[[GameView], int] = _clockwise  # +1 or -1: who plays next
+    own_policy: Callable[[StateT], Action] | None = None  # ``ismcts``'s own moves in its
+    # default line and rollouts, if not ``policy`` (the others are modelled by ``policy``)
     # ``ismcts`` with an iteration budget N: (a, b) stops after a·N iterations when no
     # move is close to greedy's, and goes on to b·N when one is (None: always N)
     tree_settle: tuple[float, float] | None = None

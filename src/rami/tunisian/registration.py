@@ -75,6 +75,8 @@ def _bots() -> BotKit[Any, Any]:
         sample=sample_state,
         policy=g.policy,
         leaf_value=g.leaf_value,
+        tree_leaf=g.race_value,
+        own_policy=g.own_policy,
         search_margin=0.0,
         tree_scale=10.0,
         play_step=g.play_step,
