@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from rami.cards import CARDS, Card, cards_from_texts, counts, take_out
 from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
-from rami.marriage.rules import rules_from
+from rami.marriage.melds import is_meld, wild_kinds
+from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.view import MarriageView, is_marriage_view
 from rami.memo import rules_of
 from rami.sampling import determinize
@@ -87,6 +88,21 @@ def known_cards(view: MarriageView) -> list[list[int]]:
     return known
 
 
+def _tiplu_for(
+    rest: list[Card], melds: Sequence[Sequence[tuple[Card, ...]]], rules: MarriageRules
+) -> Card:
+    """Take out of ``rest`` (in random order) the last card that, as the tiplu, leaves
+    every meld on the table valid (M-4, M-7, M-10): a seen player's melds may hold wild
+    cards, so they tell which tiplus are possible. The last such card of a random order
+    is uniform among them; with none (a view no deal gives) the last card."""
+    laid = [m for seat in melds for m in seat]
+    for i in range(len(rest) - 1, -1, -1):
+        wilds = wild_kinds(rest[i])
+        if all(is_meld(m, rules, wilds) for m in laid):
+            return rest.pop(i)
+    return rest.pop()
+
+
 def sample_state(
     view: GameView,
     rng: random.Random,
@@ -111,10 +127,11 @@ def sample_state(
         for own in _cards(view.get("hand") or []):
             hands[seat][own] += 1
         rest = [CARDS[c] for c in left]
+        melds = [[tuple(_cards(m)) for m in s["melds"]] for s in seats]
         tiplu: Card | None = _card(view["tiplu"]) if view.get("tiplu") else None
         picked = bool(view.get("tiplu_picked"))
         if picked and tiplu is None:
-            tiplu = rest.pop()
+            tiplu = _tiplu_for(rest, melds, rules)
         if len(rest) != int(view["stock_size"]):
             raise InputError("the view's card counts do not add up to the decks")
         history = view["history"]
@@ -139,7 +156,7 @@ def sample_state(
             int(view["dealer"]),
             hands=hands,
             sizes=[int(s["hand_size"]) for s in seats],
-            melds=[[tuple(_cards(m)) for m in s["melds"]] for s in seats],
+            melds=melds,
             exposed=[_cards(s["exposed_tunnelas"]) for s in seats],
             dublees=[_cards(s["dublees"]) for s in seats],
             seen=seen,
