@@ -35,9 +35,11 @@ __all__ = [
     "GenerationMemo",
     "MemoBudget",
     "freeze_collector",
+    "is_pin",
     "registered",
     "reserved",
     "rules_of",
+    "stored",
     "total_entries",
 ]
 
@@ -60,6 +62,16 @@ _PIN_VALUE: list[object] = []  # a list: always tracked by the cyclic GC
 
 def _pin_into(table: dict[Any, Any]) -> None:
     table[_PIN] = _PIN_VALUE
+
+
+def stored(table: Mapping[Any, Any]) -> int:
+    """The solver entries of a memo table: its length, a frozen table's pin aside."""
+    return len(table) - (_PIN in table)
+
+
+def is_pin(value: object) -> bool:
+    """Whether ``value`` is the pin ``freeze_collector`` puts in a table (not an answer)."""
+    return value is _PIN_VALUE
 
 
 #: Entries the shared solver memos hold in all (``RAMI_MEMO_BUDGET`` overrides it).
