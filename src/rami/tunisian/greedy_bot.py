@@ -676,7 +676,14 @@ def leaf_value(state: TunisianState, seat: int, scale: float = 1.5) -> float:
         weights = [math.exp(-(d - low) / scale) if math.isfinite(d) else 0.0 for d in dist]
         total = sum(weights)
         points = [(1.0 - weights[s] / total) * pay[s] for s in range(n)]
-    if rules.teams:
+    return _seat_value(points, seat, rules.teams, active)
+
+
+def _seat_value(points: list[float], seat: int, teams: bool, active: Sequence[bool]) -> float:
+    """``seat``'s value of expected points per seat (T-10, points are bad): the others'
+    mean (the other team's, in 2 v 2) minus its own."""
+    n = len(points)
+    if teams:
         mine = sum(points[s] for s in range(n) if s % 2 == seat % 2)
         theirs = sum(points[s] for s in range(n) if s % 2 != seat % 2)
         return (theirs - mine) / 2.0
@@ -758,9 +765,4 @@ def race_value(state: TunisianState, seat: int) -> float:
     weights = [math.exp(z - top) if math.isfinite(z) else 0.0 for z in logits]
     total = sum(weights)
     points = [(1.0 - weights[s] / total) * pay[s] for s in range(n)]
-    if rules.teams:
-        mine = sum(points[s] for s in range(n) if s % 2 == seat % 2)
-        theirs = sum(points[s] for s in range(n) if s % 2 != seat % 2)
-        return (theirs - mine) / 2.0
-    others = [points[s] for s in range(n) if s != seat and active[s]]
-    return (sum(others) / len(others) if others else 0.0) - points[seat]
+    return _seat_value(points, seat, rules.teams, active)
