@@ -772,13 +772,27 @@ function refused(err) {
   return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429;
 }
 
+// Whether the entries changed since `sent` was asked about; if so, and they are not
+// computed yet, ask about them as they are now.
+function superseded(sent) {
+  if (sent === doc) return false;
+  if (stale) recompute();
+  return true;
+}
+
 async function recompute() {
   if (!doc) return;
+  // An answer is for the entries it was asked about: one that arrives after the entries
+  // changed (a request held while offline, answered late) must not stand for the new ones.
+  const sent = doc;
   try {
-    computed = await postLedger(doc);
+    const result = await postLedger(sent);
+    if (superseded(sent)) return;
+    computed = result;
     stale = false;
     store.saveCurrent(doc, computed);
   } catch (err) {
+    if (superseded(sent)) return;
     const final = refused(err);
     if (final) showError($("deal-error"), err.message);
     stale = !computed || computed.deals.length !== doc.deals.length;
