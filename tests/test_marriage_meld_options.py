@@ -215,12 +215,12 @@ def _positions(preset: str, deals: int, seed: int) -> int:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_indian_steps_are_the_plain_ones(seed: int) -> None:
+def test_M6_M8_M10_indian_steps_are_the_plain_ones(seed: int) -> None:
     """M-6, M-8, M-10: thousands of random indian positions, the same list in order."""
     assert _positions("indian", 25, seed) >= 2000
 
 
-def test_nepali_steps_are_the_plain_ones() -> None:
+def test_M6_M8_nepali_steps_are_the_plain_ones() -> None:
     """M-6, M-8 (nepali show steps and finishes): the same lists."""
     assert _positions("nepali", 10, 3) >= 1000
 

@@ -28,7 +28,7 @@ def _greedy_deal(seed: int) -> tuple[list[TunisianState], TunisianState]:
     return positions, state
 
 
-def test_race_value_is_exact_when_the_deal_is_over() -> None:
+def test_T10_race_value_is_exact_when_the_deal_is_over() -> None:
     """T-10: a finished deal is worth the others' points less one's own."""
     _positions, done = _greedy_deal(3)
     assert done.result is not None
@@ -85,7 +85,7 @@ def _views(seeds: range) -> list[dict[str, object]]:
     return out
 
 
-def test_hard_style_keeps_high_cards_before_opening() -> None:
+def test_T6_hard_style_keeps_high_cards_before_opening() -> None:
     """T-6: before opening the style adds ``keep_high`` per point of the card to its
     discard cost (a joker stays unthrowable); once opened it changes nothing here."""
     from rami.tunisian.scoring import card_points
