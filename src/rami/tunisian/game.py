@@ -48,16 +48,22 @@ from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
 from rami.tunisian.melds import (
     Meld,
+    MeldEntry,
     add_to_meld,
     make_meld,
-    meld_options,
+    meld_options_packed,
     position_card,
     swap_joker,
 )
 from rami.tunisian.phases import Phase, Verb
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
-from rami.tunisian.solver import best_opening, opening_at_least, opening_reaches
+from rami.tunisian.solver import (
+    Opening,
+    best_opening,
+    opening_at_least_packed,
+    opening_reaches_packed,
+)
 from rami.tunisian.view import build_view
 from rami.view_cache import ViewCache
 
@@ -116,64 +122,89 @@ _action_texts: dict[Action, str] = {}
 # values and a table holds the same melds for many turns.
 _lay_off_cache: dict[Meld, tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]]] = {}
 
-# Memo tables keyed by a hand's count vector as ``bytes`` (cheap to build from the
-# ``bytearray`` hands, to hash, and to pack for the solver); the solver is pure.
-_best_cache: dict[bytes, int] = {}
-_options_cache: dict[bytes, tuple[Meld, ...]] = {}
-_reach_cache: dict[tuple[bytes, int], bool] = {}
+# Hands are also kept packed (``_keys``, as ``rami.tunisian.solver.pack`` lays them out:
+# two bits per natural kind, the jokers from bit 104): one card of kind ``c`` is
+# ``_UNIT[c]``, a meld's cards one subtraction, and the packed hand is the memo key and
+# what the solver reads, so an opening question costs no packing.
+_UNIT = tuple(1 << (2 * c) for c in range(KINDS))
+_JOKER_SHIFT = 2 * _JOKER_INDEX  # the joker count's bits (jokers <= 7, T-1)
+_PRESENT = sum(1 << (2 * k) for k in range(52))  # the low bit of each natural's count
+_TWOS = _PRESENT << 1
+_VALUE_SHIFT = _JOKER_SHIFT + 3  # a memo key: the packed hand, the value above it
+
+# Memo tables keyed by a packed hand; the solver is pure.
+_best_cache: dict[int, int] = {}
+_options_cache: dict[int, tuple[MeldEntry, ...]] = {}
+_reach_cache: dict[int, bool] = {}
 
 
-def _best_value(hand: bytes) -> int:
-    """Value of the best opening ``hand`` holds (keeping one card), 0 if none."""
-    value = _best_cache.get(hand)
+def _unpack(key: int) -> list[int]:
+    """The count vector of a packed hand."""
+    return [(key >> (2 * k)) & 3 for k in range(52)] + [key >> _JOKER_SHIFT]
+
+
+def _size(key: int) -> int:
+    """How many cards a packed hand holds."""
+    return (key & _PRESENT).bit_count() + 2 * (key & _TWOS).bit_count() + (key >> _JOKER_SHIFT)
+
+
+def _delta(cards: Sequence[int]) -> int:
+    """``cards`` packed (what laying them takes from a packed hand)."""
+    total = 0
+    for c in cards:
+        total += _UNIT[c]
+    return total
+
+
+def _best_value(key: int) -> int:
+    """Value of the best opening the packed hand holds (keeping one card), 0 if none."""
+    value = _best_cache.get(key)
     if value is None:
-        opening = best_opening(hand)
+        opening = best_opening(_unpack(key))
         value = opening.value if opening is not None else 0
         if len(_best_cache) >= _CACHE_LIMIT:
             _best_cache.clear()
-        _best_cache[hand] = value
+        _best_cache[key] = value
     return value
 
 
-def _reaches(hand: bytes, value: int) -> bool:
-    """Does ``hand`` hold an opening worth ``value`` or more (keeping a card)? Memoised."""
+def _reaches(key: int, value: int) -> bool:
+    """Does the packed hand hold an opening worth ``value`` or more (keeping a card)?"""
     if value <= 0:
-        return sum(hand) > 0
-    key = (hand, value)
-    found = _reach_cache.get(key)
+        return key != 0
+    memo = key | value << _VALUE_SHIFT
+    found = _reach_cache.get(memo)
     if found is None:
-        found = opening_reaches(hand, value)
+        found = opening_reaches_packed(key, value)
         if len(_reach_cache) >= _CACHE_LIMIT:
             _reach_cache.clear()
-        _reach_cache[key] = found
+        _reach_cache[memo] = found
     return found
 
 
-def _completable(hand: bytes, staged: int, need: Card | None, threshold: int) -> bool:
-    """Can ``hand`` (a card kept) bring a staged ``staged`` to ``threshold``?
+def _completable(key: int, size: int, staged: int, need: Card | None, threshold: int) -> bool:
+    """Can the packed hand of ``size`` cards (a card kept) bring ``staged`` to ``threshold``?
 
     With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it.
     """
     if need is None:
-        return _reaches(hand, threshold - staged)
-    size = sum(hand)
+        return _reaches(key, threshold - staged)
     return any(
         need in m.cards
         and len(m.cards) < size
-        and _reaches(_minus(hand, m.cards), threshold - staged - m.value)
-        for m in _options(hand)
+        and _reaches(key - delta, threshold - staged - value)
+        for m, delta, value in _options(key)
     )
 
 
-def _reach_value(hand: bytes, staged: int, need: Card | None) -> int:
-    """The most a staged opening can reach from ``hand`` (for error messages)."""
+def _reach_value(key: int, size: int, staged: int, need: Card | None) -> int:
+    """The most a staged opening can reach from the packed hand (for error messages)."""
     if need is None:
-        return staged + _best_value(hand)
-    size = sum(hand)
+        return staged + _best_value(key)
     best = staged
-    for m in _options(hand):
+    for m, delta, value in _options(key):
         if need in m.cards and len(m.cards) < size:
-            best = max(best, staged + m.value + _best_value(_minus(hand, m.cards)))
+            best = max(best, staged + value + _best_value(key - delta))
     return best
 
 
@@ -185,22 +216,45 @@ def _counted(cards: Sequence[Card]) -> list[tuple[int, int]]:
     return list(out.items())
 
 
-def _options(hand: bytes) -> tuple[Meld, ...]:
-    """Every meld ``hand`` can lay (``meld_options``), memoised."""
-    found = _options_cache.get(hand)
+def _replaces(
+    best: Opening,
+    left: Sequence[int],
+    spare: int,
+    meld: Meld,
+    meld_value: int,
+    cards: Sequence[tuple[int, int]],
+    want: int,
+) -> bool:
+    """Does ``meld`` in place of the melds of the opening ``best`` it shares a card kind
+    with still make an opening worth ``want`` with a card kept (T-6, T-9)?
+
+    ``left`` (``spare`` cards) holds the hand's cards beside ``best``; ``cards`` is
+    ``meld``'s ``_counted``. A sufficient test only: a meld it refuses is searched.
+    """
+    value = best.value + meld_value
+    free = spare
+    freed: dict[int, int] = {}
+    for other in best.melds:
+        if any(c in other.cards for c, _ in cards):
+            value -= other.value
+            free += len(other.cards)
+            for c in other.cards:
+                freed[c] = freed.get(c, 0) + 1
+    if value < want or len(meld.cards) >= free:
+        return False
+    return all(left[c] + freed.get(c, 0) >= n for c, n in cards)
+
+
+def _options(key: int) -> tuple[MeldEntry, ...]:
+    """Every meld the packed hand can lay (``meld_options``) with its packed cards and
+    value, memoised."""
+    found = _options_cache.get(key)
     if found is None:
-        found = tuple(meld_options(hand))
+        found = tuple(meld_options_packed(key))
         if len(_options_cache) >= _CACHE_LIMIT:
             _options_cache.clear()
-        _options_cache[hand] = found
+        _options_cache[key] = found
     return found
-
-
-def _minus(hand: bytes, cards: Sequence[Card]) -> bytes:
-    rest = bytearray(hand)
-    for c in cards:
-        rest[c] -= 1
-    return bytes(rest)
 
 
 def _lay_off_candidates(meld: Meld) -> list[int]:
@@ -276,8 +330,31 @@ def _text_of(act: Action) -> str:
     return text
 
 
-def _in_no_meld(hand: Sequence[int], c: int) -> bool:
-    """True when no meld of ``hand`` (which holds ``c``) can hold the card ``c``.
+def _no_meld_masks(c: int) -> tuple[int, tuple[int, ...], int]:
+    """What ``_fits_no_meld`` reads for the natural ``c``, as presence bits: the other
+    suits of its rank; each pair of neighbours that makes a run with it (one place
+    apart each side, or two on one side); every card of its suit within two places."""
+    suit, r = divmod(c, 13)
+    others = sum(_UNIT[s * 13 + r] for s in range(4) if s != suit)
+    kinds = RUN_KINDS[suit]
+
+    def bit(p: int) -> int:
+        return _UNIT[kinds[p]] if ACE_LOW <= p <= ACE_HIGH else 0
+
+    pairs: list[int] = []
+    near = 0
+    for p in positions(r):
+        a, b, d, e = bit(p - 2), bit(p - 1), bit(p + 1), bit(p + 2)
+        pairs.extend(x | y for x, y in ((a, b), (b, d), (d, e)) if x and y)
+        near |= a | b | d | e
+    return others, tuple(pairs), near
+
+
+_NO_MELD = tuple(_no_meld_masks(c) for c in range(52))
+
+
+def _fits_no_meld(key: int, c: int) -> bool:
+    """True when no meld of the packed hand ``key`` (which holds ``c``) can hold ``c``.
 
     A cheap exact-enough test (it may say False for a card that fits nowhere, never
     True for one that fits): a brelan needs two other suits of the rank, or one and a
@@ -286,27 +363,18 @@ def _in_no_meld(hand: Sequence[int], c: int) -> bool:
     """
     if c == _JOKER_INDEX:
         return False
-    joker = hand[_JOKER_INDEX] > 0
-    suit, r = divmod(c, 13)
-    others = 0
-    for s in range(4):
-        if s != suit and hand[s * 13 + r]:
-            others += 1
-    if others >= 2 or (others and joker):
+    present = (key | key >> 1) & _PRESENT
+    others, pairs, near = _NO_MELD[c]
+    if key >> _JOKER_SHIFT:  # a joker: one other card of the rank, or of the run, will do
+        return not (present & others or present & near)
+    if (present & others).bit_count() >= 2:
         return False
+    return all(present & pair != pair for pair in pairs)
 
-    kinds = RUN_KINDS[suit]
 
-    def held(p: int) -> bool:
-        return ACE_LOW <= p <= ACE_HIGH and hand[kinds[p]] > 0
-
-    for p in positions(r):
-        a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
-        if (a and b) or (b and d) or (d and e):
-            return False
-        if joker and (a or b or d or e):
-            return False
-    return True
+def _in_no_meld(hand: Sequence[int], c: int) -> bool:
+    """``_fits_no_meld`` of a count vector (tests)."""
+    return _fits_no_meld(_delta([k for k in range(KINDS) for _ in range(hand[k])]), c)
 
 
 def _keeps_other(hand: Sequence[int], size: int, cards: Sequence[int], banned: int | None) -> bool:
@@ -336,9 +404,11 @@ class TunisianState:
         "_events",
         "_fact",
         "_hands",
+        "_keys",
         "_last_opening",
         "_legal",
         "_need",
+        "_offs",
         "_opened",
         "_opening_values",
         "_phase",
@@ -365,10 +435,13 @@ class TunisianState:
     dealer: int
     _active: tuple[bool, ...]
     _hands: list[bytearray]  # count vectors
+    _keys: list[int]  # the same hands packed (``_UNIT``)
     _sizes: list[int]
     _stock: list[Card]
     _discard: list[Card]
     _table: list[TableMeld]
+    # what each table meld takes (``_lay_offs``), None until asked; in step with ``_table``
+    _offs: list[tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]] | None]
     _opened: list[bool]
     _opening_values: list[int | None]
     _last_opening: int | None
@@ -408,9 +481,11 @@ class TunisianState:
         n = rules.players
         self._hands = [bytearray(KINDS) for _ in range(n)]
         self._sizes = [0] * n
+        self._keys = [0] * n
         self._stock = []
         self._discard = []
         self._table = []
+        self._offs = []
         self._opened = [False] * n
         self._opening_values = [None] * n
         self._last_opening = None
@@ -464,6 +539,7 @@ class TunisianState:
             for c in cards[pos : pos + take]:
                 self._hands[seat][c] += 1
             self._sizes[seat] = take
+            self._keys[seat] = _delta(cards[pos : pos + take])
             pos += take
         self._stock = list(cards[pos:])
         self._events.append(
@@ -576,6 +652,7 @@ class TunisianState:
             for c in cards:
                 self._hands[seat][c] += 1
             self._sizes[seat] = len(cards)
+            self._keys[seat] = _delta(cards)
             used += cards
         for cards_spec, owner in table:
             cards = _card_list(cards_spec)
@@ -584,6 +661,7 @@ class TunisianState:
             except IllegalAction as exc:
                 raise InputError(f"table meld {format_list(cards)}: {exc}") from None
             self._table.append((meld, owner))
+            self._offs.append(None)
             used += cards
         self._discard = _card_list(discard)
         used += self._discard
@@ -679,10 +757,12 @@ class TunisianState:
         other.dealer = self.dealer
         other._active = self._active
         other._hands = [h[:] for h in self._hands]
+        other._keys = self._keys[:]
         other._sizes = self._sizes[:]
         other._stock = self._stock[:]
         other._discard = self._discard[:]
         other._table = self._table[:]
+        other._offs = self._offs[:]
         other._opened = self._opened[:]
         other._opening_values = self._opening_values[:]
         other._last_opening = self._last_opening
@@ -864,8 +944,7 @@ class TunisianState:
             return legal
         # PLAY
         if not self.first_round:
-            key = bytes(hand)
-            for meld in self._meld_candidates(key):
+            for meld in self._meld_candidates(self._keys[seat]):
                 legal.setdefault(_meld_action(meld.cards), meld)
             if self._sizes[seat] >= 2 and self._may_lay_off():
                 self._lay_off_actions(hand, legal)
@@ -877,17 +956,20 @@ class TunisianState:
                     legal.update(entry)
         return legal
 
-    def _meld_candidates(self, key: bytes) -> list[Meld]:
+    def _meld_candidates(self, key: int) -> list[Meld]:
+        """The melds the seat to move may lay now (T-4, T-6, T-8, T-9), ``key`` its
+        packed hand, in ``meld_options`` order."""
         seat = self._to_move
         size = self._sizes[seat]
         if size < 4:
             return []
+        hand = self._hands[seat]
         if self._opened[seat]:
             banned = self._banned_discard(strict=True)
             return [
                 m
-                for m in _options(key)
-                if len(m.cards) < size and _keeps_other(key, size, m.cards, banned)
+                for m, _, _ in _options(key)
+                if len(m.cards) < size and _keeps_other(hand, size, m.cards, banned)
             ]
         threshold = self.threshold
         staged = self._staged
@@ -897,7 +979,7 @@ class TunisianState:
             # Last turn this hand, less its discard, held no opening below ``_below``
             # (thresholds only rise), and the card just drawn fits no meld: still none.
             drawn = self._drawn
-            if drawn is not None and self._below[seat] is not None and _in_no_meld(key, drawn):
+            if drawn is not None and self._below[seat] is not None and _fits_no_meld(key, drawn):
                 self._fact = threshold
                 return []
             self._fact = None
@@ -906,39 +988,52 @@ class TunisianState:
             if fresh:
                 self._fact = threshold
             return []
-        options = [m for m in _options(key) if len(m.cards) < size]
+        options = [e for e in _options(key) if len(e[0].cards) < size]
         if not options or (staged >= threshold and need is None):
-            return options
+            return [m for m, _, _ in options]
         if need is not None:
-            return [m for m in options if self._staging_ok(key, m, staged, need, threshold)]
-        # A meld of an opening that completes it, or one beside it with a card to spare.
-        best = opening_at_least(key, threshold - staged)
+            return [
+                m
+                for m, d, _ in options
+                if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold)
+            ]
+        # A meld of an opening that completes it, or one beside it with a card to spare,
+        # or one that takes the place of the melds of that opening it shares cards with
+        # while the opening still reaches the threshold: then it may be staged.
+        want = threshold - staged
+        best = opening_at_least_packed(key, want)
         assert best is not None
-        left = bytearray(key)  # the cards beside that opening
+        left = bytearray(hand)  # the cards beside that opening
         for m in best.melds:
             for c in m.cards:
                 left[c] -= 1
         spare = sum(left)
         out = []
-        for m in options:
+        for m, d, value in options:
             if m in best.melds:
                 out.append(m)
                 continue
-            if len(m.cards) < spare and all(left[c] >= n for c, n in _counted(m.cards)):
+            cards = _counted(m.cards)
+            if len(m.cards) < spare and all(left[c] >= n for c, n in cards):
                 out.append(m)
                 continue
-            if self._staging_ok(key, m, staged, need, threshold):
+            if _replaces(best, left, spare, m, value, cards, want):
+                out.append(m)
+                continue
+            if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold):
                 out.append(m)
         return out
 
     def _staging_ok(
-        self, key: bytes, meld: Meld, staged: int, need: Card | None, threshold: int
+        self, rest: int, size: int, meld: Meld, staged: int, need: Card | None, threshold: int
     ) -> bool:
-        """Can an opening still be completed after staging ``meld``? (T-6, T-8)."""
-        rest = _minus(key, meld.cards)
+        """Can an opening still be completed after staging ``meld``? (T-6, T-8).
+
+        ``rest``: the packed hand without the meld's cards, ``size`` cards.
+        """
         if need is not None and need in meld.cards:
             need = None
-        return _completable(rest, staged + meld.value, need, threshold)
+        return _completable(rest, size, staged + meld.value, need, threshold)
 
     def _may_lay_off(self) -> bool:
         """Opened, or an opening staged this turn that may be committed (T-6, T-7)."""
@@ -950,7 +1045,11 @@ class TunisianState:
     def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
         banned = self._banned_discard(strict=True)
         size = self._sizes[self._to_move]
-        offs = [_lay_offs(meld) for meld, _owner in self._table]
+        offs = []  # what each table meld takes, worked out once per meld
+        for index, entry in enumerate(self._offs):
+            if entry is None:
+                entry = self._offs[index] = _lay_offs(self._table[index][0])
+            offs.append(entry)
         for index, (adds, _swaps) in enumerate(offs):
             if adds:
                 actions = _index_actions(_add_actions, "add", index)
@@ -1017,15 +1116,13 @@ class TunisianState:
             return None
         if self.first_round:
             return _FIRST_ROUND
-        hand = bytearray(self._hands[seat])
-        hand[top] += 1
-        key = bytes(hand)
+        key = self._keys[seat] + _UNIT[top]
         threshold = self.threshold
         need = top if self.rules.taken_card_in_opening else None
         # A top card that fits no meld adds nothing to an opening: with the option it
         # cannot be in one, and otherwise the hand was already known to hold none.
-        dead = _in_no_meld(key, top) and (need is not None or self._below[seat] is not None)
-        if dead or not _completable(key, 0, need, threshold):
+        dead = _fits_no_meld(key, top) and (need is not None or self._below[seat] is not None)
+        if dead or not _completable(key, self._sizes[seat] + 1, 0, need, threshold):
             return _NO_OPENING
         return None
 
@@ -1182,11 +1279,11 @@ class TunisianState:
                 "the card you took this turn (T-3, T-9)"
             )
         if not self._opened[seat]:
-            key = bytes(hand)
-            if not self._staging_ok(key, meld, self._staged, self._need, self.threshold):
-                rest = _minus(key, meld.cards)
+            rest = self._keys[seat] - _delta(meld.cards)
+            size = self._sizes[seat] - len(meld.cards)
+            if not self._staging_ok(rest, size, meld, self._staged, self._need, self.threshold):
                 need = None if self._need in meld.cards else self._need
-                reach = _reach_value(rest, self._staged + meld.value, need)
+                reach = _reach_value(rest, size, self._staged + meld.value, need)
                 if self._need is not None:
                     raise IllegalAction(
                         f"no opening of {self.threshold} with {self._need} (the card you "
@@ -1269,6 +1366,7 @@ class TunisianState:
         seat = self._to_move
         c = self._stock.pop()
         self._hands[seat][c] += 1
+        self._keys[seat] += _UNIT[c]
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = c
@@ -1280,6 +1378,7 @@ class TunisianState:
         seat = self._to_move
         c = self._discard.pop()
         self._hands[seat][c] += 1
+        self._keys[seat] += _UNIT[c]
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = None
@@ -1296,9 +1395,11 @@ class TunisianState:
         hand = self._hands[seat]
         for c in meld.cards:
             hand[c] -= 1
+        self._keys[seat] -= _delta(meld.cards)
         self._sizes[seat] -= len(meld.cards)
         index = len(self._table)
         self._table.append((meld, seat))
+        self._offs.append(None)
         staged = not self._opened[seat]
         if staged:
             self._staged += meld.value
@@ -1337,10 +1438,13 @@ class TunisianState:
         hand[c] -= 1
         if swap:
             hand[_JOKER_INDEX] += 1
+            self._keys[seat] += _UNIT[_JOKER_INDEX] - _UNIT[c]
         else:
             self._sizes[seat] -= 1
+            self._keys[seat] -= _UNIT[c]
         owner = self._table[index][1]
         self._table[index] = (new, owner)
+        self._offs[index] = None
         self._log(act, data={"meld": index})
 
     def _do_discard(self, act: Action) -> None:
@@ -1348,6 +1452,7 @@ class TunisianState:
         self._commit_opening()
         c = act.cards[0]
         self._hands[seat][c] -= 1
+        self._keys[seat] -= _UNIT[c]
         self._sizes[seat] -= 1
         self._discard.append(c)
         # What the hand is known not to hold carries to the next turn (a speed-up).
@@ -1543,10 +1648,14 @@ class TunisianState:
                 raise AssertionError(f"seat {seat} holds a negative count")
             if sum(h) != self._sizes[seat]:
                 raise AssertionError(f"seat {seat}'s hand size is out of step")
+            if self._keys[seat] != _delta(from_counts(h)):
+                raise AssertionError(f"seat {seat}'s packed hand is out of step")
             if not self._active[seat] and sum(h) > 0:
                 raise AssertionError(f"seat {seat} is out of the game but holds cards")
             for i in range(KINDS):
                 total[i] += h[i]
+        if len(self._offs) != len(self._table):
+            raise AssertionError("the table's lay-off facts are out of step")
         for index, (meld, _owner) in enumerate(self._table):
             jokers = sum(1 for c in meld.cards if c == _JOKER_INDEX)
             if jokers > 1:

@@ -35,6 +35,7 @@ __all__ = [
     "add_to_meld",
     "make_meld",
     "meld_options",
+    "meld_options_packed",
     "position_card",
     "rank_value",
     "swap_joker",
@@ -291,6 +292,65 @@ def meld_options(hand_counts: Sequence[int]) -> list[Meld]:
         held = (h[k] > 0) | (h[k + 13] > 0) << 1 | (h[k + 26] > 0) << 2 | (h[k + 39] > 0) << 3
         if held & (held - 1):  # two suits or more
             out.extend(_rank_sets(k + 1, held, has_joker))
+    return out
+
+
+# A meld as the packed-hand callers use it: the meld, its cards packed (two bits per
+# natural kind ``k`` at bit ``2k``, the joker at bit 104: rami.tunisian.solver.pack), its
+# value (T-5).
+MeldEntry = tuple[Meld, int, int]
+_SUIT_BITS = (1 << 26) - 1  # one suit's counts in a packed hand
+_RANK_BITS = sum(1 << (2 * r) for r in range(13))  # the low count bit of each rank of a suit
+_PRESENT = _RANK_BITS | _RANK_BITS << 26 | _RANK_BITS << 52 | _RANK_BITS << 78
+
+
+def _entry(meld: Meld) -> MeldEntry:
+    delta = 0
+    for c in meld.cards:
+        delta += 1 << (2 * c)
+    return meld, delta, meld.value
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_run_entries(suit: int, chunk: int, has_joker: bool) -> tuple[MeldEntry, ...]:
+    """``_suit_runs`` of one suit's packed counts, as entries."""
+    suit_counts = tuple((chunk >> (2 * r)) & 3 for r in range(13))
+    return tuple(_entry(m) for m in _suit_runs(suit, suit_counts, has_joker))
+
+
+@cache
+def _rank_set_entries(rank: int, held: int, has_joker: bool) -> tuple[MeldEntry, ...]:
+    return tuple(_entry(m) for m in _rank_sets(rank, held, has_joker))
+
+
+def meld_options_packed(key: int) -> list[MeldEntry]:
+    """``meld_options`` of a packed hand (``rami.tunisian.solver.pack``), in the same
+    order, each meld with its packed cards and value: what the game's legal-action
+    listing reads, with no count vector built and no value worked out again."""
+    has_joker = key >> 104 > 0
+    out: list[MeldEntry] = []
+    for suit in range(4):
+        chunk = (key >> (26 * suit)) & _SUIT_BITS
+        if chunk:
+            out.extend(_suit_run_entries(suit, chunk, has_joker))
+    # the ranks held in two suits or more, from the presence bits of the four suits
+    present = (key | key >> 1) & _PRESENT
+    s0 = present & _RANK_BITS
+    s1 = (present >> 26) & _RANK_BITS
+    s2 = (present >> 52) & _RANK_BITS
+    s3 = (present >> 78) & _RANK_BITS
+    pairs = s0 & (s1 | s2 | s3) | s1 & (s2 | s3) | s2 & s3
+    while pairs:
+        low = pairs & -pairs
+        pairs ^= low
+        shift = low.bit_length() - 1
+        held = (
+            (s0 >> shift & 1)
+            | (s1 >> shift & 1) << 1
+            | (s2 >> shift & 1) << 2
+            | (s3 >> shift & 1) << 3
+        )
+        out.extend(_rank_set_entries(shift // 2 + 1, held, has_joker))
     return out
 
 
