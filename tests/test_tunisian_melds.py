@@ -19,6 +19,7 @@ from rami.tunisian.melds import (
     meld_of,
     meld_options,
     meld_options_packed,
+    melds_holding,
     swap_joker,
 )
 from rami.tunisian.solver import pack
@@ -280,3 +281,16 @@ def test_T4_packed_meld_options_are_the_plain_ones() -> None:
         assert [m for m, _, _ in entries] == meld_options(vec)
         for m, delta, value in entries:
             assert delta == pack(counts(m.cards)) and value == m.value
+
+
+def test_T4_melds_holding_a_card_are_those_of_the_options() -> None:
+    rng = random.Random(12)
+    deck = shoe(2, 4)
+    narrow = [c for c in deck if c == JOKER or c % 13 < 5 or c % 13 > 9]
+    for n in range(3000):
+        cards = rng.sample(narrow if n % 2 else deck, rng.randrange(1, 20))
+        key = pack(counts(cards))
+        entries = meld_options_packed(key)
+        for card in set(cards):
+            held = [e for e in entries if card in e[0].cards]
+            assert sorted(melds_holding(key, card), key=entries.index) == held

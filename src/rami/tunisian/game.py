@@ -52,6 +52,7 @@ from rami.tunisian.melds import (
     add_to_meld,
     make_meld,
     meld_options_packed,
+    melds_holding,
     position_card,
     swap_joker,
 )
@@ -59,9 +60,9 @@ from rami.tunisian.phases import Phase, Verb
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import (
-    Opening,
     best_opening,
     opening_at_least_packed,
+    opening_bound,
     opening_reaches_packed,
 )
 from rami.tunisian.view import build_view
@@ -182,12 +183,42 @@ def _reaches(key: int, value: int) -> bool:
     return found
 
 
-def _completable(key: int, size: int, staged: int, need: Card | None, threshold: int) -> bool:
+def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
+    """``_reaches(key, value)`` for a packed hand of ``size`` cards whose every opening
+    worth ``value`` holds the card ``c``: the hand without that card is known to hold no
+    melds worth it (T-6), so an opening is a meld with ``c`` and an opening of the rest
+    worth what the meld leaves. Memoised with ``_reaches``."""
+    if value <= 0:
+        return key != 0
+    memo = key | value << _VALUE_SHIFT
+    found = _reach_cache.get(memo)
+    if found is None:
+        found = opening_bound(key) >= value and any(
+            len(m.cards) < size and _reaches(key - delta, value - v)
+            for m, delta, v in melds_holding(key, c)
+        )
+        if len(_reach_cache) >= _CACHE_LIMIT:
+            _reach_cache.clear()
+        _reach_cache[memo] = found
+    return found
+
+
+def _completable(
+    key: int,
+    size: int,
+    staged: int,
+    need: Card | None,
+    threshold: int,
+    through: Card | None = None,
+) -> bool:
     """Can the packed hand of ``size`` cards (a card kept) bring ``staged`` to ``threshold``?
 
-    With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it.
+    With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it;
+    ``through``: every opening of the hand holds that card (``_reaches_through``).
     """
     if need is None:
+        if through is not None:
+            return _reaches_through(key, size, through, threshold - staged)
         return _reaches(key, threshold - staged)
     return any(
         need in m.cards
@@ -214,35 +245,6 @@ def _counted(cards: Sequence[Card]) -> list[tuple[int, int]]:
     for c in cards:
         out[c] = out.get(c, 0) + 1
     return list(out.items())
-
-
-def _replaces(
-    best: Opening,
-    left: Sequence[int],
-    spare: int,
-    meld: Meld,
-    meld_value: int,
-    cards: Sequence[tuple[int, int]],
-    want: int,
-) -> bool:
-    """Does ``meld`` in place of the melds of the opening ``best`` it shares a card kind
-    with still make an opening worth ``want`` with a card kept (T-6, T-9)?
-
-    ``left`` (``spare`` cards) holds the hand's cards beside ``best``; ``cards`` is
-    ``meld``'s ``_counted``. A sufficient test only: a meld it refuses is searched.
-    """
-    value = best.value + meld_value
-    free = spare
-    freed: dict[int, int] = {}
-    for other in best.melds:
-        if any(c in other.cards for c, _ in cards):
-            value -= other.value
-            free += len(other.cards)
-            for c in other.cards:
-                freed[c] = freed.get(c, 0) + 1
-    if value < want or len(meld.cards) >= free:
-        return False
-    return all(left[c] + freed.get(c, 0) >= n for c, n in cards)
 
 
 def _options(key: int) -> tuple[MeldEntry, ...]:
@@ -421,6 +423,7 @@ class TunisianState:
         "_stock",
         "_table",
         "_taken",
+        "_through",
         "_to_move",
         "_took",
         "_turn",
@@ -465,6 +468,11 @@ class TunisianState:
     _below: list[int | None]
     _fact: int | None
     _drawn: Card | None
+    # A card every opening the unopened seat to move can still complete this turn holds:
+    # its hand without the card holds no melds worth what the opening still needs (the
+    # card drawn or taken onto a hand known, by ``_below``, to hold no opening). Staging
+    # a meld without it keeps that so; staging one with it ends it (T-6).
+    _through: Card | None
 
     # ----------------------------------------------------------------- building
 
@@ -507,6 +515,7 @@ class TunisianState:
         self._below = [None] * n
         self._fact = None
         self._drawn = None
+        self._through = None
         return self
 
     @classmethod
@@ -784,6 +793,7 @@ class TunisianState:
         other._below = self._below[:]
         other._fact = self._fact
         other._drawn = self._drawn
+        other._through = self._through
         return other
 
     # --------------------------------------------------------------- protocol
@@ -976,15 +986,17 @@ class TunisianState:
         need = self._need
         fresh = staged == 0 and self._took is None
         if fresh:
-            # Last turn this hand, less its discard, held no opening below ``_below``
-            # (thresholds only rise), and the card just drawn fits no meld: still none.
-            drawn = self._drawn
-            if drawn is not None and self._below[seat] is not None and _fits_no_meld(key, drawn):
-                self._fact = threshold
-                return []
             self._fact = None
         # Any completed opening is an opening of this hand: reject without listing melds.
-        if staged < threshold and not _reaches(key, threshold - staged):
+        # Last turn this hand, less its discard, held no opening below ``_below``
+        # (thresholds only rise), so one now holds the card drawn or taken (``_through``).
+        through = self._through
+        if staged < threshold and (
+            _fits_no_meld(key, through)
+            or not _reaches_through(key, size, through, threshold - staged)
+            if through is not None
+            else not _reaches(key, threshold - staged)
+        ):
             if fresh:
                 self._fact = threshold
             return []
@@ -997,11 +1009,8 @@ class TunisianState:
                 for m, d, _ in options
                 if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold)
             ]
-        # A meld of an opening that completes it, or one beside it with a card to spare,
-        # or one that takes the place of the melds of that opening it shares cards with
-        # while the opening still reaches the threshold: then it may be staged.
-        want = threshold - staged
-        best = opening_at_least_packed(key, want)
+        # A meld of an opening that completes it, or one beside it with a card to spare.
+        best = opening_at_least_packed(key, threshold - staged)
         assert best is not None
         left = bytearray(hand)  # the cards beside that opening
         for m in best.melds:
@@ -1009,15 +1018,11 @@ class TunisianState:
                 left[c] -= 1
         spare = sum(left)
         out = []
-        for m, d, value in options:
+        for m, d, _ in options:
             if m in best.melds:
                 out.append(m)
                 continue
-            cards = _counted(m.cards)
-            if len(m.cards) < spare and all(left[c] >= n for c, n in cards):
-                out.append(m)
-                continue
-            if _replaces(best, left, spare, m, value, cards, want):
+            if len(m.cards) < spare and all(left[c] >= n for c, n in _counted(m.cards)):
                 out.append(m)
                 continue
             if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold):
@@ -1033,7 +1038,10 @@ class TunisianState:
         """
         if need is not None and need in meld.cards:
             need = None
-        return _completable(rest, size, staged + meld.value, need, threshold)
+        through = self._through
+        if through is not None and through in meld.cards:
+            through = None
+        return _completable(rest, size, staged + meld.value, need, threshold, through)
 
     def _may_lay_off(self) -> bool:
         """Opened, or an opening staged this turn that may be committed (T-6, T-7)."""
@@ -1121,8 +1129,14 @@ class TunisianState:
         need = top if self.rules.taken_card_in_opening else None
         # A top card that fits no meld adds nothing to an opening: with the option it
         # cannot be in one, and otherwise the hand was already known to hold none.
-        dead = _fits_no_meld(key, top) and (need is not None or self._below[seat] is not None)
-        if dead or not _completable(key, self._sizes[seat] + 1, 0, need, threshold):
+        size = self._sizes[seat] + 1
+        if need is None and self._below[seat] is not None:
+            # the hand held no melds worth the threshold: an opening now holds the top card
+            if _fits_no_meld(key, top) or not _reaches_through(key, size, top, threshold):
+                return _NO_OPENING
+            return None
+        dead = _fits_no_meld(key, top) and need is not None
+        if dead or not _completable(key, size, 0, need, threshold):
             return _NO_OPENING
         return None
 
@@ -1370,6 +1384,7 @@ class TunisianState:
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = c
+        self._through = c if self._below[seat] is not None else None
         self._taken = None
         self._fact = None
         self._log(_DRAW, c, text=_DRAW_TEXT)
@@ -1382,6 +1397,7 @@ class TunisianState:
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = None
+        self._through = c if self._below[seat] is not None else None
         self._taken = c
         self._fact = None
         if not self._opened[seat]:
@@ -1401,6 +1417,8 @@ class TunisianState:
         self._table.append((meld, seat))
         self._offs.append(None)
         staged = not self._opened[seat]
+        if self._through is not None and self._through in meld.cards:
+            self._through = None
         if staged:
             self._staged += meld.value
             self._staged_melds.append(index)
@@ -1459,6 +1477,7 @@ class TunisianState:
         self._below[seat] = None if self._opened[seat] else self._fact
         self._fact = None
         self._drawn = None
+        self._through = None
         self._log(act, text=_DISCARD_TEXTS[c])
         self._turn += 1
         self._staged = 0

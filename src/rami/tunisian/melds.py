@@ -36,6 +36,7 @@ __all__ = [
     "make_meld",
     "meld_options",
     "meld_options_packed",
+    "melds_holding",
     "position_card",
     "rank_value",
     "swap_joker",
@@ -304,11 +305,19 @@ _RANK_BITS = sum(1 << (2 * r) for r in range(13))  # the low count bit of each r
 _PRESENT = _RANK_BITS | _RANK_BITS << 26 | _RANK_BITS << 52 | _RANK_BITS << 78
 
 
+# by ``id``: the melds built by the remembered constructors live as long as this table
+_entries: dict[int, MeldEntry] = {}
+
+
 def _entry(meld: Meld) -> MeldEntry:
+    found = _entries.get(id(meld))
+    if found is not None and found[0] is meld:
+        return found
     delta = 0
     for c in meld.cards:
         delta += 1 << (2 * c)
-    return meld, delta, meld.value
+    found = _entries[id(meld)] = (meld, delta, meld.value)
+    return found
 
 
 @lru_cache(maxsize=1 << 14)
@@ -351,6 +360,27 @@ def meld_options_packed(key: int) -> list[MeldEntry]:
             | (s3 >> shift & 1) << 3
         )
         out.extend(_rank_set_entries(shift // 2 + 1, held, has_joker))
+    return out
+
+
+def melds_holding(key: int, card: int) -> list[MeldEntry]:
+    """The entries of ``meld_options_packed(key)`` whose meld holds ``card`` (the packed
+    hand holds it), in no set order: the runs of its suit and the sets of its rank."""
+    if card == JOKER:
+        return [e for e in meld_options_packed(key) if JOKER in e[0].cards]
+    has_joker = key >> 104 > 0
+    suit, r = divmod(card, 13)
+    out = [
+        e
+        for e in _suit_run_entries(suit, (key >> (26 * suit)) & _SUIT_BITS, has_joker)
+        if card in e[0].cards
+    ]
+    held = 0
+    for s in range(4):
+        if key >> (2 * (s * 13 + r)) & 3:
+            held |= 1 << s
+    if held & (held - 1):
+        out.extend(e for e in _rank_set_entries(r + 1, held, has_joker) if card in e[0].cards)
     return out
 
 

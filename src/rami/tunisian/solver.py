@@ -53,6 +53,7 @@ __all__ = [
     "clear_cache",
     "opening_at_least",
     "opening_at_least_packed",
+    "opening_bound",
     "opening_reaches",
     "opening_reaches_packed",
     "pack",
@@ -745,6 +746,12 @@ def opening_reaches(hand_counts: Sequence[int], threshold: int) -> bool:
     ``opening_at_least`` without building the melds.
     """
     return opening_reaches_packed(_pack(hand_counts), threshold)
+
+
+def opening_bound(key: int) -> int:
+    """An upper bound on the value of any disjoint melds of a packed hand (T-4, T-5):
+    a hand whose bound is below a threshold holds no opening of it."""
+    return _upper_bound(key)
 
 
 def opening_reaches_packed(key: int, threshold: int) -> bool:
