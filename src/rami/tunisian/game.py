@@ -304,6 +304,31 @@ def _lay_offs(
     return found
 
 
+_SUIT_RANKS = sum(1 << (2 * r) for r in range(13))  # a suit's presence bits, packed
+# {discard c: None} for the kinds of one suit a hand holds, by suit then presence bits
+# (at most 8192 patterns a suit): a hand's discards are four ``dict.update`` calls that
+# reuse the stored hashes, in kind order.
+_suit_discards: tuple[dict[int, dict[Action, None]], ...] = ({}, {}, {}, {})
+
+
+def _list_discards(key: int, legal: dict[Action, Any]) -> None:
+    """Add ``discard c`` for every kind the packed hand holds, in kind order (T-9)."""
+    present = key | key >> 1
+    for suit in range(4):
+        bits = (present >> (26 * suit)) & _SUIT_RANKS
+        if bits:
+            entries = _suit_discards[suit].get(bits)
+            if entries is None:
+                entries = {}
+                for r in range(13):
+                    if bits >> (2 * r) & 1:
+                        entries.update(_DISCARD_ENTRIES[suit * 13 + r])
+                _suit_discards[suit][bits] = entries
+            legal.update(entries)
+    if key >> _JOKER_SHIFT:
+        legal.update(_DISCARD_ENTRIES[_JOKER_INDEX])
+
+
 def _meld_action(cards: tuple[Card, ...]) -> Action:
     """``Action("meld", cards)``, made once per meld."""
     act = _meld_actions.get(cards)
@@ -399,6 +424,7 @@ class TunisianState:
     __slots__ = (
         "_actions",
         "_active",
+        "_after",
         "_below",
         "_discard",
         "_drawn",
@@ -437,6 +463,7 @@ class TunisianState:
     seed: int
     dealer: int
     _active: tuple[bool, ...]
+    _after: tuple[int, ...]  # ``next_seat`` of each seat, worked out once a deal
     _hands: list[bytearray]  # count vectors
     _keys: list[int]  # the same hands packed (``_UNIT``)
     _sizes: list[int]
@@ -487,6 +514,15 @@ class TunisianState:
         self.dealer = dealer
         self._active = active
         n = rules.players
+        after = []
+        for seat in range(n):
+            s = seat
+            for _ in range(n):
+                s = (s - 1) % n
+                if active[s]:
+                    break
+            after.append(s if active[s] else seat)
+        self._after = tuple(after)
         self._hands = [bytearray(KINDS) for _ in range(n)]
         self._sizes = [0] * n
         self._keys = [0] * n
@@ -765,6 +801,7 @@ class TunisianState:
         other.seed = self.seed
         other.dealer = self.dealer
         other._active = self._active
+        other._after = self._after
         other._hands = [h[:] for h in self._hands]
         other._keys = self._keys[:]
         other._sizes = self._sizes[:]
@@ -841,7 +878,7 @@ class TunisianState:
     @property
     def first_round(self) -> bool:
         """True during every player's first turn (T-3): nobody may open."""
-        return self._turn < sum(self._active)
+        return self._turn < len(self._active) - self._active.count(False)
 
     @property
     def threshold(self) -> int:
@@ -906,13 +943,7 @@ class TunisianState:
 
     def next_seat(self, seat: int) -> int:
         """The next active seat counter-clockwise: (seat − 1) mod n (T-2)."""
-        n = self.rules.players
-        s = seat
-        for _ in range(n):
-            s = (s - 1) % n
-            if self._active[s]:
-                return s
-        return seat
+        return self._after[seat]
 
     def _seats_from(self, seat: int) -> list[int]:
         out = [seat]
@@ -942,10 +973,7 @@ class TunisianState:
         seat = self._to_move
         hand = self._hands[seat]
         if phase == FIRST_DISCARD:
-            # the held kinds in kind order, picked in C (``compress``) rather than by a
-            # Python test of each of the 53 counts
-            for entry in compress(_DISCARD_ENTRIES, hand):
-                legal.update(entry)
+            _list_discards(self._keys[seat], legal)
             return legal
         if phase == DRAW:
             legal[_DRAW] = None
@@ -960,10 +988,15 @@ class TunisianState:
                 self._lay_off_actions(hand, legal)
         if self._discard_problem() is None:
             banned = self._banned_discard()
-            skip = None if banned is None else _DISCARD_ENTRIES[banned]
-            for entry in compress(_DISCARD_ENTRIES, hand):
-                if entry is not skip:
-                    legal.update(entry)
+            if banned is None:
+                _list_discards(self._keys[seat], legal)
+            else:
+                # the held kinds in kind order, picked in C (``compress``) rather than by
+                # a Python test of each of the 53 counts
+                skip = _DISCARD_ENTRIES[banned]
+                for entry in compress(_DISCARD_ENTRIES, hand):
+                    if entry is not skip:
+                        legal.update(entry)
         return legal
 
     def _meld_candidates(self, key: int) -> list[Meld]:
