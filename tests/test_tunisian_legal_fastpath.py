@@ -116,3 +116,20 @@ def test_T6_T8_every_staged_meld_lists_the_plain_steps(
                 explored += explore(state, 3)
             state.apply(rng.choice(legal))
     assert explored >= 1500
+
+
+def test_packed_hands_hold_exactly_the_cards_they_count() -> None:
+    """``_holds`` on packed hands is the count-by-count comparison (jokers included)."""
+    from rami.tunisian.game import _delta, _holds, _size
+
+    rng = random.Random(3)
+    for _ in range(20000):
+        hand = [rng.choice((0, 0, 0, 1, 2, 3)) for _ in range(52)] + [rng.randint(0, 7)]
+        cards = [min(n, rng.choice((0, 0, 1, 2, 3))) for n in hand]
+        if rng.random() < 0.5:
+            k = rng.randrange(53)
+            cards[k] = hand[k] + 1 if hand[k] < (7 if k == 52 else 3) else hand[k]
+        key = _delta([k for k in range(53) for _ in range(hand[k])])
+        packed = _delta([k for k in range(53) for _ in range(cards[k])])
+        assert _size(key) == sum(hand)
+        assert _holds(key, packed) == all(c <= h for c, h in zip(cards, hand, strict=True))

@@ -149,6 +149,17 @@ def _size(key: int) -> int:
     return (key & _PRESENT).bit_count() + 2 * (key & _TWOS).bit_count() + (key >> _JOKER_SHIFT)
 
 
+# Bits where one count field of a packed hand ends and the next begins: subtracting
+# packed cards borrows across one of them exactly when some count would go negative.
+_BORROWS = sum(1 << (2 * k) for k in range(1, KINDS))
+
+
+def _holds(key: int, cards: int) -> bool:
+    """Does the packed hand ``key`` hold the packed ``cards`` (no count goes negative)?"""
+    rest = key - cards
+    return rest >= 0 and not (rest ^ key ^ cards) & _BORROWS
+
+
 def _delta(cards: Sequence[int]) -> int:
     """``cards`` packed (what laying them takes from a packed hand)."""
     total = 0
@@ -237,14 +248,6 @@ def _reach_value(key: int, size: int, staged: int, need: Card | None) -> int:
         if need in m.cards and len(m.cards) < size:
             best = max(best, staged + value + _best_value(key - delta))
     return best
-
-
-def _counted(cards: Sequence[Card]) -> list[tuple[int, int]]:
-    """(card, copies) pairs of ``cards``."""
-    out: dict[int, int] = {}
-    for c in cards:
-        out[c] = out.get(c, 0) + 1
-    return list(out.items())
 
 
 def _options(key: int) -> tuple[MeldEntry, ...]:
@@ -1045,20 +1048,15 @@ class TunisianState:
         # A meld of an opening that completes it, or one beside it with a card to spare.
         best = opening_at_least_packed(key, threshold - staged)
         assert best is not None
-        left = bytearray(hand)  # the cards beside that opening
-        for m in best.melds:
-            for c in m.cards:
-                left[c] -= 1
-        spare = sum(left)
+        # the solver and ``meld_options`` build melds with the same remembered
+        # constructors, so a meld of ``best`` is the option itself (else: searched)
+        in_best = {id(m) for m in best.melds}
+        left = key - _delta([c for m in best.melds for c in m.cards])  # beside ``best``
+        spare = _size(left)
         out = []
         for m, d, _ in options:
-            if m in best.melds:
-                out.append(m)
-                continue
-            if len(m.cards) < spare and all(left[c] >= n for c, n in _counted(m.cards)):
-                out.append(m)
-                continue
-            if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold):
+            beside = id(m) in in_best or (len(m.cards) < spare and _holds(left, d))
+            if beside or self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold):
                 out.append(m)
         return out
 

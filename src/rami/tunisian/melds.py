@@ -134,8 +134,15 @@ class Meld:
 # on every turn): the constructors below remember each meld they make (a few thousand).
 
 
-@cache
 def _run_from_positions(suit: int, low: int, high: int, joker_at: int = 0) -> Meld:
+    """The run of ``suit`` on ``low`` … ``high``, the joker at ``joker_at`` (0: none): one
+    object per run, however the arguments are written (the legal-action listing tells
+    melds apart by identity)."""
+    return _run_of(suit, low, high, joker_at)
+
+
+@cache
+def _run_of(suit: int, low: int, high: int, joker_at: int) -> Meld:
     cards = tuple(JOKER if p == joker_at else position_card(p, suit) for p in range(low, high + 1))
     joker_as = position_card(joker_at, suit) if joker_at else None
     return Meld("run", cards, joker_as)
