@@ -204,9 +204,13 @@ def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
     memo = key | value << _VALUE_SHIFT
     found = _reach_cache.get(memo)
     if found is None:
-        found = opening_bound(key) >= value and any(
-            len(m.cards) < size and _reaches(key - delta, value - v)
-            for m, delta, v in melds_holding(key, c)
+        melds = melds_holding(key, c)
+        found = (
+            bool(melds)
+            and opening_bound(key) >= value
+            and any(
+                len(m.cards) < size and _reaches(key - delta, value - v) for m, delta, v in melds
+            )
         )
         if len(_reach_cache) >= _CACHE_LIMIT:
             _reach_cache.clear()
@@ -305,31 +309,6 @@ def _lay_offs(
             _lay_off_cache.clear()
         _lay_off_cache[meld] = found
     return found
-
-
-_SUIT_RANKS = sum(1 << (2 * r) for r in range(13))  # a suit's presence bits, packed
-# {discard c: None} for the kinds of one suit a hand holds, by suit then presence bits
-# (at most 8192 patterns a suit): a hand's discards are four ``dict.update`` calls that
-# reuse the stored hashes, in kind order.
-_suit_discards: tuple[dict[int, dict[Action, None]], ...] = ({}, {}, {}, {})
-
-
-def _list_discards(key: int, legal: dict[Action, Any]) -> None:
-    """Add ``discard c`` for every kind the packed hand holds, in kind order (T-9)."""
-    present = key | key >> 1
-    for suit in range(4):
-        bits = (present >> (26 * suit)) & _SUIT_RANKS
-        if bits:
-            entries = _suit_discards[suit].get(bits)
-            if entries is None:
-                entries = {}
-                for r in range(13):
-                    if bits >> (2 * r) & 1:
-                        entries.update(_DISCARD_ENTRIES[suit * 13 + r])
-                _suit_discards[suit][bits] = entries
-            legal.update(entries)
-    if key >> _JOKER_SHIFT:
-        legal.update(_DISCARD_ENTRIES[_JOKER_INDEX])
 
 
 def _meld_action(cards: tuple[Card, ...]) -> Action:
@@ -976,7 +955,10 @@ class TunisianState:
         seat = self._to_move
         hand = self._hands[seat]
         if phase == FIRST_DISCARD:
-            _list_discards(self._keys[seat], legal)
+            # the held kinds in kind order, picked in C (``compress``) rather than by a
+            # Python test of each of the 53 counts
+            for entry in compress(_DISCARD_ENTRIES, hand):
+                legal.update(entry)
             return legal
         if phase == DRAW:
             legal[_DRAW] = None
@@ -991,15 +973,10 @@ class TunisianState:
                 self._lay_off_actions(hand, legal)
         if self._discard_problem() is None:
             banned = self._banned_discard()
-            if banned is None:
-                _list_discards(self._keys[seat], legal)
-            else:
-                # the held kinds in kind order, picked in C (``compress``) rather than by
-                # a Python test of each of the 53 counts
-                skip = _DISCARD_ENTRIES[banned]
-                for entry in compress(_DISCARD_ENTRIES, hand):
-                    if entry is not skip:
-                        legal.update(entry)
+            skip = None if banned is None else _DISCARD_ENTRIES[banned]
+            for entry in compress(_DISCARD_ENTRIES, hand):
+                if entry is not skip:
+                    legal.update(entry)
         return legal
 
     def _meld_candidates(self, key: int) -> list[Meld]:

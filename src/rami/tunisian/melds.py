@@ -370,25 +370,35 @@ def meld_options_packed(key: int) -> list[MeldEntry]:
     return out
 
 
-def melds_holding(key: int, card: int) -> list[MeldEntry]:
+def melds_holding(key: int, card: int) -> tuple[MeldEntry, ...]:
     """The entries of ``meld_options_packed(key)`` whose meld holds ``card`` (the packed
     hand holds it), in no set order: the runs of its suit and the sets of its rank."""
     if card == JOKER:
-        return [e for e in meld_options_packed(key) if JOKER in e[0].cards]
+        return tuple(e for e in meld_options_packed(key) if JOKER in e[0].cards)
     has_joker = key >> 104 > 0
     suit, r = divmod(card, 13)
-    out = [
-        e
-        for e in _suit_run_entries(suit, (key >> (26 * suit)) & _SUIT_BITS, has_joker)
-        if card in e[0].cards
-    ]
-    held = 0
-    for s in range(4):
-        if key >> (2 * (s * 13 + r)) & 3:
-            held |= 1 << s
+    runs = _runs_holding(suit, (key >> (26 * suit)) & _SUIT_BITS, has_joker, card)
+    shift = 2 * r
+    held = (
+        (key >> shift & 3 > 0)
+        | (key >> (shift + 26) & 3 > 0) << 1
+        | (key >> (shift + 52) & 3 > 0) << 2
+        | (key >> (shift + 78) & 3 > 0) << 3
+    )
     if held & (held - 1):
-        out.extend(e for e in _rank_set_entries(r + 1, held, has_joker) if card in e[0].cards)
-    return out
+        return runs + _sets_holding(r + 1, held, has_joker, suit)
+    return runs
+
+
+@lru_cache(maxsize=1 << 15)
+def _runs_holding(suit: int, chunk: int, has_joker: bool, card: int) -> tuple[MeldEntry, ...]:
+    return tuple(e for e in _suit_run_entries(suit, chunk, has_joker) if card in e[0].cards)
+
+
+@cache
+def _sets_holding(rank: int, held: int, has_joker: bool, suit: int) -> tuple[MeldEntry, ...]:
+    card = suit * 13 + rank - 1
+    return tuple(e for e in _rank_set_entries(rank, held, has_joker) if card in e[0].cards)
 
 
 @lru_cache(maxsize=1 << 14)
