@@ -204,13 +204,10 @@ def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
     memo = key | value << _VALUE_SHIFT
     found = _reach_cache.get(memo)
     if found is None:
-        melds = melds_holding(key, c)
-        found = (
-            bool(melds)
-            and opening_bound(key) >= value
-            and any(
-                len(m.cards) < size and _reaches(key - delta, value - v) for m, delta, v in melds
-            )
+        # the bound first: it refuses most hands, and is cheaper than listing the melds
+        found = opening_bound(key) >= value and any(
+            len(m.cards) < size and _reaches(key - delta, value - v)
+            for m, delta, v in melds_holding(key, c)
         )
         if len(_reach_cache) >= _CACHE_LIMIT:
             _reach_cache.clear()
