@@ -95,7 +95,12 @@ class Bot(ABC):
 
     def rng(self, view: GameView, salt: str = "") -> random.Random:
         """A generator that depends only on the seed and the view (never on hidden cards)."""
-        return random.Random(f"{self.name}:{self.seed}:{salt}:{decision_key(view)}")
+        return random.Random(self.rng_text(view, salt))
+
+    def rng_text(self, view: GameView, salt: str = "") -> str:
+        """The text ``rng`` seeds its generator with (a bot that draws once per decision may
+        seed a generator of its own with it: the same draws)."""
+        return f"{self.name}:{self.seed}:{salt}:{decision_key(view)}"
 
     def act(self, view: GameView) -> Action:
         """The move for ``view``; ``InputError`` if the view offers no legal action."""
