@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rami.cards import CARDS, Card
 from rami.engine import Action
@@ -87,6 +88,10 @@ class Bot(ABC):
     """
 
     name: str = "bot"
+    # The view keys this bot reads (None: any). A caller may then hand it a view with
+    # only these keys and the whole view's values (``Game.partial_view``): cheaper to
+    # build, and still nothing the seat may not know.
+    view_keys: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, seed: int = 0) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):

@@ -15,6 +15,8 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions listed in the view."""
 
     name = "random"
+    # what ``act``, ``choose`` and ``decision_key`` (its generator's seed) read
+    view_keys = frozenset(("seat", "turn", "phase", "hand", "history", "legal_actions"))
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)

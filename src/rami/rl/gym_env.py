@@ -175,7 +175,14 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             assert seat is not None
             if seat == self.seat:
                 return reward, False
-            self.state.apply(self.bots[seat].act(self.state.view(seat)))
+            bot = self.bots[seat]
+            keys = bot.view_keys
+            partial = self.spec_.partial_view
+            if keys is None or partial is None:
+                view = self.state.view(seat)
+            else:  # only the keys the bot reads, the same values (Game.partial_view)
+                view = partial(self.state, seat, keys)
+            self.state.apply(bot.act(view))
 
     # ------------------------------------------------------------------ gymnasium
 
