@@ -103,6 +103,8 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             hooks.dealt(self.rules, self.players, p) for p in range(self.players)
         )
         self.sign = spec.reward_sign
+        # per player, the last tensor given out as floats and its vector (``floats``)
+        self._floats: dict[int, tuple[np.ndarray[Any, np.dtype[np.float32]], list[float]]] = {}
         bound = 5000.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
@@ -114,6 +116,25 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=len(self.shoe) + 40 * max(turns, 200),
         )
         super().__init__(_game_type(self.game_name), info, params)
+
+    def floats(self, player: int, vec: np.ndarray[Any, np.dtype[np.float32]]) -> list[float]:
+        """``vec.tolist()`` (not to be changed: callers copy it), patched from the last
+        list given out for ``player`` where the vectors differ: successive positions
+        change a few entries, and a fresh list of ~2,600 floats was most of an
+        observation call (profiled). Correct whatever state the last list was from."""
+        kept = self._floats.get(player)
+        if kept is not None:
+            old, prev = kept
+            changed = np.flatnonzero(vec != old)
+            if len(changed) * 8 < len(vec):
+                out = prev[:]
+                for i, v in zip(changed.tolist(), vec[changed].tolist(), strict=True):
+                    out[i] = v
+                self._floats[player] = (vec.copy(), out)
+                return out
+        out = _as_floats(vec)
+        self._floats[player] = (vec.copy(), out)
+        return out
 
     def new_initial_state(self) -> RamiState:
         return RamiState(self)
@@ -335,7 +356,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         kept = self._core.tensors
         out = kept.get(seat)
         if out is None:
-            out = kept[seat] = _as_floats(self.tensor_for(seat))
+            out = kept[seat] = self._game.floats(seat, self.tensor_for(seat))
         return out[:]  # the caller's own list, as OpenSpiel's
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
