@@ -125,7 +125,7 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         kept = self._floats.get(player)
         if kept is not None:
             old, prev = kept
-            changed = np.flatnonzero(vec != old)
+            changed = (vec != old).nonzero()[0]  # the vectors are flat
             if len(changed) * 8 < len(vec):
                 out = prev[:]
                 for i, v in zip(changed.tolist(), vec[changed].tolist(), strict=True):
@@ -150,7 +150,7 @@ def _as_floats(vec: np.ndarray[Any, np.dtype[np.float32]]) -> list[float]:
     """``vec.tolist()``, built from its few non-zero entries: the vector is mostly zeros,
     and converting each of its ~2,600 entries was most of an observation call."""
     out = [0.0] * len(vec)
-    nz = np.flatnonzero(vec)
+    nz = vec.nonzero()[0]  # the vector is flat
     for i, v in zip(nz.tolist(), vec[nz].tolist(), strict=True):
         out[i] = v
     return out
