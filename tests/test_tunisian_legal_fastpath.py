@@ -42,6 +42,7 @@ def pick(rng: random.Random, legal: list[Action]) -> Action:
 
 
 def compare(state: TunisianState) -> None:
+    state.check_invariants()  # the packed hands and the carried facts in step
     listed = state.legal_actions()
     payloads = state._legal
     assert payloads is not None

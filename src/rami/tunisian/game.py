@@ -1680,6 +1680,9 @@ class TunisianState:
                 total[i] += h[i]
         if len(self._offs) != len(self._table):
             raise AssertionError("the table's lay-off facts are out of step")
+        through = self._through
+        if through is not None and not self._hands[self._to_move][through]:
+            raise AssertionError(f"the card every opening must hold ({through}) is not held")
         for index, (meld, _owner) in enumerate(self._table):
             jokers = sum(1 for c in meld.cards if c == _JOKER_INDEX)
             if jokers > 1:
