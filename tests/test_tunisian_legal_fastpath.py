@@ -134,3 +134,33 @@ def test_packed_hands_hold_exactly_the_cards_they_count() -> None:
         packed = _delta([k for k in range(53) for _ in range(cards[k])])
         assert _size(key) == sum(hand)
         assert _holds(key, packed) == all(c <= h for c, h in zip(cards, hand, strict=True))
+
+
+def test_T6_an_opening_through_the_new_card_is_the_plain_answer() -> None:
+    """A 15-card hand with no opening of ``need`` (a card kept), less a discard, plus a
+    new card: ``_reaches_through`` (melds holding the new card only) answers as the plain
+    solver does, for thresholds from the first opening's up."""
+    from rami.cards import JOKER, counts, shoe
+    from rami.tunisian.game import _delta, _reaches_through
+    from rami.tunisian.solver import opening_reaches
+
+    rng = random.Random(17)
+    deck = shoe(2, 4)
+    narrow = [c for c in deck if c == JOKER or c % 13 < 6 or c % 13 > 9]
+    checked = reached = 0
+    while checked < 3000:
+        pool = narrow if checked % 2 else deck
+        cards = rng.sample(pool, 16)
+        last_turn, new = cards[:15], cards[15]
+        need = rng.choice((31, 51, 71, 71, 81))
+        if opening_reaches(counts(last_turn), need):
+            continue
+        hand = last_turn[:]
+        hand.remove(rng.choice(hand))  # the discard
+        hand.append(new)
+        key = _delta(hand)
+        plain = opening_reaches(counts(hand), need)
+        assert _reaches_through(key, len(hand), new, need) == plain, (hand, new, need)
+        checked += 1
+        reached += plain
+    assert reached > 100  # the new card does open some of them
