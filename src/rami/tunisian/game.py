@@ -91,6 +91,10 @@ _VERBS = tuple(v.value for v in Verb)
 TableMeld = tuple[Meld, int]
 """A meld on the table and the seat that laid it."""
 
+_Offs = tuple[
+    tuple[tuple[int, dict[Action, Meld]], ...], tuple[tuple[int, dict[Action, Meld]], ...]
+]
+
 _JOKER_INDEX = int(JOKER)
 _TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 _DRAW = Action("draw")
@@ -100,6 +104,8 @@ _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
 # listing the discards (on every step) does not hash each action again.
 _DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
 _MISSING: Any = object()  # not among the legal actions
+_DRAW_ONLY: dict[Action, Any] = {_DRAW: None}
+_DRAW_OR_TAKE: dict[Action, Any] = {_DRAW: None, _TAKE: None}
 # why the discard may not be taken (``_take_block``; ``_take_problem`` words them)
 _PILE_EMPTY, _NO_OTHER_DISCARD, _FIRST_ROUND, _NO_OPENING = range(4)
 _CACHE_LIMIT = 20_000
@@ -449,8 +455,9 @@ class TunisianState:
     _stock: list[Card]
     _discard: list[Card]
     _table: list[TableMeld]
-    # what each table meld takes (``_lay_offs``), None until asked; in step with ``_table``
-    _offs: list[tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]] | None]
+    # what each table meld takes (``_lay_offs``) as {action: meld after it} entries by
+    # card (adds, swaps), None until asked; in step with ``_table``
+    _offs: list[_Offs | None]
     _opened: list[bool]
     _opening_values: list[int | None]
     _last_opening: int | None
@@ -957,11 +964,8 @@ class TunisianState:
             for entry in compress(_DISCARD_ENTRIES, hand):
                 legal.update(entry)
             return legal
-        if phase == DRAW:
-            legal[_DRAW] = None
-            if self._take_block() is None:
-                legal[_TAKE] = None
-            return legal
+        if phase == DRAW:  # shared, never changed (as every listing once made)
+            return _DRAW_ONLY if self._take_block() is not None else _DRAW_OR_TAKE
         # PLAY
         if not self.first_round:
             for meld in self._meld_candidates(self._keys[seat]):
@@ -1058,23 +1062,26 @@ class TunisianState:
     def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
         banned = self._banned_discard(strict=True)
         size = self._sizes[self._to_move]
-        offs = []  # what each table meld takes, worked out once per meld
+        offs = []  # what each table meld takes, worked out once per meld and index
         for index, entry in enumerate(self._offs):
             if entry is None:
-                entry = self._offs[index] = _lay_offs(self._table[index][0])
+                adds, swaps = _lay_offs(self._table[index][0])
+                add_actions = _index_actions(_add_actions, "add", index)
+                swap_actions = _index_actions(_swap_actions, "swap", index)
+                # one-entry dicts: ``dict.update`` reuses their hashes on every listing
+                entry = self._offs[index] = (
+                    tuple((c, {add_actions[c]: new}) for c, new in adds),
+                    tuple((c, {swap_actions[c]: new}) for c, new in swaps),
+                )
             offs.append(entry)
-        for index, (adds, _swaps) in enumerate(offs):
-            if adds:
-                actions = _index_actions(_add_actions, "add", index)
-                for c, new in adds:
-                    if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
-                        legal[actions[c]] = new
-        for index, (_adds, swaps) in enumerate(offs):
-            if swaps:
-                actions = _index_actions(_swap_actions, "swap", index)
-                for c, new in swaps:
-                    if hand[c]:
-                        legal[actions[c]] = new
+        for add_entries, _ in offs:
+            for c, e in add_entries:
+                if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
+                    legal.update(e)
+        for _, swap_entries in offs:
+            for c, e in swap_entries:
+                if hand[c]:
+                    legal.update(e)
 
     def _banned_discard(self, strict: bool = False) -> int | None:
         """The card kind the seat to move may not discard now, or None (T-3).
