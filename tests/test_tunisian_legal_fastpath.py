@@ -164,3 +164,40 @@ def test_T6_an_opening_through_the_new_card_is_the_plain_answer() -> None:
         checked += 1
         reached += plain
     assert reached > 100  # the new card does open some of them
+
+
+def _plain_in_no_meld(hand: list[int], c: int) -> bool:
+    """The engine's former count-vector test, as it was written (the masks' oracle)."""
+    from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
+
+    if c == 52:
+        return False
+    joker = hand[52] > 0
+    suit, r = divmod(c, 13)
+    others = sum(1 for s in range(4) if s != suit and hand[s * 13 + r])
+    if others >= 2 or (others and joker):
+        return False
+    kinds = RUN_KINDS[suit]
+
+    def held(p: int) -> bool:
+        return ACE_LOW <= p <= ACE_HIGH and hand[kinds[p]] > 0
+
+    for p in positions(r):
+        a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
+        if (a and b) or (b and d) or (d and e) or (joker and (a or b or d or e)):
+            return False
+    return True
+
+
+def test_T4_card_fits_no_meld_masks_are_the_plain_test() -> None:
+    from rami.cards import counts, shoe
+    from rami.tunisian.game import _delta, _fits_no_meld
+
+    rng = random.Random(9)
+    deck = shoe(2, 4)
+    for _ in range(4000):
+        cards = rng.sample(deck, rng.randrange(3, 18))
+        hand = counts(cards)
+        key = _delta(cards)
+        for c in set(cards):
+            assert _fits_no_meld(key, c) == _plain_in_no_meld(hand, c), (cards, c)

@@ -342,10 +342,15 @@ def _text_of(act: Action) -> str:
     return text
 
 
-def _no_meld_masks(c: int) -> tuple[int, tuple[int, ...], int]:
+_NO_PAIR = 1 << 2 * KINDS  # a bit no hand holds: a pair that never makes a run
+_NoMeldMasks = tuple[int, int, int, int, int, int, int, int]
+
+
+def _no_meld_masks(c: int) -> _NoMeldMasks:
     """What ``_fits_no_meld`` reads for the natural ``c``, as presence bits: the other
-    suits of its rank; each pair of neighbours that makes a run with it (one place
-    apart each side, or two on one side); every card of its suit within two places."""
+    suits of its rank; every card of its suit within two places; each pair of
+    neighbours that makes a run with it (one place apart each side, or two on one side;
+    at most six, for an ace, filled up with ``_NO_PAIR``)."""
     suit, r = divmod(c, 13)
     others = sum(_UNIT[s * 13 + r] for s in range(4) if s != suit)
     kinds = RUN_KINDS[suit]
@@ -359,7 +364,8 @@ def _no_meld_masks(c: int) -> tuple[int, tuple[int, ...], int]:
         a, b, d, e = bit(p - 2), bit(p - 1), bit(p + 1), bit(p + 2)
         pairs.extend(x | y for x, y in ((a, b), (b, d), (d, e)) if x and y)
         near |= a | b | d | e
-    return others, tuple(pairs), near
+    p0, p1, p2, p3, p4, p5 = pairs + [_NO_PAIR] * (6 - len(pairs))
+    return others, near, p0, p1, p2, p3, p4, p5
 
 
 _NO_MELD = tuple(_no_meld_masks(c) for c in range(52))
@@ -376,12 +382,20 @@ def _fits_no_meld(key: int, c: int) -> bool:
     if c == _JOKER_INDEX:
         return False
     present = (key | key >> 1) & _PRESENT
-    others, pairs, near = _NO_MELD[c]
+    others, near, p0, p1, p2, p3, p4, p5 = _NO_MELD[c]
     if key >> _JOKER_SHIFT:  # a joker: one other card of the rank, or of the run, will do
         return not (present & others or present & near)
     if (present & others).bit_count() >= 2:
         return False
-    return all(present & pair != pair for pair in pairs)
+    missing = ~present  # each pair lacks a card
+    return bool(
+        p0 & missing
+        and p1 & missing
+        and p2 & missing
+        and p3 & missing
+        and p4 & missing
+        and p5 & missing
+    )
 
 
 def _in_no_meld(hand: Sequence[int], c: int) -> bool:
