@@ -1493,7 +1493,8 @@ class TunisianState:
 
     def _do_discard(self, act: Action) -> None:
         seat = self._to_move
-        self._commit_opening()
+        if self._staged_melds:  # only an unopened seat stages (``_commit_opening``)
+            self._commit_opening()
         c = act.cards[0]
         self._hands[seat][c] -= 1
         self._keys[seat] -= _UNIT[c]
@@ -1518,9 +1519,10 @@ class TunisianState:
         if cap and self._turn >= cap:
             self._finish(None, "max_turns")
             return
-        self._to_move = self.next_seat(seat)
+        self._to_move = self._after[seat]
         self._phase = DRAW
-        self._begin_draw()
+        if not self._stock:
+            self._begin_draw()
 
     def _begin_draw(self) -> None:
         """Start a draw step; an empty stock is remade from the discard pile (T-11)."""
