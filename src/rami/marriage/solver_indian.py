@@ -948,18 +948,18 @@ def _too_many_loners(
     wild, wmask = _wild_row(wilds)
     h: list[int] = hand if isinstance(hand, list) else list(hand)
     wild_count = 0
-    for k in range(len(h)):
-        n = h[k]
-        if n and (k >= 52 or wild[k]):
-            wild_count += n
+    naturals: list[int] = []  # the natural kinds held, ascending (the loops read only these)
+    for k in [k for k in range(len(h)) if h[k]]:
+        if k >= 52 or wild[k]:
+            wild_count += h[k]
+        else:
+            naturals.append(k)
     held = [0, 0, 0, 0]  # per suit, bit p (1..14, ace 1 and 14): a natural card there
     rank_suits = [0] * 13  # suits holding a natural card of each rank
-    for s in range(4):
-        for r in range(13):
-            c = s * 13 + r
-            if h[c] and not wild[c]:
-                held[s] |= _BITS[r]
-                rank_suits[r] += 1
+    for c in naturals:
+        r = c % 13
+        held[c // 13] |= _BITS[r]
+        rank_suits[r] += 1
     ranks = [0, 0, 0, 0]  # per suit, bit r: a trial of the table may take that card
     reach = [0, 0, 0, 0]  # per suit, bit p: a sequence of the table may take it
     for g in table:
@@ -977,41 +977,40 @@ def _too_many_loners(
         mask = held[suit]
         slack = slack0 + wild_count + 1
         for lo, hi in spans:
-            grown = True
-            while grown:  # chain through the hand's cards of the suit
-                grown = False
-                for p in range(max(1, lo - slack), lo):
-                    if (mask >> p) & 1:
-                        lo, grown = p, True
-                        break
-                for p in range(min(14, hi + slack), hi, -1):
-                    if (mask >> p) & 1:
-                        hi, grown = p, True
-                        break
+            # chain through the hand's cards of the suit: the lowest held position within
+            # ``slack`` below, the highest within ``slack`` above, until none is left
+            while True:
+                near = mask & ((1 << lo) - (1 << max(1, lo - slack)))
+                if not near:
+                    break
+                lo = (near & -near).bit_length() - 1
+            while True:
+                near = mask & ((2 << min(14, hi + slack)) - (2 << hi))
+                if not near:
+                    break
+                hi = near.bit_length() - 1
             a, b = max(1, lo - slack), min(14, hi + slack)
             reach[suit] |= (((1 << (b - a + 1)) - 1) << a) & ~occupied
     loners = needy = 0
     lonely = [0, 0, 0, 0]  # per suit, bit r: a card needing a wild card (or a drop)
-    for s in range(4):
-        for r in range(13):
-            c = s * 13 + r
-            n = h[c]
-            if not n or wild[c]:
-                continue
-            if (ranks[s] >> r) & 1 or reach[s] & _BITS[r]:
-                continue
-            if not (rank_suits[r] > 1 or held[s] & ~_BITS[r] & _NEAR_RANK[r]):
-                loners += n  # no partner
+    for c in naturals:
+        s = c // 13
+        r = c % 13
+        n = h[c]
+        if (ranks[s] >> r) & 1 or reach[s] & _BITS[r]:
+            continue
+        if not (rank_suits[r] > 1 or held[s] & ~_BITS[r] & _NEAR_RANK[r]):
+            loners += n  # no partner
+            lonely[s] |= 1 << r
+        elif rank_suits[r] < 3 and not (tun and n >= 3):
+            run = False  # a natural run of three through it?
+            for lo in _RANK_RUN_STARTS[r]:
+                if (held[s] >> lo) & 7 == 7:
+                    run = True
+                    break
+            if not run:
+                needy += n  # its meld holds a wild card: no natural meld holds it
                 lonely[s] |= 1 << r
-            elif rank_suits[r] < 3 and not (tun and n >= 3):
-                run = False  # a natural run of three through it?
-                for lo in _RANK_RUN_STARTS[r]:
-                    if (held[s] >> lo) & 7 == 7:
-                        run = True
-                        break
-                if not run:
-                    needy += n  # its meld holds a wild card: no natural meld holds it
-                    lonely[s] |= 1 << r
     if not wild_count:
         return loners + needy > drops  # every meld is natural
     left = max(0, loners - drops)
