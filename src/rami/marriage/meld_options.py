@@ -74,7 +74,10 @@ def _add_action(k: int, i: int) -> Action:
 def listed(action: object, actions: list[Action]) -> bool:
     """Whether ``action`` is one of ``actions`` itself (identity, not equality): a move
     picked from the legal list is applied without checking it again."""
-    return any(a is action for a in actions)
+    for a in actions:  # noqa: SIM110 (a loop: any() over a generator is slower, every step)
+        if a is action:
+            return True
+    return False
 
 
 def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...]]:
@@ -84,10 +87,36 @@ def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...
     here directly: every run of held positions (ace at both ends, 13 cards at most), then
     every three or four suits of a held rank; other rules ask the solver.
     """
-    if not (rules.melds_at_least3 and rules.show_kinds == "sequence+trial"):
-        return [tuple(sorted(m)) for m in show_meld_options(hand, rules)]
     h: list[int] = hand if isinstance(hand, list) else list(hand)  # fast indexing compiled
-    return _pure_of_mask(sum([_BIT[c] for c in range(52) if h[c]]))
+    if rules.melds_at_least3 and rules.show_kinds == "sequence+trial":
+        return _pure_of_mask(sum([_BIT[c] for c in range(52) if h[c]]))
+    if not rules.melds_at_least3 and rules.show_kinds == "sequence+tunnela":
+        return _threes_of_hand(h)
+    return [tuple(sorted(m)) for m in show_meld_options(hand, rules)]
+
+
+def _threes_of_hand(h: list[int]) -> list[tuple[int, ...]]:
+    """``pure_melds`` with melds of exactly three and tunnelas (the ``nepali`` kinds):
+    each three held positions in a row (ace low or high), then each tunnela."""
+    out: list[tuple[int, ...]] = []
+    held = sum([_BIT[c] for c in range(52) if h[c]])
+    for s in range(4):
+        bits = (held >> (13 * s)) & 0x1FFF
+        base = s * 13
+        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
+        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            start = low.bit_length() - 1
+            if start == 12:  # Q K A: the ace sorts first
+                out.append((base, base + 11, base + 12))
+            else:
+                out.append((base + start - 1, base + start, base + start + 1))
+    for k in range(52):
+        if h[k] >= 3:
+            out.append((k, k, k))
+    return out
 
 
 def _pure_of_mask(held: int) -> list[tuple[int, ...]]:
