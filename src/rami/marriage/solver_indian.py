@@ -329,7 +329,8 @@ class _Search:
             idx += 1
         if need > pool + self.wild_left + self.jokers:
             return False
-        key = (self.rkey, table, opened, pool, dropped, need, min(spare, 2), kept, idx < 52)
+        low = spare if spare < 2 else 2  # min(spare, 2) without the call
+        key = (self.rkey, table, opened, pool, dropped, need, low, kept, idx < 52)
         if key in self.failed:
             return False
         budget = self.budget
@@ -365,7 +366,7 @@ class _Search:
         try:
             # new sequences: windows of ranks starting at c (the ace low or high)
             row = RUN_KINDS[s]
-            for pos_c in positions(r):
+            for pos_c in POSITIONS[r]:
                 if pos_c == 14:
                     continue
                 his = self._his(c, pos_c, pos_c)
@@ -376,10 +377,11 @@ class _Search:
                     cards = held[:j]
                     span = hi - pos_c + 1
                     n = 1 + len(cards)
-                    g_need = max(3, span) - n
+                    full = span if span > 3 else 3
+                    g_need = full - n
                     if need + g_need > avail:
                         continue  # ``_place`` would say no at once
-                    g_spare = MAX_SEQUENCE - max(3, span)
+                    g_spare = MAX_SEQUENCE - full
                     if self._place(
                         cards,
                         c,
@@ -459,6 +461,13 @@ class _Search:
                     if self._dfs(0, nt, opened, new, pool, dropped, need, spare, kept + 1):
                         return True
                     continue
+                shape = _SHAPES.table.get((g, self.wmask))
+                if shape is not None:  # ``_joins`` would find no way (its first tests)
+                    t_rank, suits, one_suit, ranks = shape
+                    if not (t_rank == r and not (suits >> s) & 1) and (
+                        (one_suit != s and one_suit != 4) or (ranks >> r) & 1
+                    ):
+                        continue
                 joins = self._joins(c, g)
                 if not joins:
                     continue
