@@ -92,6 +92,11 @@ _WILD_ROWS: GenerationMemo[frozenset[int], tuple[list[bool], int]] = GenerationM
 )
 
 
+#: Per wild kinds (as a bit mask): the nibbles of ``_Search.rkey`` that count natural
+#: kinds. One entry per tiplu in play: a plain dict, cleared if it ever grows large.
+_NATURAL_NIBBLES: dict[int, int] = {}
+
+
 def _wild_row(wilds: frozenset[int]) -> tuple[list[bool], int]:
     """``_WILD_ROWS`` of ``wilds``: the searches and the quick no read kinds by index."""
     got = _WILD_ROWS.table.get(wilds)
@@ -224,6 +229,14 @@ class _Search:
                     wild_left += n
         self.rkey = rkey
         self.wild_left = wild_left
+        # rkey's nibbles of the natural kinds (``_dfs`` finds the lowest one left)
+        nibbles = _NATURAL_NIBBLES.get(self.wmask)
+        if nibbles is None:
+            if len(_NATURAL_NIBBLES) >= 256:
+                _NATURAL_NIBBLES.clear()
+            nibbles = sum(15 << (4 * k) for k in range(52) if not self.wild[k])
+            _NATURAL_NIBBLES[self.wmask] = nibbles
+        self.natural_nibbles = nibbles
         self.jokers = jokers
         self.drops = drops
         self.target = target
@@ -323,10 +336,9 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
-        R = self.R
-        wild = self.wild
-        while idx < 52 and (not R[idx] or wild[idx]):
-            idx += 1
+        if idx == 0:  # the lowest natural card left: the lowest nibble of rkey's naturals
+            naturals = self.rkey & self.natural_nibbles
+            idx = ((naturals & -naturals).bit_length() - 1) >> 2 if naturals else 52
         if need > pool + self.wild_left + self.jokers:
             return False
         low = spare if spare < 2 else 2  # min(spare, 2) without the call
