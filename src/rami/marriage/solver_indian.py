@@ -92,11 +92,6 @@ _WILD_ROWS: GenerationMemo[frozenset[int], tuple[list[bool], int]] = GenerationM
 )
 
 
-#: Per wild kinds (as a bit mask): the nibbles of ``_Search.rkey`` that count natural
-#: kinds. One entry per tiplu in play: a plain dict, cleared if it ever grows large.
-_NATURAL_NIBBLES: dict[int, int] = {}
-
-
 def _wild_row(wilds: frozenset[int]) -> tuple[list[bool], int]:
     """``_WILD_ROWS`` of ``wilds``: the searches and the quick no read kinds by index."""
     got = _WILD_ROWS.table.get(wilds)
@@ -229,14 +224,6 @@ class _Search:
                     wild_left += n
         self.rkey = rkey
         self.wild_left = wild_left
-        # rkey's nibbles of the natural kinds (``_dfs`` finds the lowest one left)
-        nibbles = _NATURAL_NIBBLES.get(self.wmask)
-        if nibbles is None:
-            if len(_NATURAL_NIBBLES) >= 256:
-                _NATURAL_NIBBLES.clear()
-            nibbles = sum(15 << (4 * k) for k in range(52) if not self.wild[k])
-            _NATURAL_NIBBLES[self.wmask] = nibbles
-        self.natural_nibbles = nibbles
         self.jokers = jokers
         self.drops = drops
         self.target = target
@@ -336,9 +323,10 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
-        if idx == 0:  # the lowest natural card left: the lowest nibble of rkey's naturals
-            naturals = self.rkey & self.natural_nibbles
-            idx = ((naturals & -naturals).bit_length() - 1) >> 2 if naturals else 52
+        R = self.R
+        wild = self.wild
+        while idx < 52 and (not R[idx] or wild[idx]):
+            idx += 1
         if need > pool + self.wild_left + self.jokers:
             return False
         low = spare if spare < 2 else 2  # min(spare, 2) without the call
@@ -370,6 +358,9 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
+        """Place ``c``, the lowest natural card left. Every state below holds no natural
+        card under ``c`` (the cards it takes with ``c`` are above it), so their scan for
+        the next lowest starts at ``c``."""
         wild = self.wild
         tun = self.tun
         s, r = divmod(c, 13)
@@ -470,7 +461,7 @@ class _Search:
                     if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
                         continue
                     nt = (*table[:t], grown, *table[t + 1 :])
-                    if self._dfs(0, nt, opened, new, pool, dropped, need, spare, kept + 1):
+                    if self._dfs(c, nt, opened, new, pool, dropped, need, spare, kept + 1):
                         return True
                     continue
                 shape = _SHAPES.table.get((g, self.wmask))
@@ -495,7 +486,7 @@ class _Search:
                     nt = (*table[:t], grown, *table[t + 1 :])
                     no = (*opened[:t], False, *opened[t + 1 :])
                     ok = self._dfs(
-                        0,
+                        c,
                         nt,
                         no,
                         new,
@@ -511,7 +502,7 @@ class _Search:
                         return True
             if dropped < self.drops and (self.skip is None or not self.skip[c]):
                 self.drop_stack.append(c)
-                ok = self._dfs(0, table, opened, new, pool, dropped + 1, need, spare, kept)
+                ok = self._dfs(c, table, opened, new, pool, dropped + 1, need, spare, kept)
                 self.drop_stack.pop()
                 if ok:
                     return True
@@ -578,7 +569,7 @@ class _Search:
         self.rkey -= delta
         group = tuple(sorted((c, *cards)))
         nn = (*new, group)  # sorted at the leaf (``_leaf``): no state key holds it
-        ok = self._dfs(0, table, opened, nn, pool, dropped, need, spare, kept)
+        ok = self._dfs(c, table, opened, nn, pool, dropped, need, spare, kept)
         for k in cards:
             R[k] += 1
         self.rkey += delta
