@@ -37,6 +37,31 @@ def train(
     backend: Annotated[
         str, typer.Option(help="local, or ray: the environments step in Ray actors.")
     ] = "local",
+    imitate: Annotated[
+        str | None,
+        typer.Option(
+            help="Behaviour cloning instead of PPO, from this teacher: a bot level "
+            "(greedy, hard, hard:16it …) or own (hard's moves without search); "
+            "--minutes bounds the recording. --resume then continues with PPO."
+        ),
+    ] = None,
+    samples: Annotated[
+        int, typer.Option(help="Decisions recorded for --imitate (first pass).")
+    ] = 20_000,
+    epochs: Annotated[float, typer.Option(help="Passes over the decisions per fit.")] = 4.0,
+    dagger: Annotated[
+        int,
+        typer.Option(help="DAgger rounds after cloning: the policy plays, the teacher labels."),
+    ] = 0,
+    dagger_samples: Annotated[
+        int, typer.Option(help="Decisions per DAgger round (0: half of --samples).")
+    ] = 0,
+    net: Annotated[
+        str, typer.Option(help="Hidden layer sizes of a new network, e.g. 128,128.")
+    ] = "128,128",
+    half: Annotated[
+        bool, typer.Option(help="Store the policy file in float16 (half the size).")
+    ] = False,
 ) -> None:
     """Train a policy for one seat against bots and save it for learned:PATH."""
     from rami.bots import check_spec
@@ -51,6 +76,12 @@ def train(
             f"{spec.title} takes --{'rules' if spec.preset_label == 'rules' else 'mode'}"
         )
     levels = [o.strip() for o in opponents.split(",") if o.strip()]
+    try:
+        sizes = tuple(int(n) for n in net.split(",") if n.strip())
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        raise InputError(f"bad --net {net!r}: write layer sizes such as 128,128")
     for level in levels:
         check_spec(spec.name, level)
     config = TrainConfig(
@@ -66,5 +97,12 @@ def train(
         max_turns=max_turns,
         resume=resume,
         backend=backend,
+        imitate=imitate,
+        samples=samples,
+        epochs=epochs,
+        dagger=dagger,
+        dagger_samples=dagger_samples or None,
+        net=sizes,
+        half=half,
     )
     run(config, log=lambda line: typer.echo(line, err=True))

@@ -48,11 +48,14 @@ class MlpPolicy:
         ids = np.asarray(legal_ids, dtype=np.int64)
         return int(ids[int(np.argmax(logits[ids]))])
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, half: bool = False) -> None:
+        """Write the file; ``half`` stores float16 arrays (half the size; ``load`` reads
+        them back as float32, and the best legal id rarely changes)."""
         arrays: dict[str, Any] = {"meta": np.asarray(json.dumps(self.meta))}
+        dtype = np.float16 if half else np.float32
         for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"] = w
-            arrays[f"b{i}"] = b
+            arrays[f"w{i}"] = w.astype(dtype)
+            arrays[f"b{i}"] = b.astype(dtype)
         with open(path, "wb") as fh:
             np.savez_compressed(fh, **arrays)
 
