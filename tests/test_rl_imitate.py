@@ -3,6 +3,7 @@ gives a policy file that plays and an sb3 model that ``--resume`` continues with
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
@@ -117,3 +118,21 @@ def test_seeded_recording_is_reproducible() -> None:
         for _ in range(2)
     ]
     assert runs[0].actions == runs[1].actions
+
+
+def test_legal_logits_read_only_what_they_need_and_match_the_full_pass() -> None:
+    """``best``'s fast path (nonzero inputs, legal rows) gives the full pass's logits."""
+    rng = np.random.default_rng(3)
+    for hidden in ([], [24], [24, 12]):
+        sizes = [50, *hidden, 30]
+        layers = [
+            (rng.normal(size=(o, i)).astype(np.float32), rng.normal(size=o).astype(np.float32))
+            for i, o in itertools.pairwise(sizes)
+        ]
+        policy = MlpPolicy({"game": "tunisian"}, layers)
+        for _ in range(20):
+            obs = np.where(rng.random(50) < 0.2, rng.random(50), 0.0).astype(np.float32)
+            ids = np.sort(rng.choice(30, size=7, replace=False))
+            full = policy.logits(obs)
+            assert np.allclose(policy.legal_logits(obs, ids), full[ids], atol=1e-4)
+            assert policy.best(obs, list(ids)) == int(ids[np.argmax(full[ids])])

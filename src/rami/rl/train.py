@@ -221,8 +221,9 @@ def _imitate(
     log: Callable[[str], None],
 ) -> dict[str, object]:
     """Behaviour cloning (``rami.rl.imitate``) of ``model``'s policy from the teacher,
-    the first pass on the teacher's own deals, then ``config.dagger`` rounds on the
-    policy's; ``deadline`` bounds the recording. A summary for the policy's meta."""
+    the first pass on the teacher's own deals (the policy's own when resuming), then
+    ``config.dagger`` rounds on the policy's; ``deadline`` bounds the recording. A
+    summary for the policy's meta."""
     from rami.rl.imitate import Dataset, fit, greedy_chooser, make_teacher, record
 
     assert config.imitate is not None
@@ -232,7 +233,10 @@ def _imitate(
     rounds: list[dict[str, object]] = []
     for round_ in range(config.dagger + 1):
         want = config.samples if round_ == 0 else config.dagger_samples or config.samples // 2
-        actor = None if round_ == 0 else greedy_chooser(policy)
+        # the teacher plays the first pass of a new network; a resumed one (or a later
+        # round) plays itself and the teacher labels its positions (DAgger)
+        fresh = round_ == 0 and not config.resume
+        actor = None if fresh else greedy_chooser(policy)
         share = max(1, want // len(makers))
         for i, make in enumerate(makers):
             part = record(make, teacher, share, config.seed * 7919 + round_ * 101 + i,
