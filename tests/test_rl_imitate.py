@@ -136,3 +136,14 @@ def test_legal_logits_read_only_what_they_need_and_match_the_full_pass() -> None
             full = policy.logits(obs)
             assert np.allclose(policy.legal_logits(obs, ids), full[ids], atol=1e-4)
             assert policy.best(obs, list(ids)) == int(ids[np.argmax(full[ids])])
+
+
+def test_bad_ppo_rates_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    for args in (["--learning-rate", "0"], ["--ent-coef", "-1"]):
+        with pytest.raises(SystemExit) as exc:
+            main(["train", "tunisian", "--steps", "1", *args, "--out", str(tmp_path / "p.npz")])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("error:") and len(err.splitlines()) == 1

@@ -59,6 +59,10 @@ def train(
     net: Annotated[
         str, typer.Option(help="Hidden layer sizes of a new network, e.g. 128,128.")
     ] = "128,128",
+    learning_rate: Annotated[
+        float, typer.Option(help="PPO's learning rate (a clone's fine-tuning: lower).")
+    ] = 3e-4,
+    ent_coef: Annotated[float, typer.Option(help="PPO's entropy bonus.")] = 0.01,
     half: Annotated[
         bool, typer.Option(help="Store the policy file in float16 (half the size).")
     ] = False,
@@ -82,6 +86,8 @@ def train(
         sizes = ()
     if not sizes or min(sizes) < 1:
         raise InputError(f"bad --net {net!r}: write layer sizes such as 128,128")
+    if learning_rate <= 0 or ent_coef < 0:
+        raise InputError("--learning-rate must be positive and --ent-coef at least 0")
     for level in levels:
         check_spec(spec.name, level)
     config = TrainConfig(
@@ -104,5 +110,7 @@ def train(
         dagger_samples=dagger_samples or None,
         net=sizes,
         half=half,
+        learning_rate=learning_rate,
+        ent_coef=ent_coef,
     )
     run(config, log=lambda line: typer.echo(line, err=True))

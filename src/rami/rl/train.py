@@ -106,7 +106,17 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
     out = Path(config.out)
     model_path = out.with_suffix(".sb3.zip")
     if config.resume and model_path.exists():
-        model = MaskablePPO.load(model_path, env=env, device="cpu")
+        rate = config.learning_rate  # this run's rate and entropy bonus, not the saved ones
+        model = MaskablePPO.load(
+            model_path,
+            env=env,
+            device="cpu",
+            custom_objects={
+                "learning_rate": rate,
+                "lr_schedule": lambda _progress: rate,
+                "ent_coef": config.ent_coef,
+            },
+        )
     else:
         model = MaskablePPO(
             "MlpPolicy",
