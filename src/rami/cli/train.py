@@ -1,4 +1,5 @@
-"""``rami train``: train a masked policy (MaskablePPO) against rami bots on this CPU.
+"""``rami train``: train a masked policy (MaskablePPO, or behaviour cloning of a bot with
+``--imitate``) against rami bots on this CPU.
 
 Example: ``rami train GAME --mode 1v1 --minutes 3 --out policy.npz``, then
 ``rami simulate GAME --bots learned:policy.npz,greedy``. Needs the rl extra.
