@@ -30,6 +30,8 @@ from rami.engine import Action, GameState
 from rami.games import GameSpec, Match, get_game
 from rami.rl.observation import Encoder, Obs, encoder_for
 
+_INT8 = np.dtype(np.int8)
+
 __all__ = ["OrderEnforcing", "RamiAECEnv", "deal_rules"]
 
 
@@ -74,6 +76,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         self.num_players = probe.current.num_players
         assert self.spec.action_space is not None
         self.space: ActionSpace = self.spec.action_space(self.rules)
+        self._size = self.space.size
         self.encoder: Encoder = encoder_for(probe.current.view(0))
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self._index = {a: i for i, a in enumerate(self.possible_agents)}
@@ -132,17 +135,32 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, Obs | np.ndarray[Any, np.dtype[np.int8]]]:
-        assert self.state is not None
+        state = self.state
+        assert state is not None
         seat = self._index[agent]
-        buf = bytearray(self.space.size)
-        if self.state.to_move == seat:
-            for i in self._kept_ids():
+        buf = bytearray(self._size)
+        if state.to_move == seat:
+            ids = self._ids if self._ids_state is state and self._ids_step == self.steps else None
+            for i in self._kept_ids() if ids is None else ids:
                 buf[i] = 1
         # a writable int8 array over the bytes: setting ~20 entries in Python and wrapping
-        # them is cheaper than np.zeros plus a fancy-index assignment from a list
-        mask = np.frombuffer(buf, dtype=np.int8)
+        # them is cheaper than np.zeros plus a fancy-index assignment from a list (and a
+        # dtype object, not the type np.int8, saves a conversion per call: ~0.3 µs)
+        mask = np.frombuffer(buf, _INT8)
         # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
-        return {"observation": self.encoder.encode_state(self.state, seat), "action_mask": mask}
+        return {"observation": self.encoder.encode_state(state, seat), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """AECEnv.last, the same tuple, in one call (PettingZoo's goes through the
+        order-enforcing wrapper and the base class: one call less a step)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _kept_ids(self) -> list[int]:
         """The legal ids of the seat to move in the engine's order, computed once per
@@ -189,7 +207,15 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to move: give an action id, not None")
         # IllegalAction (and nothing changed) for an id the mask does not allow
-        state.apply(self._action_of(action))
+        if type(action) is int and self._ids_state is state and self._ids_step == self.steps:
+            # the usual step: a plain id of the kept position (``_action_of`` inline)
+            try:
+                act = self._legal[self._ids.index(action)]
+            except ValueError:
+                act = self.space.action_from_id(action)
+        else:
+            act = self._action_of(action)
+        state.apply(act)
         self._cumulative_rewards[agent] = 0.0
         self.steps += 1
         if state.is_over:
@@ -214,8 +240,9 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
         if self.max_cycles is not None and self.steps >= self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
-        if not state.is_over:
-            self._select()
+        seat = state.to_move  # ``_select`` inline
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
         if self._paid:
             self._accumulate_rewards()
 
