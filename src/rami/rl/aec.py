@@ -182,8 +182,8 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         """The legal action ids of the agent to move, ascending: the mask's ones, without
         scanning the mask (kept per position, so a policy that picks among them after
         ``observe`` pays no second look-up)."""
-        assert self.state is not None
         if self._ids_state is not self.state or self._ids_step != self.steps:
+            assert self.state is not None
             self._kept_ids()
         # sorted here, not kept sorted: one new list either way, and no sort at all for a
         # caller that reads the mask instead
@@ -210,7 +210,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         state = self.state
-        assert state is not None and self.match is not None
+        assert state is not None
         if action is None:
             raise ValueError(f"{agent} is to move: give an action id, not None")
         # IllegalAction (and nothing changed) for an id the mask does not allow
@@ -225,7 +225,10 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         state.apply(act)
         self._cumulative_rewards[agent] = 0.0
         self.steps += 1
-        if state.is_over:
+        seat = state.to_move  # None once the deal is over (one property read a step)
+        if seat is None and state.is_over:
+            match = self.match
+            assert match is not None
             result = state.result
             assert result is not None
             sign = self._sign
@@ -233,9 +236,10 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
                 a: sign * float(result.scores[i]) for i, a in enumerate(self.possible_agents)
             }
             self._paid = True
-            if self.whole_match and not self.match.is_over:
-                self.state = state = self.match.next_deal()
+            if self.whole_match and not match.is_over:
+                self.state = state = match.next_deal()
                 self.encoder.reset()
+                seat = state.to_move
             else:
                 self.terminations = dict.fromkeys(self.agents, True)
         elif self._paid:
@@ -247,8 +251,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
         if self.max_cycles is not None and self.steps >= self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
-        seat = state.to_move  # ``_select`` inline
-        if seat is not None:
+        if seat is not None:  # ``_select`` inline
             self.agent_selection = self.possible_agents[seat]
         if self._paid:
             self._accumulate_rewards()
@@ -289,9 +292,10 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     def step(self, action: int | None) -> None:
         # the base class's checks, in one call to the wrapped env once reset with agents
         # left (the base class goes through BaseWrapper.step and two attribute hops)
-        if self._has_reset and self.env.agents:
+        env = self.env
+        if self._has_reset and env.agents:
             self._has_updated = True
-            self.env.step(action)
+            env.step(action)
             return
         super().step(action)
 
