@@ -63,7 +63,7 @@ from rami.tunisian.solver import (
     best_opening,
     opening_at_least_packed,
     opening_bound,
-    opening_reaches_packed,
+    opening_searched_packed,
 )
 from rami.tunisian.view import build_view
 from rami.view_cache import ViewCache
@@ -193,7 +193,10 @@ def _reaches(key: int, value: int) -> bool:
     memo = key | value << _VALUE_SHIFT
     found = _reach_cache.get(memo)
     if found is None:
-        found = opening_reaches_packed(key, value)
+        # the bound refuses most hands: not remembered (cheaper again than a store)
+        if opening_bound(key) < value:
+            return False
+        found = opening_searched_packed(key, value)
         if len(_reach_cache) >= _CACHE_LIMIT:
             _reach_cache.clear()
         _reach_cache[memo] = found
@@ -211,7 +214,10 @@ def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
     found = _reach_cache.get(memo)
     if found is None:
         # the bound first: it refuses most hands, and is cheaper than listing the melds
-        found = opening_bound(key) >= value and any(
+        # (a refusal is not remembered: working it out again costs less than a store)
+        if opening_bound(key) < value:
+            return False
+        found = any(
             len(m.cards) < size and _reaches(key - delta, value - v)
             for m, delta, v in melds_holding(key, c)
         )

@@ -764,6 +764,13 @@ def opening_reaches_packed(key: int, threshold: int) -> bool:
         return _reached(key, need) is not None
 
 
+def opening_searched_packed(key: int, threshold: int) -> bool:
+    """``opening_reaches_packed`` for a hand whose ``opening_bound`` the caller has just
+    found to reach ``threshold`` (the bound is not worked out twice)."""
+    with _searching:
+        return _reached(key, max(threshold, 1)) is not None
+
+
 def opening_at_least_packed(key: int, threshold: int) -> Opening | None:
     """``opening_at_least`` of a hand already packed (``pack``)."""
     need = max(threshold, 1)  # an opening holds a meld
