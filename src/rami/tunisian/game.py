@@ -61,6 +61,7 @@ from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import (
     best_opening,
+    may_hold_meld,
     opening_at_least_packed,
     opening_bound,
     opening_searched_packed,
@@ -225,6 +226,34 @@ def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
             _reach_cache.clear()
         _reach_cache[memo] = found
     return found
+
+
+def _opening_through(key: int, size: int, c: int, value: int) -> tuple[Meld, ...] | None:
+    """The melds of an opening worth ``value`` (> 0) or more of the packed hand, or None,
+    under ``_reaches_through``'s premise (every such opening holds the card ``c``).
+
+    The same search as ``_reaches_through`` (whose memo it fills), keeping the opening
+    it finds: the staged-meld listing needs one, and searching the whole hand again
+    for it costs more than the search that proved it exists."""
+    memo = key | value << _VALUE_SHIFT
+    if _reach_cache.get(memo) is False or opening_bound(key) < value:
+        return None  # a bound refusal is not remembered (as in ``_reaches_through``)
+    melds: tuple[Meld, ...] | None = None
+    for m, delta, v in melds_holding(key, c):
+        if len(m.cards) >= size:
+            continue
+        if v >= value:  # the rest holds a card to keep
+            melds = (m,)
+            break
+        if _reaches(key - delta, value - v):  # remembered, like ``_reaches_through``
+            other = opening_at_least_packed(key - delta, value - v)
+            assert other is not None
+            melds = (m, *other.melds)
+            break
+    if len(_reach_cache) >= _CACHE_LIMIT:
+        _reach_cache.clear()
+    _reach_cache[memo] = melds is not None
+    return melds
 
 
 def _completable(
@@ -1009,6 +1038,8 @@ class TunisianState:
             return []
         hand = self._hands[seat]
         if self._opened[seat]:
+            if not may_hold_meld(key):
+                return []
             banned = self._banned_discard(strict=True)
             return [
                 m
@@ -1025,15 +1056,22 @@ class TunisianState:
         # Last turn this hand, less its discard, held no opening below ``_below``
         # (thresholds only rise), so one now holds the card drawn or taken (``_through``).
         through = self._through
-        if staged < threshold and (
-            _fits_no_meld(key, through)
-            or not _reaches_through(key, size, through, threshold - staged)
-            if through is not None
-            else not _reaches(key, threshold - staged)
-        ):
-            if fresh:
-                self._fact = threshold
-            return []
+        found: tuple[Meld, ...] | None = None  # an opening found on the way (or None)
+        if staged < threshold:
+            short = threshold - staged
+            if through is None:
+                refused = not _reaches(key, short)
+            elif _fits_no_meld(key, through):
+                refused = True
+            elif need is None:  # the listing below needs an opening: keep the one found
+                found = _opening_through(key, size, through, short)
+                refused = found is None
+            else:
+                refused = not _reaches_through(key, size, through, short)
+            if refused:
+                if fresh:
+                    self._fact = threshold
+                return []
         options = [e for e in _options(key) if len(e[0].cards) < size]
         if not options or (staged >= threshold and need is None):
             return [m for m, _, _ in options]
@@ -1044,12 +1082,14 @@ class TunisianState:
                 if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold)
             ]
         # A meld of an opening that completes it, or one beside it with a card to spare.
-        best = opening_at_least_packed(key, threshold - staged)
-        assert best is not None
+        if found is None:
+            best = opening_at_least_packed(key, threshold - staged)
+            assert best is not None
+            found = best.melds
         # the solver and ``meld_options`` build melds with the same remembered
-        # constructors, so a meld of ``best`` is the option itself (else: searched)
-        in_best = {id(m) for m in best.melds}
-        left = key - _delta([c for m in best.melds for c in m.cards])  # beside ``best``
+        # constructors, so a meld of ``found`` is the option itself (else: searched)
+        in_best = {id(m) for m in found}
+        left = key - _delta([c for m in found for c in m.cards])  # beside ``found``
         spare = _size(left)
         out = []
         for m, d, _ in options:
