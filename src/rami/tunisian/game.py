@@ -459,6 +459,7 @@ class TunisianState:
         "_actions",
         "_active",
         "_after",
+        "_all_offs",
         "_below",
         "_discard",
         "_drawn",
@@ -507,6 +508,7 @@ class TunisianState:
     # what each table meld takes (``_lay_offs``) as {action: meld after it} entries by
     # card (adds, swaps), None until asked; in step with ``_table``
     _offs: list[_Offs | None]
+    _all_offs: _Offs | None  # every index's adds, then every index's swaps; None: remake
     _opened: list[bool]
     _opening_values: list[int | None]
     _last_opening: int | None
@@ -565,6 +567,7 @@ class TunisianState:
         self._discard = []
         self._table = []
         self._offs = []
+        self._all_offs = None
         self._opened = [False] * n
         self._opening_values = [None] * n
         self._last_opening = None
@@ -742,6 +745,7 @@ class TunisianState:
                 raise InputError(f"table meld {format_list(cards)}: {exc}") from None
             self._table.append((meld, owner))
             self._offs.append(None)
+            self._all_offs = None
             used += cards
         self._discard = _card_list(discard)
         used += self._discard
@@ -844,6 +848,7 @@ class TunisianState:
         other._discard = self._discard[:]
         other._table = self._table[:]
         other._offs = self._offs[:]
+        other._all_offs = self._all_offs  # tuples, never changed
         other._opened = self._opened[:]
         other._opening_values = self._opening_values[:]
         other._last_opening = self._last_opening
@@ -1122,26 +1127,37 @@ class TunisianState:
     def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
         banned = self._banned_discard(strict=True)
         size = self._sizes[self._to_move]
-        offs = []  # what each table meld takes, worked out once per meld and index
-        for index, entry in enumerate(self._offs):
-            if entry is None:
-                adds, swaps = _lay_offs(self._table[index][0])
-                add_actions = _index_actions(_add_actions, "add", index)
-                swap_actions = _index_actions(_swap_actions, "swap", index)
-                # one-entry dicts: ``dict.update`` reuses their hashes on every listing
-                entry = self._offs[index] = (
-                    tuple((c, {add_actions[c]: new}) for c, new in adds),
-                    tuple((c, {swap_actions[c]: new}) for c, new in swaps),
-                )
-            offs.append(entry)
-        for add_entries, _ in offs:
+        every = self._all_offs
+        if every is None:
+            offs = []  # what each table meld takes, worked out once per meld and index
+            for index, entry in enumerate(self._offs):
+                if entry is None:
+                    adds, swaps = _lay_offs(self._table[index][0])
+                    add_actions = _index_actions(_add_actions, "add", index)
+                    swap_actions = _index_actions(_swap_actions, "swap", index)
+                    # one-entry dicts: ``dict.update`` reuses their hashes on every listing
+                    entry = self._offs[index] = (
+                        tuple((c, {add_actions[c]: new}) for c, new in adds),
+                        tuple((c, {swap_actions[c]: new}) for c, new in swaps),
+                    )
+                offs.append(entry)
+            # the table changes less often than it is listed: the listing order, flat
+            every = self._all_offs = (
+                tuple(e for add_entries, _ in offs for e in add_entries),
+                tuple(e for _, swap_entries in offs for e in swap_entries),
+            )
+        add_entries, swap_entries = every
+        if banned is None:
             for c, e in add_entries:
-                if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
-                    legal.update(e)
-        for _, swap_entries in offs:
-            for c, e in swap_entries:
                 if hand[c]:
                     legal.update(e)
+        else:
+            for c, e in add_entries:
+                if hand[c] and _keeps_other(hand, size, (c,), banned):
+                    legal.update(e)
+        for c, e in swap_entries:
+            if hand[c]:
+                legal.update(e)
 
     def _banned_discard(self, strict: bool = False) -> int | None:
         """The card kind the seat to move may not discard now, or None (T-3).
@@ -1488,6 +1504,7 @@ class TunisianState:
         index = len(self._table)
         self._table.append((meld, seat))
         self._offs.append(None)
+        self._all_offs = None
         staged = not self._opened[seat]
         if self._through is not None and self._through in meld.cards:
             self._through = None
@@ -1535,6 +1552,7 @@ class TunisianState:
         owner = self._table[index][1]
         self._table[index] = (new, owner)
         self._offs[index] = None
+        self._all_offs = None
         self._log(act, data={"meld": index})
 
     def _do_discard(self, act: Action) -> None:
