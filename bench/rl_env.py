@@ -16,8 +16,9 @@ without building the view), by the wall clock and by the thread's CPU time (stea
 a shared machine). RLCard and OpenSpiel are
 skipped (with a note) when not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
 
-Run: ``.venv/bin/python bench/rl_env.py [seconds per env]``. The machine's load shows
-in the calibration line (a million Python additions): compare figures within one run.
+Run: ``.venv/bin/python bench/rl_env.py [seconds per env] [--encoder-only]``. The machine's
+load shows in the calibration line (a million Python additions): compare figures within one
+run.
 """
 
 from __future__ import annotations
@@ -216,7 +217,11 @@ def _clock_cost(clock: Callable[[], float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description="RL environment steps per second vs peers")
     parser.add_argument("seconds", nargs="?", type=float, default=3.0, help="per environment")
-    seconds = parser.parse_args().seconds
+    parser.add_argument(
+        "--encoder-only", action="store_true", help="only the encoder lines (no environments)"
+    )
+    args = parser.parse_args()
+    seconds = args.seconds
     print(
         f"calibration: 1M Python additions in {calibrate():.0f} ms wall,"
         f" {calibrate(time.thread_time):.0f} ms CPU (idle machine: ~30 ms)"
@@ -249,6 +254,8 @@ def main() -> None:
             f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch;"
             f" CPU {cpu_inc:7.1f} incremental, {cpu_fresh:7.1f} from scratch"
         )
+    if args.encoder_only:
+        return
     # Each rami row of one game plays other deals (its own seed): the engine memoises
     # hands' melds and openings, and a row replaying the deals of a row before it would
     # find them all remembered (about a quarter faster than fresh deals, measured).

@@ -13,6 +13,8 @@ from rami.marriage.view import marriage_view
 from rami.rl.observation import TURN_SCALE, Encoder, Obs, _Planes
 from rami.views import GameView, own_seat
 
+# rami: compiled with mypyc in the accelerated build
+
 __all__ = ["MarriageEncoder", "encoder"]
 
 
@@ -64,6 +66,7 @@ class MarriageEncoder(Encoder):
             seen_rows=[0, 1, 5] + [common + r * 5 + j for r in range(players) for j in range(3)],
             unseen_row=8,
         )
+        self.init_args = (players, decks, hand_size)
         self.decks = decks
         self.hand_size = hand_size
         self.shoe = 52 * decks

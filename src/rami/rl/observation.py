@@ -28,11 +28,11 @@ copy of the kept vector: an observation never changes after it is returned.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from functools import cache
 from itertools import compress
 from operator import ne
-from typing import cast
+from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +41,18 @@ from rami.cards import CARDS
 from rami.engine import Event, GameState
 from rami.games import get_game
 from rami.views import GameView, HistoryEntry
+
+try:  # the accelerated build (rami.accel) compiles this module; a pure install has no mypyc
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - mypy_extensions ships with mypy (the dev extra)
+    _C = TypeVar("_C")
+
+    def mypyc_attr(*_flags: str, **_attrs: object) -> Callable[[_C], _C]:
+        """No-op stand-in: only mypyc reads these class flags."""
+        return lambda cls: cls
+
+
+# rami: compiled with mypyc in the accelerated build
 
 __all__ = ["TURN_SCALE", "Encoder", "Obs", "encoder_for"]
 
@@ -53,6 +65,9 @@ _MANY = 32  # changes in one call from which numpy applies them faster (``_emit_
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 TURN_SCALE = 200.0  # turns are scaled by this in the scalars
+
+# the read-ahead caches, which a copy of an encoder starts without (``Encoder.__reduce__``)
+_CACHES = frozenset(("_hist", "_planes", "_steps", "_steps_src", "_steps_read", "_steps_last"))
 
 
 @cache
@@ -131,6 +146,7 @@ class _Planes:
         self.delta: dict[int, int] = {}  # changes gathered during a call (``_emit``)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the games' encoders, a plug-in game's
 class Encoder:
     """Turns one seat's view into a fixed-size vector (``shape``).
 
@@ -143,7 +159,6 @@ class Encoder:
 
     game = ""
     kinds = 52
-    count_rows: frozenset[int] = frozenset()
 
     def __init__(
         self,
@@ -158,6 +173,20 @@ class Encoder:
         seen_rows: Sequence[int],
         unseen_row: int,
     ) -> None:
+        # what a copy calls the class with (``__reduce__``): a subclass with arguments of
+        # its own sets its own
+        self.init_args: tuple[object, ...] = (
+            players,
+            rows,
+            scalars,
+            copies,
+            count_rows,
+            out_verbs,
+            known_rows,
+            discard_rows,
+            seen_rows,
+            unseen_row,
+        )
         self.players = players
         self.rows = rows
         self.scalars = scalars
@@ -208,13 +237,21 @@ class Encoder:
     def shape(self) -> tuple[int]:
         return (self.size,)
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickled and deep-copied without the kept planes (they hold memoryviews, which
-        do not pickle, and a copy's states have events lists of their own anyway: the
-        next call builds them again). Envs are copied this way, e.g. by vector envs."""
-        state = self.__dict__.copy()
-        state.update(_planes={}, _steps=[], _steps_src=None, _steps_read=0, _steps_last=None)
-        return state
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled and deep-copied as a call of its class with ``init_args`` (a compiled
+        encoder has no ``__dict__`` and its ``__new__`` runs ``__init__``), plus an
+        interpreted subclass's own ``__dict__``; the kept planes and history stay behind
+        (they hold memoryviews, which do not pickle, and a copy's states have events
+        lists of their own anyway: the next call builds them again). Envs are copied
+        this way, e.g. by vector envs."""
+        extra: dict[str, object] = getattr(self, "__dict__", None) or {}
+        state = {k: v for k, v in extra.items() if k not in _CACHES}
+        return (type(self), self.init_args, state)
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.reset()
 
     def reset(self) -> None:
         """Forget the history read so far (call at the start of a deal)."""

@@ -13,6 +13,8 @@ from rami.tunisian.rules import rules_from
 from rami.tunisian.view import tunisian_view
 from rami.views import GameView, own_seat
 
+# rami: compiled with mypyc in the accelerated build
+
 __all__ = ["TunisianEncoder", "encoder"]
 
 
@@ -68,6 +70,7 @@ class TunisianEncoder(Encoder):
             seen_rows=[0, 1] + [common + r * 3 + 2 for r in range(players)],
             unseen_row=5,
         )
+        self.init_args = (players, decks, jokers, table_cap)
         self.decks = decks
         self.jokers = jokers
         self.shoe = 52 * decks + jokers
