@@ -60,14 +60,13 @@ Obs = npt.NDArray[np.float32]
 
 # what an event's action does to the history's rows (``Encoder._parse``)
 _SKIP, _TAKE, _DISCARD, _OUT, _SWAP = range(5)
-_Step = tuple[int, int, tuple[int, ...]]  # a history step: (kind, seat, cards)
 _MANY = 32  # changes in one call from which numpy applies them faster (``_emit_many``)
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 TURN_SCALE = 200.0  # turns are scaled by this in the scalars
 
 # the read-ahead caches, which a copy of an encoder starts without (``Encoder.__reduce__``)
-_CACHES = frozenset(("_hist", "_planes", "_steps", "_steps_src", "_steps_read", "_steps_last"))
+_CACHES = frozenset(("_hist", "_planes"))
 
 
 @cache
@@ -102,9 +101,8 @@ class _Planes:
     pile, each table meld …) remembers what it was and which positions it filled, so a
     call only moves the positions of the parts that changed. The history part is read
     from ``state.events`` past ``length`` (append-only during a deal; a different or
-    shorter list rebuilds the planes), as the encoder's shared history steps past
-    ``steps``; a scalar is rewritten only when what it is computed from (``keys``)
-    changed.
+    shorter list rebuilds the planes); a scalar is rewritten only when what it is
+    computed from (``keys``) changed.
     """
 
     __slots__ = (
@@ -121,7 +119,6 @@ class _Planes:
         "parts",
         "pile",
         "seen_sum",
-        "steps",
         "view",
     )
 
@@ -136,7 +133,6 @@ class _Planes:
         self.events = events
         self.last: object = None
         self.length = 0
-        self.steps = 0  # how many of the encoder's history steps were read (``_steps_of``)
         self.hand: Sequence[int] = (0,) * enc.kinds
         self.pile: tuple[int, ...] = ()
         self.parts: dict[object, tuple[object, list[int]]] = {}
@@ -219,11 +215,6 @@ class Encoder:
         # rows 2-4 (the pile's top three) are one-hot: ``_sync_pile`` writes them directly
         assert not {2, 3, 4} & (set(count_rows) | set(seen_rows))
         self._parsed: dict[str, tuple[int, tuple[int, ...]]] = {}  # action text -> _parse
-        # the history steps of the events list last read (``_steps_of``)
-        self._steps: list[_Step] = []
-        self._steps_src: Sequence[Event] | None = None
-        self._steps_read = 0
-        self._steps_last: object = None
         self._scale_list = [float(x) for x in self._scale]
         self._kind_range = range(k)
         # per position, its kind if its row is a seen row (else -1)
@@ -257,10 +248,6 @@ class Encoder:
         """Forget the history read so far (call at the start of a deal)."""
         self._hist = {}
         self._planes = {}
-        self._steps = []
-        self._steps_src = None
-        self._steps_read = 0
-        self._steps_last = None
 
     def encode(self, view: GameView) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -371,54 +358,10 @@ class Encoder:
             p = self._planes[me] = _Planes(self, events)
             done = 0
         if done < len(events):
-            steps = self._steps_of(events)
-            if p.steps < len(steps):
-                self._read_steps(p, steps, me)
+            self._read_events(p, events, done, me)
             p.last = events[-1]
             p.length = len(events)
         return p
-
-    def _steps_of(self, events: Sequence[Event]) -> list[_Step]:
-        """The history's steps of ``events`` (``_parse``d, draws and other events that the
-        history rows do not read left out), as (kind, seat, cards): one list shared by
-        every seat, so each event is parsed once however many seats observe it. It follows
-        one events list at a time; another list (a new deal, a re-dealt twin) parses that
-        one from its start (the same list gives the same steps, so a seat's count of steps
-        read stays valid)."""
-        steps = self._steps
-        done = self._steps_read
-        if (
-            self._steps_src is not events
-            or len(events) < done
-            or (done and events[done - 1] is not self._steps_last)
-        ):
-            steps = self._steps = []
-            self._steps_src = events
-            done = 0
-        if done == len(events):
-            return steps
-        parsed = self._parsed
-        for e in events[done:]:
-            text = e["action"]
-            seat = e["seat"]
-            if text is None or seat is None:
-                continue
-            found = parsed.get(text)
-            if found is None:
-                found = parsed[text] = self._parse(text)
-            kind = found[0]
-            if kind == _SKIP:
-                continue
-            if kind == _TAKE:
-                card = e.get("card")
-                if card is None:
-                    continue
-                steps.append((_TAKE, seat, (_INDEX[card],)))
-            else:
-                steps.append((kind, seat, found[1]))
-        self._steps_read = len(events)
-        self._steps_last = events[-1]
-        return steps
 
     def _parse(self, text: str) -> tuple[int, tuple[int, ...]]:
         """What an event's action text means to the history: (``_SKIP``, ``_TAKE``,
@@ -435,11 +378,11 @@ class Encoder:
             return (_SWAP if verb == "swap" else _OUT), cards
         return _SKIP, ()
 
-    def _read_steps(self, p: _Planes, steps: list[_Step], me: int) -> None:
-        """What ``_read`` reads from ``me``'s view of the steps ``p`` has not read, into
-        ``p``: the view names a drawn card only to the drawer and a taken card to
-        everyone, and the history's rows read no draw, so the steps hold no draw and a
-        take's card (``_steps_of``)."""
+    def _read_events(self, p: _Planes, events: Sequence[Event], start: int, me: int) -> None:
+        """What ``_read`` reads from ``me``'s view of ``events[start:]``, into ``p``, from
+        the events themselves: the view names a drawn card only to the drawer and a taken
+        card to everyone, and the history's rows read no draw, so a draw is skipped and a
+        take reads its ``card``; each action text is parsed once per encoder (``_parse``)."""
         n = self.players
         hist = p.hist
         delta = p.delta
@@ -447,7 +390,18 @@ class Encoder:
         known = self._known
         discarded = self._discarded
         joker = self.kinds - 1
-        for kind, seat, cards in steps[p.steps :]:
+        parsed = self._parsed
+        for e in events[start:]:
+            text = e["action"]
+            seat = e["seat"]
+            if text is None or seat is None:
+                continue
+            found = parsed.get(text)
+            if found is None:
+                found = parsed[text] = self._parse(text)
+            kind, cards = found
+            if kind == _SKIP:
+                continue
             rel = (seat - me) % n
             if kind == _DISCARD:
                 c = cards[0]
@@ -461,9 +415,11 @@ class Encoder:
             elif not rel:
                 continue
             elif kind == _TAKE:
-                x = known[rel] + cards[0]
-                hist[x] += 1
-                delta[x] = get(x, 0) + 1
+                card = e.get("card")
+                if card is not None:
+                    x = known[rel] + _INDEX[card]
+                    hist[x] += 1
+                    delta[x] = get(x, 0) + 1
             else:
                 base = known[rel]
                 if kind == _SWAP:  # the swapped joker (T-7) goes to that hand
@@ -474,7 +430,6 @@ class Encoder:
                     if hist[x]:
                         hist[x] -= 1
                         delta[x] = get(x, 0) - 1
-        p.steps = len(steps)
 
     @staticmethod
     def _diff(delta: dict[int, int], old: Sequence[int], new: Sequence[int]) -> None:
