@@ -9,7 +9,12 @@ PettingZoo loop is ``env.last()`` + ``env.step(id)``; RLCard's is ``env.step(act
 sampled in the same loop). Each picks uniformly from the env's list of legal ids (RLCard's
 ``state["legal_actions"]``, OpenSpiel's ``legal_actions()``, rami's ``legal_ids()``, kept
 per position next to the mask); one extra rami row picks by scanning the int8 mask with
-``np.flatnonzero`` instead, to show what that costs. The encoder figures are the time
+``np.flatnonzero`` instead, to show what that costs. A Gymnasium step plays the learner's
+decision and then the opponents' until the learner is to move again (in 1v1 about two
+decisions), while an RLCard or OpenSpiel step is one decision: the Gymnasium rows give
+both, steps and decisions per second, and the decisions row is the one to compare.
+The OpenSpiel game's own per-call costs (``legal_actions``, the tensors,
+``apply_action``, ``clone``) are printed in CPU µs. The encoder figures are the time
 of ``Encoder.encode(view)`` alone, the view built beforehand, and of
 ``Encoder.encode_state(state, seat)`` (the fast path the envs call: the same vector
 without building the view), by the wall clock and by the thread's CPU time (steadier on
@@ -79,17 +84,46 @@ def pettingzoo_loop(env: Any, seed: int, scan_mask: bool = False) -> Callable[[]
     return step
 
 
-def gym_loop(env: RamiGymEnv, seed: int) -> Callable[[], None]:
+def moves(env: RamiGymEnv) -> int:
+    """The decisions (applied moves) of the env's current deal so far."""
+    assert env.state is not None
+    return sum(1 for e in env.state.events if e["action"] is not None)
+
+
+def gym_loop(env: RamiGymEnv, seed: int) -> tuple[Callable[[], None], Callable[[], int]]:
+    """The step of a Gymnasium loop, and a count of the decisions played so far: a step
+    is the learner's decision and then the bots' until the learner is to move again."""
     rng = random.Random(seed)
     env.reset(seed=seed)
+    done = [-moves(env)]  # the bots' moves before the first step are not the loop's
 
     def step() -> None:
         ids = env.legal_ids()
         _o, _r, term, trunc, _i = env.step(ids[rng.randrange(len(ids))])
         if term or trunc:
+            done[0] += moves(env)
             env.reset(seed=rng.randrange(2**31))
+            done[0] -= moves(env)
 
-    return step
+    return step, lambda: done[0] + moves(env)
+
+
+def gym_rows(seconds: float, figures: dict[str, tuple[float, float]]) -> None:
+    """The Gymnasium rows: steps per second, and decisions per second (a Gymnasium step
+    plays the opponent's decisions too; RLCard's and OpenSpiel's steps are one decision
+    each, so the decisions row is the one to compare with them)."""
+    step, decisions = gym_loop(RamiGymEnv(opponents="random"), 1)
+    before = decisions()
+    start, cpu = time.perf_counter(), time.thread_time()
+    rate, cpu_rate = timed(seconds, step)
+    wall, used = time.perf_counter() - start, time.thread_time() - cpu
+    n = decisions() - before
+    name = "rami Gymnasium tunisian 1v1 vs random"
+    figures[name] = (rate, cpu_rate)
+    print(f"  {name:42s} {rate:10,.0f} {cpu_rate:10,.0f}")
+    name = "rami Gymnasium tunisian 1v1, decisions"
+    figures[name] = (n / wall, n / used)
+    print(f"  {name:42s} {n / wall:10,.0f} {n / used:10,.0f}")
 
 
 def rlcard_loop(seed: int) -> Callable[[], None] | str:
@@ -139,6 +173,53 @@ def openspiel_loop(name: str, params: dict[str, Any], seed: int) -> Callable[[],
         state.apply_action(legal[rng.randrange(len(legal))])
 
     return step
+
+
+def openspiel_calls(seconds: float) -> dict[str, float] | str:
+    """CPU microseconds per call of ``python_rami_tunisian`` 1v1 during random play:
+    ``legal_actions()``, ``observation_tensor()``, a second tensor call on the same
+    position (``information_state_tensor(player)``), ``apply_action`` and ``clone()``
+    (every tenth position)."""
+    try:
+        import pyspiel
+
+        import rami.rl.openspiel  # noqa: F401  (registers rami's games)
+    except ImportError:
+        return "open_spiel not installed (pip install open-spiel)"
+    game = pyspiel.load_game("python_rami_tunisian", {"max_turns": 200})
+    rng = random.Random(1)
+    clock = time.thread_time
+    spent = dict.fromkeys(("legal_actions", "observation_tensor", "second tensor"), 0.0)
+    spent.update(apply_action=0.0, clone=0.0)
+    n = clones = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        while not state.is_terminal():
+            player = state.current_player()
+            t0 = clock()
+            legal = state.legal_actions()
+            t1 = clock()
+            state.observation_tensor()
+            t2 = clock()
+            state.information_state_tensor(player)
+            t3 = clock()
+            if n % 10 == 0:
+                state.clone()
+                clones += 1
+            t4 = clock()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            t5 = clock()
+            spent["legal_actions"] += t1 - t0
+            spent["observation_tensor"] += t2 - t1
+            spent["second tensor"] += t3 - t2
+            spent["clone"] += t4 - t3
+            spent["apply_action"] += t5 - t4
+            n += 1
+    return {k: v / (clones if k == "clone" else n) * 1e6 for k, v in spent.items()}
 
 
 def encoder_times(game: str, preset: str, players: int) -> tuple[float, float, float]:
@@ -300,7 +381,6 @@ def main() -> None:
             "rami marriage_v0 indian 4p (PettingZoo)",
             pettingzoo_loop(marriage_v0.env(preset="indian", players=4, max_turns=200), 1),
         ),
-        ("rami Gymnasium tunisian 1v1 vs random", gym_loop(RamiGymEnv(opponents="random"), 1)),
         (
             "rami OpenSpiel python_rami_tunisian",
             openspiel_loop("python_rami_tunisian", {"max_turns": 200}, 1),
@@ -320,6 +400,15 @@ def main() -> None:
         rate, cpu_rate = timed(seconds, loop)
         figures[name] = (rate, cpu_rate)
         print(f"  {name:42s} {rate:10,.0f} {cpu_rate:10,.0f}")
+        if name == "rami marriage_v0 indian 4p (PettingZoo)":
+            gym_rows(seconds, figures)
+    calls = openspiel_calls(seconds)
+    print("\nOpenSpiel python_rami_tunisian 1v1, CPU µs per call (random play):")
+    if isinstance(calls, str):
+        print(f"  skipped: {calls}")
+    else:
+        for name, micros in calls.items():
+            print(f"  {name:42s} {micros:8.1f}")
     base = figures.get("RLCard gin-rummy")
     if base:
         print("\nratio to RLCard gin-rummy (aim ≥ 2×; wall clock, then CPU):")

@@ -114,3 +114,64 @@ def test_tensors_from_the_state_equal_the_view_encoding(
             compared += 1
         state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
     assert compared >= 20
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_python_answers_equal_openspiel_cpp_path(name: str, params: dict[str, object]) -> None:
+    """``legal_actions`` and the tensors answered in Python (kept per position) equal
+    what OpenSpiel's C++ path computes through the observer, on every position of a deal
+    and of clones played on; a clone is independent of its original."""
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    cpp = pyspiel.State
+    compared = 0
+    while not state.is_terminal():  # type: ignore[attr-defined]
+        if state.is_chance_node():  # type: ignore[attr-defined]
+            assert state.legal_actions() == cpp.legal_actions(state)  # type: ignore[attr-defined]
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
+            state.apply_action(int(rng.choice(outcomes, p=probs)))  # type: ignore[attr-defined]
+            continue
+        branch = state.clone() if rng.random() < 0.3 else state  # type: ignore[attr-defined]
+        to_move = branch.current_player()
+        assert branch.legal_actions() == cpp.legal_actions(branch)
+        assert branch.legal_actions(to_move) == cpp.legal_actions(branch, to_move)
+        for player in range(game.num_players()):
+            if player != to_move:
+                assert branch.legal_actions(player) == []
+            tensor = branch.observation_tensor(player)
+            assert tensor == cpp.observation_tensor(branch, player)
+            assert branch.information_state_tensor(player) == tensor
+            tensor[0] = 7.0  # the caller's own list: the kept one is unchanged
+            assert branch.observation_tensor(player) == cpp.observation_tensor(branch, player)
+            compared += 1
+        assert branch.observation_tensor() == cpp.observation_tensor(branch)
+        if branch is not state:
+            before = state.information_state_string(to_move)  # type: ignore[attr-defined]
+            branch.apply_action(branch.legal_actions()[0])
+            assert state.information_state_string(to_move) == before  # type: ignore[attr-defined]
+            assert str(state.clone()) == str(state)  # type: ignore[attr-defined]
+        state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
+    assert state.legal_actions() == [] == cpp.legal_actions(state)  # type: ignore[attr-defined]
+    with pytest.raises(pyspiel.SpielError):
+        state.observation_tensor()  # type: ignore[attr-defined]  # terminal: no player
+    assert compared >= 20
+
+
+def test_states_serialised_before_the_core_still_load() -> None:
+    """A state serialised when its fields were separate attributes (``order``, ``left``,
+    ``engine``, ``prefix``, ``base`` in ``__dict__``) loads into the same position."""
+    import base64
+
+    game = pyspiel.load_game("python_rami_tunisian", {"max_turns": 20})
+    rng = np.random.default_rng(6)
+    state = _deal(game, rng)
+    for _ in range(5):
+        state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
+    head, _, _ = state.serialize().rpartition("__dict__=")  # type: ignore[attr-defined]
+    fields = {k: getattr(state, k) for k in ("order", "left", "engine", "prefix", "base")}
+    old = head + "__dict__=" + base64.b64encode(pickle.dumps(fields)).decode()
+    loaded = game.deserialize_state(old)
+    assert str(loaded) == str(state)
+    assert loaded.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
+    assert loaded.observation_tensor(0) == state.observation_tensor(0)  # type: ignore[attr-defined]

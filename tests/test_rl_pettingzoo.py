@@ -172,3 +172,56 @@ def test_legal_ids_are_the_masks_ones_at_every_position(mod: Any, kwargs: dict[s
         other = env.unwrapped.observe(env.possible_agents[0] if agent != "player_0" else "player_1")
         assert not other["action_mask"].any()  # the seat not to move has no legal ids
         env.step(ids[rng.randrange(len(ids))])
+
+
+def test_step_rewards_are_zero_but_at_a_deals_end_in_a_whole_match() -> None:
+    """``rewards`` after each step: the deal's signed scores (T-10) on the step that ends
+    a deal, zero otherwise (a zero step keeps the zero dict; the sums are PettingZoo's)."""
+    env = tunisian_v0.raw_env(mode="1v1", max_turns=10, whole_match=True)
+    env.reset(seed=4)
+    rng = random.Random(5)
+    paid = 0
+    sums = dict.fromkeys(env.possible_agents, 0.0)
+    while env.agents:
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        deals = len(env.match.standing()["deals"])
+        state = env.state
+        ids = env.legal_ids()
+        for a in env.possible_agents:  # what ``last()`` reports: the sum since a's last step
+            sums[a] = 0.0 if a == agent else sums[a]
+        env.step(ids[rng.randrange(len(ids))])
+        if state.is_over:
+            assert len(env.match.standing()["deals"]) == deals + 1
+            scores = state.result.scores
+            want = {a: -float(s) for a, s in zip(env.possible_agents, scores, strict=True)}
+            paid += 1
+        else:
+            want = dict.fromkeys(env.possible_agents, 0.0)
+        assert {a: env.rewards[a] for a in want} == want
+        for a in env.possible_agents:
+            sums[a] += want[a]
+            assert env._cumulative_rewards.get(a, sums[a]) == sums[a]
+    assert paid >= 2
+
+
+def test_the_wrapped_step_keeps_pettingzoo_order_checks(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The order-enforcing ``step`` (one call once reset) still refuses a step before
+    ``reset`` and logs PettingZoo's warning on a step after the episode."""
+    env = tunisian_v0.env(max_turns=4)
+    with pytest.raises(AssertionError, match="reset"):
+        env.step(0)
+    env.reset(seed=2)
+    rng = random.Random(1)
+    for agent in env.agent_iter():
+        _obs, _r, term, trunc, _i = env.last()
+        ids = env.unwrapped.legal_ids()
+        env.step(None if term or trunc else ids[rng.randrange(len(ids))])
+        del agent
+    assert not env.agents
+    env.step(None)
+    assert "called after all agents are terminated" in caplog.text

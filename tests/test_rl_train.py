@@ -73,6 +73,11 @@ def test_ray_collection_gives_the_local_episodes() -> None:
         trace = [tuple(np.round(obs.sum(axis=1), 5))]
         for step in range(60):
             masks = env.env_method("action_masks")  # type: ignore[attr-defined]
+            if isinstance(env, RayVecEnv):  # the masks sent with the step are the actors'
+                import ray
+
+                asked = ray.get([w.call.remote("action_masks", (), {}) for w in env.workers])
+                assert all(np.array_equal(m, a) for m, a in zip(masks, asked, strict=True))
             actions = np.asarray([np.flatnonzero(m)[step % int(m.sum())] for m in masks])
             obs, rewards, dones, _infos = env.step(actions)  # type: ignore[attr-defined]
             trace.append((*np.round(obs.sum(axis=1), 5), *rewards, *dones))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rami.cards import CARDS, Card
 from rami.engine import Action
@@ -87,6 +88,10 @@ class Bot(ABC):
     """
 
     name: str = "bot"
+    # The view keys this bot reads (None: any). A caller may then hand it a view with
+    # only these keys and the whole view's values (``Game.partial_view``): cheaper to
+    # build, and still nothing the seat may not know.
+    view_keys: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, seed: int = 0) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -95,7 +100,12 @@ class Bot(ABC):
 
     def rng(self, view: GameView, salt: str = "") -> random.Random:
         """A generator that depends only on the seed and the view (never on hidden cards)."""
-        return random.Random(f"{self.name}:{self.seed}:{salt}:{decision_key(view)}")
+        return random.Random(self.rng_text(view, salt))
+
+    def rng_text(self, view: GameView, salt: str = "") -> str:
+        """The text ``rng`` seeds its generator with (a bot that draws once per decision may
+        seed a generator of its own with it: the same draws)."""
+        return f"{self.name}:{self.seed}:{salt}:{decision_key(view)}"
 
     def act(self, view: GameView) -> Action:
         """The move for ``view``; ``InputError`` if the view offers no legal action."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from rami.bots.base import Bot, parse_action
 from rami.engine import Action
 from rami.views import GameView
@@ -13,7 +15,16 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions listed in the view."""
 
     name = "random"
+    # what ``act``, ``choose`` and ``decision_key`` (its generator's seed) read
+    view_keys = frozenset(("seat", "turn", "phase", "hand", "history", "legal_actions"))
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        # one generator, seeded afresh per decision with ``rng``'s text: the same draw as
+        # ``self.rng(view)`` without a new generator object per move
+        self._gen = random.Random(0)
 
     def choose(self, view: GameView) -> Action:
-        legal = list(view["legal_actions"])
-        return parse_action(self.rng(view).choice(legal))
+        gen = self._gen
+        gen.seed(self.rng_text(view))
+        return parse_action(gen.choice(view["legal_actions"]))

@@ -10,8 +10,8 @@ a seat that has seen (M-7), or for everyone once the deal is over. A stock draw 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard, cast
 
 from rami.cards import CARDS
 from rami.errors import InputError
@@ -34,6 +34,7 @@ __all__ = [
     "history",
     "is_marriage_view",
     "marriage_view",
+    "partial_view",
 ]
 
 
@@ -169,6 +170,15 @@ def history(state: MarriageState, seat: int | None) -> list[HistoryEntry]:
     return _cache(state).history(seat, _entry)
 
 
+def _hand(counts: Iterable[int]) -> list[str]:
+    """A hand's card texts in card index order."""
+    cards: list[str] = []
+    for c, count in enumerate(counts):
+        if count:
+            cards += [_TEXT[c]] * count
+    return cards
+
+
 def _legal_texts(state: MarriageState) -> list[str]:
     actions = state.legal_actions()  # fills state._legal, the list the texts are kept for
     return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
@@ -216,12 +226,7 @@ def build_view(state: MarriageState, seat: int | None) -> MarriageView:
     }
     knows = over or (seat is not None and state.seen[seat])
     if seat is not None:
-        hand = state.hands[seat]
-        cards: list[str] = []
-        for c, count in enumerate(hand):
-            if count:
-                cards += [_TEXT[c]] * count
-        view["hand"] = cards
+        view["hand"] = _hand(state.hands[seat])
         view["seen"] = state.seen[seat]
         view["legal_actions"] = _legal_texts(state) if state.to_move == seat else []
     if knows and state.tiplu_picked and state.tiplu is not None:
@@ -234,3 +239,37 @@ def build_view(state: MarriageState, seat: int | None) -> MarriageView:
             "details": state.result.details,
         }
     return view
+
+
+# the keys ``partial_view`` builds by itself (what the random bot reads)
+_PARTIAL = frozenset(
+    ("game", "seat", "to_move", "phase", "turn", "hand", "history", "legal_actions")
+)
+
+
+def partial_view(state: MarriageState, seat: int, keys: frozenset[str]) -> GameView:
+    """Only ``keys`` of ``build_view(state, seat)``, with the same values (a test compares
+    them): a bot that reads a few keys gets these instead of the whole view. A key it
+    does not build comes from the whole view."""
+    if not keys <= _PARTIAL or isinstance(seat, bool) or not 0 <= seat < state.n:
+        full: Mapping[str, object] = build_view(state, seat)  # also: a bad seat's error
+        return cast(GameView, {k: full[k] for k in keys if k in full})
+    to_move = state.to_move
+    out: dict[str, object] = {}
+    if "game" in keys:
+        out["game"] = "marriage"
+    if "seat" in keys:
+        out["seat"] = seat
+    if "to_move" in keys:
+        out["to_move"] = to_move
+    if "phase" in keys:
+        out["phase"] = state.phase
+    if "turn" in keys:
+        out["turn"] = state.turn
+    if "hand" in keys:
+        out["hand"] = _hand(state.hands[seat])
+    if "history" in keys:
+        out["history"] = history(state, seat)
+    if "legal_actions" in keys:
+        out["legal_actions"] = _legal_texts(state) if to_move == seat else []
+    return cast(GameView, out)

@@ -93,8 +93,10 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         # the legal ids of the position (state, steps) names, kept for ``legal_ids()``
         self._ids: list[int] = []
         self._legal: list[Action] = []  # the engine's legal actions, in the ids' order
+        self._sorted: list[int] = []  # the same ids, ascending
         self._ids_state: GameState | None = None
         self._ids_step = -1
+        self._paid = False
 
     # ------------------------------------------------------------------ spaces
 
@@ -115,6 +117,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         self.encoder.reset()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False  # whether ``rewards`` holds a deal's payment (else all zero)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -149,6 +152,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             assert state is not None
             self._legal = state.legal_actions()
             self._ids = self.space.ids_of(self._legal)
+            self._sorted = sorted(self._ids)
             self._ids_state, self._ids_step = state, self.steps
         return self._ids
 
@@ -157,7 +161,8 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         scanning the mask (kept per position, so a policy that picks among them after
         ``observe`` pays no second look-up)."""
         assert self.state is not None
-        return sorted(self._kept_ids())
+        self._kept_ids()
+        return self._sorted[:]
 
     def _action_of(self, action: int) -> Action:
         """The action numbered ``action``: when it is a legal id of the position the kept
@@ -179,29 +184,40 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.state is not None and self.match is not None
+        state = self.state
+        assert state is not None and self.match is not None
         if action is None:
             raise ValueError(f"{agent} is to move: give an action id, not None")
         # IllegalAction (and nothing changed) for an id the mask does not allow
-        self.state.apply(self._action_of(action))
+        state.apply(self._action_of(action))
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         self.steps += 1
-        if self.state.is_over:
-            result = self.state.result
+        if state.is_over:
+            result = state.result
             assert result is not None
-            for i, a in enumerate(self.possible_agents):
-                self.rewards[a] = self._sign * float(result.scores[i])
+            sign = self._sign
+            self.rewards = {
+                a: sign * float(result.scores[i]) for i, a in enumerate(self.possible_agents)
+            }
+            self._paid = True
             if self.whole_match and not self.match.is_over:
-                self.state = self.match.next_deal()
+                self.state = state = self.match.next_deal()
                 self.encoder.reset()
             else:
                 self.terminations = dict.fromkeys(self.agents, True)
+        elif self._paid:
+            # the step after a payment: the rewards are zero again (a step that pays
+            # nothing keeps the zero dict and adds nothing: the same sums, no per-step
+            # dict work)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
+            self._accumulate_rewards()
         if self.max_cycles is not None and self.steps >= self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
-        if not self.state.is_over:
+        if not state.is_over:
             self._select()
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:
@@ -220,14 +236,24 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
 
 class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order-enforcing wrapper with the hot reads made direct (the same
-    checks and errors): once reset, ``last()`` is asked of the wrapped env in one call,
-    and ``agents`` / ``agent_selection`` are properties, where the base class reads each
-    attribute through two ``__getattr__`` hops (about a tenth of a step, profiled)."""
+    checks and errors): once reset, ``last()`` and ``step()`` are asked of the wrapped
+    env in one call, and ``agents`` / ``agent_selection`` are properties, where the base
+    class reads each attribute through two ``__getattr__`` hops (about a tenth of a step,
+    profiled)."""
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
             return super().last(observe)  # type: ignore[no-any-return]
         return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        # the base class's checks, in one call to the wrapped env once reset with agents
+        # left (the base class goes through BaseWrapper.step and two attribute hops)
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+            return
+        super().step(action)
 
     @property
     def agents(self) -> list[str]:

@@ -88,43 +88,44 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         self.seat = 0
         self.bots: list[Bot] = []
         self.steps = 0
-        self._mask = np.zeros(self.space.size, dtype=np.bool_)
         self._mask_key = (-1, -1)
         self._mask_state: GameState | None = None
         self._ids: list[int] = []
         self._legal: list[Action] = []  # the engine's legal actions, in the ids' order
+        self._sorted: list[int] = []  # the ids, ascending
 
     # ------------------------------------------------------------------ helpers
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
         """The legal ids as booleans (sb3-contrib's ``MaskablePPO`` calls this).
 
-        Computed once per position: the learner asks after every step, and ``_observe``
-        has just computed the same mask (the env applies every action, so its step count
-        and deal name the position)."""
-        return self._kept_mask().copy()
+        The ids are computed once per position: the learner asks after every step, and
+        ``_observe`` has just computed them (the env applies every action, so its step
+        count and deal name the position)."""
+        mask = np.zeros(self.space.size, dtype=np.bool_)
+        mask[self._kept_ids()] = True
+        return mask
 
     def legal_ids(self) -> list[int]:
         """The legal ids of the learning seat, ascending: the mask's ones without scanning
-        the mask (kept with it, once per position)."""
-        self._kept_mask()
-        return sorted(self._ids)
+        the mask (kept once per position)."""
+        self._kept_ids()
+        return self._sorted[:]
 
-    def _kept_mask(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
-        """The position's mask, kept (not a copy: callers copy it)."""
+    def _kept_ids(self) -> list[int]:
+        """The position's legal ids in the engine's order (kept, not a copy), with the
+        engine's own actions in ``_legal`` and the ids ascending in ``_sorted``."""
         state = self.state
         key = (self.steps, len(state.events) if state is not None else -1)
         if self._mask_state is not state or self._mask_key != key:
-            mask = np.zeros(self.space.size, dtype=np.bool_)
             ids: list[int] = []
             legal: list[Action] = []
             if state is not None and state.to_move == self.seat:
                 legal = state.legal_actions()
                 ids = self.space.ids_of(legal)
-                mask[ids] = True
-            self._mask, self._mask_key, self._mask_state = mask, key, state
-            self._ids, self._legal = ids, legal
-        return self._mask
+            self._mask_key, self._mask_state = key, state
+            self._ids, self._legal, self._sorted = ids, legal, sorted(ids)
+        return self._ids
 
     def _action_of(self, action: np.int64 | int) -> Action:
         """The action numbered ``action``: the engine's own legal ``Action`` when the id is
@@ -141,7 +142,12 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
 
     def _observe(self) -> tuple[Any, dict[str, object]]:
         assert self.state is not None
-        mask = self._kept_mask().astype(np.int8)  # a copy
+        # an int8 array over fresh bytes: setting ~20 entries in Python and wrapping them
+        # is cheaper than np.zeros plus a fancy-index assignment (as the AEC env's mask)
+        buf = bytearray(self.space.size)
+        for i in self._kept_ids():
+            buf[i] = 1
+        mask = np.frombuffer(buf, dtype=np.int8)
         # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
         obs = self.encoder.encode_state(self.state, self.seat)
         info: dict[str, object] = {"action_mask": mask, "seat": self.seat}
@@ -169,7 +175,14 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             assert seat is not None
             if seat == self.seat:
                 return reward, False
-            self.state.apply(self.bots[seat].act(self.state.view(seat)))
+            bot = self.bots[seat]
+            keys = bot.view_keys
+            partial = self.spec_.partial_view
+            if keys is None or partial is None:
+                view = self.state.view(seat)
+            else:  # only the keys the bot reads, the same values (Game.partial_view)
+                view = partial(self.state, seat, keys)
+            self.state.apply(bot.act(view))
 
     # ------------------------------------------------------------------ gymnasium
 

@@ -29,6 +29,7 @@ ledger nets (Marriage, zero-sum) or minus the deal points (Tunisian rami).
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import random
 from collections.abc import Mapping
@@ -39,7 +40,7 @@ import pyspiel
 
 from rami.action_space import ActionSpace
 from rami.cards import CARDS, KINDS
-from rami.engine import GameState
+from rami.engine import Action, GameState
 from rami.games import all_games, get_game
 from rami.rl.aec import deal_rules
 from rami.rl.hooks import OpenSpielHooks
@@ -102,6 +103,8 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             hooks.dealt(self.rules, self.players, p) for p in range(self.players)
         )
         self.sign = spec.reward_sign
+        # per player, the last tensor given out as floats and its vector (``floats``)
+        self._floats: dict[int, tuple[np.ndarray[Any, np.dtype[np.float32]], list[float]]] = {}
         bound = 5000.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
@@ -114,6 +117,25 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         )
         super().__init__(_game_type(self.game_name), info, params)
 
+    def floats(self, player: int, vec: np.ndarray[Any, np.dtype[np.float32]]) -> list[float]:
+        """``vec.tolist()`` (not to be changed: callers copy it), patched from the last
+        list given out for ``player`` where the vectors differ: successive positions
+        change a few entries, and a fresh list of ~2,600 floats was most of an
+        observation call (profiled). Correct whatever state the last list was from."""
+        kept = self._floats.get(player)
+        if kept is not None:
+            old, prev = kept
+            changed = (vec != old).nonzero()[0]  # the vectors are flat
+            if len(changed) * 8 < len(vec):
+                out = prev[:]
+                for i, v in zip(changed.tolist(), vec[changed].tolist(), strict=True):
+                    out[i] = v
+                self._floats[player] = (vec.copy(), out)
+                return out
+        out = _as_floats(vec)
+        self._floats[player] = (vec.copy(), out)
+        return out
+
     def new_initial_state(self) -> RamiState:
         return RamiState(self)
 
@@ -124,41 +146,218 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         return RamiObserver(self.encoder.size, perfect)
 
 
-class RamiState(pyspiel.State):  # type: ignore[misc]
-    """A deal: first the chance nodes that deal the shoe, then the seats' decisions."""
+def _as_floats(vec: np.ndarray[Any, np.dtype[np.float32]]) -> list[float]:
+    """``vec.tolist()``, built from its few non-zero entries: the vector is mostly zeros,
+    and converting each of its ~2,600 entries was most of an observation call."""
+    out = [0.0] * len(vec)
+    nz = vec.nonzero()[0]  # the vector is flat
+    for i, v in zip(nz.tolist(), vec[nz].tolist(), strict=True):
+        out[i] = v
+    return out
 
-    def __init__(self, game: RamiGame) -> None:
-        super().__init__(game)
+
+class _Core:
+    """The Python side of a ``RamiState`` in one object, so that OpenSpiel's clone (which
+    deep-copies each attribute in the state's ``__dict__``) copies it in one step: the
+    lists shallowly (their items are ints or read-only history entries) and the deal
+    with the engine's own ``clone()``. A deep copy of the engine was about 0.9 ms of CPU
+    per clone (profiled); its ``clone()`` gives the same position."""
+
+    __slots__ = (
+        "base",
+        "engine",
+        "ids",
+        "left",
+        "legal",
+        "order",
+        "prefix",
+        "sorted_ids",
+        "tensors",
+    )
+
+    def __init__(self, left: list[int], players: int) -> None:
         self.order: list[int] = []
-        self.left = list(game.left)
+        self.left = left
         self.engine: GameState | None = None
         # information-state prefix per seat: the public history a resampled world does
         # not hold (the determinizer builds its deal from the position, not the past)
-        self.prefix: list[list[Any]] = [[] for _ in range(game.players)]
+        self.prefix: list[list[Any]] = [[] for _ in range(players)]
         self.base = 0
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop what is kept per position (legal ids, tensors): a new position, or a copy
+        whose engine is another."""
+        # the legal ids of the position, in the engine's order and ascending, and the
+        # engine's own actions in the first order: computed once per position
+        self.ids: list[int] | None = None
+        self.sorted_ids: list[int] = []
+        self.legal: list[Action] = []
+        self.tensors: dict[int, list[float]] = {}  # per player, the tensor as floats
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Core:
+        other = _Core.__new__(_Core)
+        other.order = self.order[:]
+        other.left = self.left[:]
+        engine = self.engine
+        # every game's deal state has ``clone()`` (the conformance suite checks it); a
+        # state without one is deep-copied as before
+        clone = getattr(engine, "clone", None)
+        other.engine = copy.deepcopy(engine, memo) if clone is None else clone()
+        other.prefix = [p[:] for p in self.prefix]
+        other.base = self.base
+        other._forget()
+        return other
+
+    def __getstate__(self) -> dict[str, object]:
+        # what a serialised state holds (``pyspiel.serialize_game_and_state`` pickles the
+        # state's ``__dict__``); the kept ids are recomputed
+        return {k: getattr(self, k) for k in ("order", "left", "engine", "prefix", "base")}
+
+    def __setstate__(self, doc: dict[str, Any]) -> None:
+        for k, v in doc.items():
+            setattr(self, k, v)
+        self._forget()
+
+
+class RamiState(pyspiel.State):  # type: ignore[misc]
+    """A deal: first the chance nodes that deal the shoe, then the seats' decisions.
+
+    ``legal_actions``, ``observation_tensor`` and ``information_state_tensor`` are also
+    answered in Python for Python callers, with the same values as OpenSpiel's C++ path
+    (which, for a Python game, builds a new initial state and encodes it on every tensor
+    call to learn the tensor's size, and asks ``current_player`` four times per legal
+    list): C++ callers still take that path."""
+
+    # the game, outside ``__dict__``: OpenSpiel's clone deep-copies ``__dict__`` and its
+    # serialisation pickles it; a clone or a deserialised state gets the game from
+    # ``__init__`` (``new_initial_state``)
+    __slots__ = ("__dict__", "_rami_game")
+
+    def __init__(self, game: RamiGame) -> None:
+        super().__init__(game)
+        self._rami_game = game
+        self._core = _Core(list(game.left), game.players)
 
     @property
     def _game(self) -> RamiGame:
-        # not an attribute: OpenSpiel clones a Python state by deep-copying its fields
-        game: RamiGame = self.get_game()
-        return game
+        return self._rami_game
+
+    # the core's fields as the state's attributes (what tests, resampling and states
+    # serialised before the core existed read and set)
+
+    @property
+    def order(self) -> list[int]:
+        return self._core.order
+
+    @order.setter
+    def order(self, value: list[int]) -> None:
+        self._core.order = value
+
+    @property
+    def left(self) -> list[int]:
+        return self._core.left
+
+    @left.setter
+    def left(self, value: list[int]) -> None:
+        self._core.left = value
+
+    @property
+    def engine(self) -> GameState | None:
+        return self._core.engine
+
+    @engine.setter
+    def engine(self, value: GameState | None) -> None:
+        self._core.engine = value
+        self._core._forget()
+
+    @property
+    def prefix(self) -> list[list[Any]]:
+        return self._core.prefix
+
+    @prefix.setter
+    def prefix(self, value: list[list[Any]]) -> None:
+        self._core.prefix = value
+        self._core._forget()
+
+    @property
+    def base(self) -> int:
+        return self._core.base
+
+    @base.setter
+    def base(self, value: int) -> None:
+        self._core.base = value
+        self._core._forget()
 
     # -- protocol
 
     def current_player(self) -> int:
-        if self.engine is None:
+        engine = self._core.engine
+        if engine is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if self.engine.is_over:
+        if engine.is_over:
             return int(pyspiel.PlayerId.TERMINAL)
-        seat = self.engine.to_move
+        seat = engine.to_move
         assert seat is not None
         return seat
 
+    def _kept_ids(self) -> list[int]:
+        """The legal ids of the seat to move (engine order), once per position; the
+        core also keeps the engine's own actions, which ``apply`` finds by identity."""
+        core = self._core
+        ids = core.ids
+        if ids is None:
+            assert core.engine is not None
+            core.legal = core.engine.legal_actions()
+            ids = core.ids = self._game.space.ids_of(core.legal)
+            core.sorted_ids = sorted(ids)
+        return ids
+
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.engine is not None
-        if self.engine.to_move != player:
+        engine = self._core.engine
+        assert engine is not None
+        if engine.to_move != player:
             return []
-        return self._game.space.legal_action_ids(self.engine)
+        self._kept_ids()
+        return self._core.sorted_ids[:]
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """OpenSpiel's ``legal_actions([player])``, the seat to move's answered from the
+        kept ids (chance nodes, terminals and other players: OpenSpiel's own answer)."""
+        engine = self._core.engine
+        if engine is not None and not engine.is_over:
+            seat = engine.to_move
+            if not player or player[0] == seat:
+                self._kept_ids()
+                return self._core.sorted_ids[:]
+        return super().legal_actions(*player)  # type: ignore[no-any-return]
+
+    def observation_tensor(self, *player: int) -> list[float]:
+        """OpenSpiel's ``observation_tensor([player])`` (a list of floats), from
+        ``tensor_for`` directly; a bad player gets OpenSpiel's own error."""
+        out = self._tensor(player)
+        if out is None:
+            return super().observation_tensor(*player)  # type: ignore[no-any-return]
+        return out
+
+    def information_state_tensor(self, *player: int) -> list[float]:
+        """As ``observation_tensor``: both are the encoder's vector (see the module)."""
+        out = self._tensor(player)
+        if out is None:
+            return super().information_state_tensor(*player)  # type: ignore[no-any-return]
+        return out
+
+    def _tensor(self, player: tuple[int, ...]) -> list[float] | None:
+        seat = player[0] if player else self.current_player()
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            return None
+        if not 0 <= seat < self._game.players:
+            return None
+        kept = self._core.tensors
+        out = kept.get(seat)
+        if out is None:
+            out = kept[seat] = self._game.floats(seat, self.tensor_for(seat))
+        return out[:]  # the caller's own list, as OpenSpiel's
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         total = sum(self.left)
@@ -167,6 +366,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         game = self._game
         if self.engine is None:
+            self._core.tensors = {}
             if not self.left[action]:
                 raise pyspiel.SpielError(f"no {CARDS[action]} left to deal")
             self.left[action] -= 1
@@ -176,7 +376,14 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
                 self.engine = deal(game.rules, game.players, self.order, game.seed)
                 self.base = len(self.engine.events)
             return
-        self.engine.apply(game.space.action_from_id(action))
+        core = self._core
+        ids = core.ids
+        act: Action | None = None
+        if ids is not None:  # the engine's own action when the id is a kept legal one
+            with contextlib.suppress(ValueError):
+                act = core.legal[ids.index(action)]
+        core._forget()
+        self.engine.apply(act if act is not None else game.space.action_from_id(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -255,7 +462,9 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         other.left = [0] * KINDS
         other.engine = world
         other.base = len(world.events)
-        other.prefix[player_id] = self.prefix[player_id] + view["history"][self.base :]
+        prefix = [p[:] for p in other.prefix]
+        prefix[player_id] = self.prefix[player_id] + view["history"][self.base :]
+        other.prefix = prefix
         return other
 
 

@@ -27,12 +27,19 @@ class EnvWorker:
     def __init__(self, make: Callable[[], Any]) -> None:
         self.env = make()
 
-    def reset(self, seed: int | None, options: dict[str, Any] | None) -> tuple[Any, Any]:
+    def reset(self, seed: int | None, options: dict[str, Any] | None) -> tuple[Any, Any, Any]:
         kwargs = {"options": options} if options else {}
         obs, info = self.env.reset(seed=seed, **kwargs)
-        return obs, info
+        return obs, info, self._mask()
 
-    def step(self, action: Any) -> tuple[Any, float, bool, dict[str, Any], Any]:
+    def _mask(self) -> Any:
+        """The new position's ``action_masks()`` (None if the env has none), sent with the
+        observation: a masked learner asks for it before every step, and asking the actor
+        was a second round trip per step."""
+        masks = getattr(self.env, "action_masks", None)
+        return None if masks is None else masks()
+
+    def step(self, action: Any) -> tuple[Any, float, bool, dict[str, Any], Any, Any]:
         obs, reward, terminated, truncated, info = self.env.step(action)
         done = bool(terminated or truncated)
         info = dict(info)
@@ -41,7 +48,7 @@ class EnvWorker:
         if done:
             info["terminal_observation"] = obs
             obs, reset_info = self.env.reset()
-        return obs, float(reward), done, info, reset_info
+        return obs, float(reward), done, info, reset_info, self._mask()
 
     def get_attr(self, name: str) -> Any:
         return getattr(self.env, name)
@@ -80,6 +87,9 @@ class RayVecEnv(VecEnv):
         probe = makers[0]()
         super().__init__(len(makers), probe.observation_space, probe.action_space)
         self._actions: Any = None
+        # each env's action_masks() at its current position, as the last reset or step
+        # sent them (None: ask the actor)
+        self._masks: list[Any] | None = None
 
     def reset(self) -> Any:
         ray = self._ray
@@ -87,10 +97,11 @@ class RayVecEnv(VecEnv):
             w.reset.remote(self._seeds[i], self._options[i]) for i, w in enumerate(self.workers)
         ]
         results = ray.get(refs)
-        self.reset_infos = [info for _obs, info in results]
+        self.reset_infos = [info for _obs, info, _mask in results]
+        self._masks = [mask for _obs, _info, mask in results]
         self._reset_seeds()
         self._reset_options()
-        return np.stack([obs for obs, _info in results])
+        return np.stack([obs for obs, _info, _mask in results])
 
     def step_async(self, actions: np.ndarray[Any, Any]) -> None:
         self._actions = actions
@@ -106,6 +117,7 @@ class RayVecEnv(VecEnv):
         for i, r in enumerate(results):
             if r[2]:
                 self.reset_infos[i] = r[4]
+        self._masks = [r[5] for r in results]
         return obs, rewards, dones, infos
 
     def close(self) -> None:
@@ -126,6 +138,7 @@ class RayVecEnv(VecEnv):
         return result
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        self._masks = None  # the envs may change: ask them again
         self._ray.get([w.set_attr.remote(attr_name, value) for w in self._targets(indices)])
 
     def env_method(
@@ -135,6 +148,13 @@ class RayVecEnv(VecEnv):
         indices: VecEnvIndices = None,
         **method_kwargs: Any,
     ) -> list[Any]:
+        kept = self._masks
+        if method_name == "action_masks" and not method_args and not method_kwargs:
+            if kept is not None and all(m is not None for m in kept):
+                # sent with the last observations (the same arrays the actors would give)
+                return [kept[i].copy() for i in self._get_indices(indices)]
+        else:
+            self._masks = None  # another method may change the envs: ask them again
         result: list[Any] = self._ray.get(
             [w.call.remote(method_name, method_args, method_kwargs) for w in self._targets(indices)]
         )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rami.action_space import ActionSpace
 from rami.engine import GameState
 from rami.games import Game, Match
+from rami.views import GameView
 
 if TYPE_CHECKING:
     from rami.bots.kit import BotKit
@@ -53,6 +54,12 @@ def _owns(state: GameState) -> bool:
     from rami.tunisian.action_ids import owns
 
     return owns(state)
+
+
+def _partial_view(state: Any, seat: int, keys: frozenset[str]) -> GameView:
+    from rami.tunisian.view import partial_view
+
+    return partial_view(state, seat, keys)
 
 
 # --- bot hooks (part D)
@@ -163,6 +170,7 @@ GAME = Game(
     _action_space,
     _owns,
     bots=_bots,
+    partial_view=_partial_view,
     new_deal=_new_deal,
     cli=_cli,
     terminal=_terminal,

@@ -9,8 +9,8 @@ drawer; a card taken from the discard pile was face up, so it is public.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard, cast
 
 from rami.cards import CARDS
 from rami.errors import InputError
@@ -32,6 +32,7 @@ __all__ = [
     "build_view",
     "is_tunisian_view",
     "meld_json",
+    "partial_view",
     "public_event",
     "tunisian_view",
 ]
@@ -267,3 +268,37 @@ def build_view(state: TunisianState, seat: int | None) -> TunisianView:
         else {"scores": list(result.scores), "winner": result.winner, "details": result.details},
     }
     return view
+
+
+# the keys ``partial_view`` builds by itself (what the random bot reads)
+_PARTIAL = frozenset(
+    ("game", "seat", "to_move", "phase", "turn", "hand", "history", "legal_actions")
+)
+
+
+def partial_view(state: TunisianState, seat: int, keys: frozenset[str]) -> GameView:
+    """Only ``keys`` of ``build_view(state, seat)``, with the same values (a test compares
+    them): a bot that reads a few keys gets these, where the whole view was about a fifth
+    of a Gymnasium step (profiled). A key it does not build comes from the whole view."""
+    if not keys <= _PARTIAL or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
+        full: Mapping[str, object] = build_view(state, seat)  # also: a bad seat's error
+        return cast(GameView, {k: full[k] for k in keys if k in full})
+    to_move = state.to_move
+    out: dict[str, object] = {}
+    if "game" in keys:
+        out["game"] = "tunisian"
+    if "seat" in keys:
+        out["seat"] = seat
+    if "to_move" in keys:
+        out["to_move"] = to_move
+    if "phase" in keys:
+        out["phase"] = state.phase
+    if "turn" in keys:
+        out["turn"] = state.turn
+    if "hand" in keys:
+        out["hand"] = _hand(state.hand_counts(seat))
+    if "history" in keys:
+        out["history"] = _cache(state).history(seat, public_event)
+    if "legal_actions" in keys:
+        out["legal_actions"] = _legal_texts(state) if seat == to_move else []
+    return cast(GameView, out)
