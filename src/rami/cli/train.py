@@ -1,4 +1,5 @@
-"""``rami train``: train a masked policy (MaskablePPO) against rami bots on this CPU.
+"""``rami train``: train a masked policy (MaskablePPO, or behaviour cloning of a bot with
+``--imitate``) against rami bots on this CPU.
 
 Example: ``rami train GAME --mode 1v1 --minutes 3 --out policy.npz``, then
 ``rami simulate GAME --bots learned:policy.npz,greedy``. Needs the rl extra.
@@ -37,6 +38,35 @@ def train(
     backend: Annotated[
         str, typer.Option(help="local, or ray: the environments step in Ray actors.")
     ] = "local",
+    imitate: Annotated[
+        str | None,
+        typer.Option(
+            help="Behaviour cloning instead of PPO, from this teacher: a bot level "
+            "(greedy, hard, hard:16it …) or own (hard's moves without search); "
+            "--minutes bounds the recording. --resume then continues with PPO."
+        ),
+    ] = None,
+    samples: Annotated[
+        int, typer.Option(help="Decisions recorded for --imitate (first pass).")
+    ] = 20_000,
+    epochs: Annotated[float, typer.Option(help="Passes over the decisions per fit.")] = 4.0,
+    dagger: Annotated[
+        int,
+        typer.Option(help="DAgger rounds after cloning: the policy plays, the teacher labels."),
+    ] = 0,
+    dagger_samples: Annotated[
+        int, typer.Option(help="Decisions per DAgger round (0: half of --samples).")
+    ] = 0,
+    net: Annotated[
+        str, typer.Option(help="Hidden layer sizes of a new network, e.g. 128,128.")
+    ] = "128,128",
+    learning_rate: Annotated[
+        float, typer.Option(help="PPO's learning rate (a clone's fine-tuning: lower).")
+    ] = 3e-4,
+    ent_coef: Annotated[float, typer.Option(help="PPO's entropy bonus.")] = 0.01,
+    half: Annotated[
+        bool, typer.Option(help="Store the policy file in float16 (half the size).")
+    ] = False,
 ) -> None:
     """Train a policy for one seat against bots and save it for learned:PATH."""
     from rami.bots import check_spec
@@ -51,6 +81,14 @@ def train(
             f"{spec.title} takes --{'rules' if spec.preset_label == 'rules' else 'mode'}"
         )
     levels = [o.strip() for o in opponents.split(",") if o.strip()]
+    try:
+        sizes = tuple(int(n) for n in net.split(",") if n.strip())
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        raise InputError(f"bad --net {net!r}: write layer sizes such as 128,128")
+    if learning_rate <= 0 or ent_coef < 0:
+        raise InputError("--learning-rate must be positive and --ent-coef at least 0")
     for level in levels:
         check_spec(spec.name, level)
     config = TrainConfig(
@@ -66,5 +104,14 @@ def train(
         max_turns=max_turns,
         resume=resume,
         backend=backend,
+        imitate=imitate,
+        samples=samples,
+        epochs=epochs,
+        dagger=dagger,
+        dagger_samples=dagger_samples or None,
+        net=sizes,
+        half=half,
+        learning_rate=learning_rate,
+        ent_coef=ent_coef,
     )
     run(config, log=lambda line: typer.echo(line, err=True))

@@ -69,6 +69,7 @@ SHOW_MELDS = 3  # M-6
 _NO_WILDS: frozenset[int] = frozenset()
 _KINDS52 = range(52)
 _DISCARDS = tuple(act.discard_action(c) for c in range(52))
+_DUBLEE_STEPS = tuple(Action(act.DUBLEE, (CARDS[k], CARDS[k])) for k in range(52))  # shared
 _TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 # A saved deal (the layout both games share) and the former Marriage keys still read:
 # ``players`` for ``seats``, ``setup`` for ``start``.
@@ -515,17 +516,22 @@ class MarriageState:
                     out.extend(steps)
         if path != MELDS_PATH and not self.exposed[s] and rules.dublees_allowed(self.n):
             need = self.show_dublees - len(self.dublees[s])
-            if dublee_count(hand) >= need:
+            have = dublee_count(hand)
+            if have >= need:
+                # showing the dublee of k leaves ``have - 1 >= left`` dublees (k is held
+                # twice or more): only the cards left to discard decide (``_spare`` of
+                # the hand without those two cards)
                 left = need - 1
+                taken = self.taken
+                base = self.sizes[s] - 2
                 for k in range(52):
                     if hand[k] < 2:
                         continue
-                    rest = hand[:]
-                    rest[k] -= 2
-                    if self._spare(s, rest, 2) < 2 * left + 1:
-                        continue
-                    if dublee_count(rest) >= left:
-                        out.append(Action(act.DUBLEE, (CARDS[k], CARDS[k])))
+                    spare = base
+                    if taken is not None:
+                        spare -= hand[taken] - (2 if k == taken else 0)
+                    if spare >= 2 * left + 1:
+                        out.append(_DUBLEE_STEPS[k])
         return out
 
     def _spare(self, s: int, rest: list[int], removed: int) -> int:

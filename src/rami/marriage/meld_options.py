@@ -32,7 +32,6 @@ from rami.marriage.melds import (
 from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import show_meld_options
 from rami.memo import GenerationMemo
-from rami.runs import RUN_KINDS
 
 __all__ = ["AddFacts", "listed", "meld_steps", "packs", "pure_melds", "show_steps"]
 
@@ -42,11 +41,13 @@ ADD = "add"
 SHOW_MELDS = 3  # M-6: pure melds shown to see, and kept on the table (indian)
 
 #: Per table meld (cards, wild kinds): [whether it is pure, per kind k: -1 not asked yet,
-#: 0 k may not be added, 1 m + k is a meld, 2 m + k is a pure meld]. One dictionary per
-#: deal (``MarriageState``): table melds live for the whole deal.
-AddFacts = dict[tuple[tuple[Card, ...], frozenset[int]], tuple[bool, list[int]]]
+#: 0 k may not be added, 1 m + k is a meld, 2 m + k is a pure meld, the kinds offered to
+#: it as bits (``_offered``)]. One dictionary per deal (``MarriageState``): table melds
+#: live for the whole deal.
+AddFacts = dict[tuple[tuple[Card, ...], frozenset[int]], tuple[bool, list[int], int]]
 
 _FACTS_BOUND = 4096
+_BIT = tuple(1 << c for c in range(53))
 #: The shared ``Action`` of each show or meld step, by (verb, sorted kinds).
 _ACTIONS: GenerationMemo[tuple[str, tuple[int, ...]], Action] = GenerationMemo(
     20_000, name="marriage.meld_actions"
@@ -73,7 +74,10 @@ def _add_action(k: int, i: int) -> Action:
 def listed(action: object, actions: list[Action]) -> bool:
     """Whether ``action`` is one of ``actions`` itself (identity, not equality): a move
     picked from the legal list is applied without checking it again."""
-    return any(a is action for a in actions)
+    for a in actions:  # noqa: SIM110 (a loop: any() over a generator is slower, every step)
+        if a is action:
+            return True
+    return False
 
 
 def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...]]:
@@ -83,32 +87,68 @@ def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...
     here directly: every run of held positions (ace at both ends, 13 cards at most), then
     every three or four suits of a held rank; other rules ask the solver.
     """
-    if not (rules.melds_at_least3 and rules.show_kinds == "sequence+trial"):
-        return [tuple(sorted(m)) for m in show_meld_options(hand, rules)]
     h: list[int] = hand if isinstance(hand, list) else list(hand)  # fast indexing compiled
+    if rules.melds_at_least3 and rules.show_kinds == "sequence+trial":
+        return _pure_of_mask(sum([_BIT[c] for c in range(52) if h[c]]))
+    if not rules.melds_at_least3 and rules.show_kinds == "sequence+tunnela":
+        return _threes_of_hand(h)
+    return [tuple(sorted(m)) for m in show_meld_options(hand, rules)]
+
+
+def _threes_of_hand(h: list[int]) -> list[tuple[int, ...]]:
+    """``pure_melds`` with melds of exactly three and tunnelas (the ``nepali`` kinds):
+    each three held positions in a row (ace low or high), then each tunnela."""
     out: list[tuple[int, ...]] = []
+    held = sum([_BIT[c] for c in range(52) if h[c]])
     for s in range(4):
-        kinds = RUN_KINDS[s]
+        bits = (held >> (13 * s)) & 0x1FFF
         base = s * 13
-        for start in range(1, 13):
-            if not h[kinds[start]]:
-                continue
-            end = start  # last held position of the run from ``start``
-            while end < 14 and end - start < 12 and h[kinds[end + 1]]:
+        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
+        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            start = low.bit_length() - 1
+            if start == 12:  # Q K A: the ace sorts first
+                out.append((base, base + 11, base + 12))
+            else:
+                out.append((base + start - 1, base + start, base + start + 1))
+    for k in range(52):
+        if h[k] >= 3:
+            out.append((k, k, k))
+    return out
+
+
+def _pure_of_mask(held: int) -> list[tuple[int, ...]]:
+    """``pure_melds`` (indian kinds) of a hand given as the bits of the kinds it holds:
+    the runs of held positions are read from each suit's bits, the trials from the ranks
+    held in three suits or more, in the order the plain loops listed them."""
+    out: list[tuple[int, ...]] = []
+    rows = [(held >> (13 * s)) & 0x1FFF for s in range(4)]  # bit r: rank r held
+    for s in range(4):
+        bits = rows[s]
+        base = s * 13
+        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
+        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE  # runs of three from 1 … 12
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            start = low.bit_length() - 1
+            end = start + 2  # last held position of the run from ``start``
+            while end < 14 and end - start < 12 and (pos >> (end + 1)) & 1:
                 end += 1
-            if end - start < 2:
-                continue
             for last in range(start + 2, end + 1):
                 if last == 14:  # the ace high: it sorts first
                     out.append((base, *range(base + start - 1, base + 13)))
                 else:
                     out.append(tuple(range(base + start - 1, base + last)))
-    for r in range(13):
-        if (h[r] > 0) + (h[13 + r] > 0) + (h[26 + r] > 0) + (h[39 + r] > 0) < 3:
-            continue
-        suits = [s for s in range(4) if h[s * 13 + r]]
-        if len(suits) < 3:
-            continue
+    b0, b1, b2, b3 = rows
+    trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
+    while trials:
+        low = trials & -trials
+        trials ^= low
+        r = low.bit_length() - 1
+        suits = [s for s in range(4) if (rows[s] >> r) & 1]
         for size in (3, 4):
             for combo in itertools.combinations(suits, size):
                 out.append(tuple([s * 13 + r for s in combo]))
@@ -174,6 +214,14 @@ def _near(a: int, b: int) -> bool:
     return a % 13 == b % 13
 
 
+#: Per natural kind ``a``: the kinds ``b > a`` that one wild card makes a meld with it
+#: (``_near``), ascending: the pair walk of ``meld_steps`` reads these few instead of
+#: testing every pair of held cards.
+_PARTNERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(b for b in range(a + 1, 52) if _near(a, b)) for a in range(52)
+)
+
+
 def meld_steps(
     hand: Sequence[int],
     rules: MarriageRules,
@@ -194,15 +242,20 @@ def meld_steps(
     out: list[Action] = []
     h: list[int] = hand if isinstance(hand, list) else list(hand)  # fast indexing compiled
     held = [c for c in range(52) if h[c]]
+    mask = sum([_BIT[c] for c in held])
     wild_in_hand = [c for c in held if c in wilds]
-    candidates = pure_melds(h, rules)
+    if rules.melds_at_least3 and rules.show_kinds == "sequence+trial":
+        candidates = _pure_of_mask(mask)
+    else:
+        candidates = pure_melds(h, rules)
     if wild_in_hand:
         w = wild_in_hand[0]
-        naturals = [c for c in held if c not in wilds]
-        for i, a in enumerate(naturals):
-            for j in range(i + 1, len(naturals)):
-                b = naturals[j]
-                if _near(a, b):
+        # each pair of held natural cards a < b with _near(a, b), a then b ascending
+        for a in held:
+            if a in wilds:
+                continue
+            for b in _PARTNERS[a]:
+                if h[b] and b not in wilds:
                     candidates.append((a, b, w) if w > b else (a, w, b) if w > a else (w, a, b))
         wild_total = 0
         for c in wild_in_hand:
@@ -230,7 +283,13 @@ def meld_steps(
             out.append(_action(MELD, meld))
     if not table:
         return out
-    entries: list[tuple[bool, list[int]]] = []
+    # the held cards whose addition leaves a card other than the taken one to discard
+    base = size - 1 - in_hand_taken
+    addable = 0
+    for k in held:
+        if base + (1 if k == taken else 0) >= 1:
+            addable |= 1 << k
+    entries: list[tuple[bool, list[int], int]] = []
     pure_total = 0
     for m in table:
         key = (m, wilds)
@@ -238,7 +297,7 @@ def meld_steps(
         if entry is None:
             if len(facts) >= _FACTS_BOUND:
                 facts.clear()  # clones share it: a long search must not grow it for ever
-            entry = (is_pure_meld(m, rules), [-1] * 52)
+            entry = (is_pure_meld(m, rules), [-1] * 52, _offered(m, wilds))
             facts[key] = entry
         entries.append(entry)
         if entry[0]:
@@ -246,14 +305,13 @@ def meld_steps(
     keep_pure = pure_total - 1 < SHOW_MELDS
     for i in range(len(table)):
         m = table[i]
-        pure, status = entries[i]
+        pure, status, offered = entries[i]
         need_pure = pure and keep_pure
-        for k in held:
-            spare = size - 1
-            if taken is not None:
-                spare -= in_hand_taken - (1 if k == taken else 0)
-            if spare < 1:
-                continue
+        bits = addable & offered
+        while bits:  # the held cards it is offered, ascending
+            low = bits & -bits
+            bits ^= low
+            k = low.bit_length() - 1
             st = status[k]
             if st < 0:
                 st = _add_status(m, k, rules, wilds)
@@ -261,6 +319,32 @@ def meld_steps(
             if st == 0 or (need_pure and st == 1):
                 continue
             out.append(_add_action(k, i))
+    return out
+
+
+def _offered(m: tuple[Card, ...], wilds: frozenset[int]) -> int:
+    """The kinds (bits) ``_add_status`` offers to table meld ``m`` (any other is 0 there):
+    wild cards; a trial's rank (and a lone natural card's suit); a sequence's suit;
+    everything when ``m`` has no natural card or mixes suits and ranks."""
+    naturals = [c for c in m if c not in wilds]
+    if not naturals:
+        return (1 << 52) - 1
+    rank = naturals[0] % 13
+    suit = naturals[0] // 13
+    same_rank = all(c % 13 == rank for c in naturals)
+    same_suit = all(c // 13 == suit for c in naturals)
+    out = 0
+    for k in range(52):
+        if k in wilds:
+            ok = True
+        elif same_rank:
+            ok = k % 13 == rank or (same_suit and k // 13 == suit)
+        elif same_suit:
+            ok = k // 13 == suit
+        else:
+            ok = True
+        if ok:
+            out |= 1 << k
     return out
 
 

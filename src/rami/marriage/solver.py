@@ -143,7 +143,7 @@ def max_show_melds(hand: Sequence[int], rules: MarriageRules, limit: int) -> int
 
 def dublee_count(hand: Sequence[int]) -> int:
     """Disjoint pairs of identical cards in the count vector ``hand``."""
-    return sum(n // 2 for n in hand)
+    return sum([n >> 1 for n in hand])  # n // 2; a list is summed faster than a generator
 
 
 def _dublee_need(hand: Sequence[int], rules: MarriageRules, shown: int) -> int:

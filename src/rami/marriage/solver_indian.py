@@ -329,7 +329,8 @@ class _Search:
             idx += 1
         if need > pool + self.wild_left + self.jokers:
             return False
-        key = (self.rkey, table, opened, pool, dropped, need, min(spare, 2), kept, idx < 52)
+        low = spare if spare < 2 else 2  # min(spare, 2) without the call
+        key = (self.rkey, table, opened, pool, dropped, need, low, kept, idx < 52)
         if key in self.failed:
             return False
         budget = self.budget
@@ -357,6 +358,9 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
+        """Place ``c``, the lowest natural card left. Every state below holds no natural
+        card under ``c`` (the cards it takes with ``c`` are above it), so their scan for
+        the next lowest starts at ``c``."""
         wild = self.wild
         tun = self.tun
         s, r = divmod(c, 13)
@@ -365,7 +369,7 @@ class _Search:
         try:
             # new sequences: windows of ranks starting at c (the ace low or high)
             row = RUN_KINDS[s]
-            for pos_c in positions(r):
+            for pos_c in POSITIONS[r]:
                 if pos_c == 14:
                     continue
                 his = self._his(c, pos_c, pos_c)
@@ -376,10 +380,11 @@ class _Search:
                     cards = held[:j]
                     span = hi - pos_c + 1
                     n = 1 + len(cards)
-                    g_need = max(3, span) - n
+                    full = span if span > 3 else 3
+                    g_need = full - n
                     if need + g_need > avail:
                         continue  # ``_place`` would say no at once
-                    g_spare = MAX_SEQUENCE - max(3, span)
+                    g_spare = MAX_SEQUENCE - full
                     if self._place(
                         cards,
                         c,
@@ -456,9 +461,16 @@ class _Search:
                     if p_need < 0 or (p_need and not self.jokers and _gap_dead(grown, self.R)):
                         continue
                     nt = (*table[:t], grown, *table[t + 1 :])
-                    if self._dfs(0, nt, opened, new, pool, dropped, need, spare, kept + 1):
+                    if self._dfs(c, nt, opened, new, pool, dropped, need, spare, kept + 1):
                         return True
                     continue
+                shape = _SHAPES.table.get((g, self.wmask))
+                if shape is not None:  # ``_joins`` would find no way (its first tests)
+                    t_rank, suits, one_suit, ranks = shape
+                    if not (t_rank == r and not (suits >> s) & 1) and (
+                        (one_suit != s and one_suit != 4) or (ranks >> r) & 1
+                    ):
+                        continue
                 joins = self._joins(c, g)
                 if not joins:
                     continue
@@ -474,7 +486,7 @@ class _Search:
                     nt = (*table[:t], grown, *table[t + 1 :])
                     no = (*opened[:t], False, *opened[t + 1 :])
                     ok = self._dfs(
-                        0,
+                        c,
                         nt,
                         no,
                         new,
@@ -490,7 +502,7 @@ class _Search:
                         return True
             if dropped < self.drops and (self.skip is None or not self.skip[c]):
                 self.drop_stack.append(c)
-                ok = self._dfs(0, table, opened, new, pool, dropped + 1, need, spare, kept)
+                ok = self._dfs(c, table, opened, new, pool, dropped + 1, need, spare, kept)
                 self.drop_stack.pop()
                 if ok:
                     return True
@@ -557,7 +569,7 @@ class _Search:
         self.rkey -= delta
         group = tuple(sorted((c, *cards)))
         nn = (*new, group)  # sorted at the leaf (``_leaf``): no state key holds it
-        ok = self._dfs(0, table, opened, nn, pool, dropped, need, spare, kept)
+        ok = self._dfs(c, table, opened, nn, pool, dropped, need, spare, kept)
         for k in cards:
             R[k] += 1
         self.rkey += delta
@@ -948,18 +960,18 @@ def _too_many_loners(
     wild, wmask = _wild_row(wilds)
     h: list[int] = hand if isinstance(hand, list) else list(hand)
     wild_count = 0
-    for k in range(len(h)):
-        n = h[k]
-        if n and (k >= 52 or wild[k]):
-            wild_count += n
+    naturals: list[int] = []  # the natural kinds held, ascending (the loops read only these)
+    for k in [k for k in range(len(h)) if h[k]]:
+        if k >= 52 or wild[k]:
+            wild_count += h[k]
+        else:
+            naturals.append(k)
     held = [0, 0, 0, 0]  # per suit, bit p (1..14, ace 1 and 14): a natural card there
     rank_suits = [0] * 13  # suits holding a natural card of each rank
-    for s in range(4):
-        for r in range(13):
-            c = s * 13 + r
-            if h[c] and not wild[c]:
-                held[s] |= _BITS[r]
-                rank_suits[r] += 1
+    for c in naturals:
+        r = c % 13
+        held[c // 13] |= _BITS[r]
+        rank_suits[r] += 1
     ranks = [0, 0, 0, 0]  # per suit, bit r: a trial of the table may take that card
     reach = [0, 0, 0, 0]  # per suit, bit p: a sequence of the table may take it
     for g in table:
@@ -977,41 +989,40 @@ def _too_many_loners(
         mask = held[suit]
         slack = slack0 + wild_count + 1
         for lo, hi in spans:
-            grown = True
-            while grown:  # chain through the hand's cards of the suit
-                grown = False
-                for p in range(max(1, lo - slack), lo):
-                    if (mask >> p) & 1:
-                        lo, grown = p, True
-                        break
-                for p in range(min(14, hi + slack), hi, -1):
-                    if (mask >> p) & 1:
-                        hi, grown = p, True
-                        break
+            # chain through the hand's cards of the suit: the lowest held position within
+            # ``slack`` below, the highest within ``slack`` above, until none is left
+            while True:
+                near = mask & ((1 << lo) - (1 << max(1, lo - slack)))
+                if not near:
+                    break
+                lo = (near & -near).bit_length() - 1
+            while True:
+                near = mask & ((2 << min(14, hi + slack)) - (2 << hi))
+                if not near:
+                    break
+                hi = near.bit_length() - 1
             a, b = max(1, lo - slack), min(14, hi + slack)
             reach[suit] |= (((1 << (b - a + 1)) - 1) << a) & ~occupied
     loners = needy = 0
     lonely = [0, 0, 0, 0]  # per suit, bit r: a card needing a wild card (or a drop)
-    for s in range(4):
-        for r in range(13):
-            c = s * 13 + r
-            n = h[c]
-            if not n or wild[c]:
-                continue
-            if (ranks[s] >> r) & 1 or reach[s] & _BITS[r]:
-                continue
-            if not (rank_suits[r] > 1 or held[s] & ~_BITS[r] & _NEAR_RANK[r]):
-                loners += n  # no partner
+    for c in naturals:
+        s = c // 13
+        r = c % 13
+        n = h[c]
+        if (ranks[s] >> r) & 1 or reach[s] & _BITS[r]:
+            continue
+        if not (rank_suits[r] > 1 or held[s] & ~_BITS[r] & _NEAR_RANK[r]):
+            loners += n  # no partner
+            lonely[s] |= 1 << r
+        elif rank_suits[r] < 3 and not (tun and n >= 3):
+            run = False  # a natural run of three through it?
+            for lo in _RANK_RUN_STARTS[r]:
+                if (held[s] >> lo) & 7 == 7:
+                    run = True
+                    break
+            if not run:
+                needy += n  # its meld holds a wild card: no natural meld holds it
                 lonely[s] |= 1 << r
-            elif rank_suits[r] < 3 and not (tun and n >= 3):
-                run = False  # a natural run of three through it?
-                for lo in _RANK_RUN_STARTS[r]:
-                    if (held[s] >> lo) & 7 == 7:
-                        run = True
-                        break
-                if not run:
-                    needy += n  # its meld holds a wild card: no natural meld holds it
-                    lonely[s] |= 1 << r
     if not wild_count:
         return loners + needy > drops  # every meld is natural
     left = max(0, loners - drops)

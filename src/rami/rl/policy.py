@@ -30,6 +30,10 @@ class MlpPolicy:
     def __init__(self, meta: Mapping[str, Any], layers: Sequence[tuple[Array, Array]]) -> None:
         self.meta = dict(meta)
         self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        # ``best``'s fast path: the first layer by input (an observation is mostly
+        # zeros: only its nonzero inputs' rows are read) and the last by action id
+        # (only the legal ids' rows are read)
+        self._first_by_input = np.ascontiguousarray(self.layers[0][0].T) if self.layers else None
 
     def logits(self, obs: Array) -> Array:
         h = obs.astype(np.float32, copy=False)
@@ -44,15 +48,36 @@ class MlpPolicy:
         """The legal id with the highest logit."""
         if not legal_ids:
             raise InputError("the policy was asked to move with no legal action")
-        logits = self.logits(obs)
         ids = np.asarray(legal_ids, dtype=np.int64)
-        return int(ids[int(np.argmax(logits[ids]))])
+        return int(ids[int(np.argmax(self.legal_logits(obs, ids)))])
 
-    def save(self, path: str | Path) -> None:
+    def legal_logits(self, obs: Array, ids: npt.NDArray[np.int64]) -> Array:
+        """``logits(obs)[ids]``, reading only the weights they depend on: the rows of the
+        observation's nonzero inputs in the first layer, the legal ids' in the last (a
+        few hundred of 2,619 inputs and a few dozen of 6,422 ids in Tunisian rami: a
+        decision costs tens of µs instead of a millisecond; equal up to rounding)."""
+        x = obs.astype(np.float32, copy=False)
+        last = len(self.layers) - 1
+        assert self._first_by_input is not None
+        nz = np.flatnonzero(x)
+        h: Array = x[nz] @ self._first_by_input[nz] + self.layers[0][1]
+        if last == 0:
+            return h[ids]
+        h = np.tanh(h)
+        for w, b in self.layers[1:last]:
+            h = np.tanh(w @ h + b)
+        w, b = self.layers[last]
+        out: Array = w[ids] @ h + b[ids]
+        return out
+
+    def save(self, path: str | Path, half: bool = False) -> None:
+        """Write the file; ``half`` stores float16 arrays (half the size; ``load`` reads
+        them back as float32, and the best legal id rarely changes)."""
         arrays: dict[str, Any] = {"meta": np.asarray(json.dumps(self.meta))}
+        dtype = np.float16 if half else np.float32
         for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"] = w
-            arrays[f"b{i}"] = b
+            arrays[f"w{i}"] = w.astype(dtype)
+            arrays[f"b{i}"] = b.astype(dtype)
         with open(path, "wb") as fh:
             np.savez_compressed(fh, **arrays)
 

@@ -4,6 +4,9 @@ wrapper (``rami.rl.gym_env``), one learning seat against rami bots.
 ``python -m rami.rl.train`` or ``rami train``; the result is a policy file (numpy
 arrays, ``rami.rl.policy``) that ``make_bot(game, "learned:PATH")`` plays, plus the
 sb3 model next to it (``PATH.sb3.zip``) to resume training with ``--resume``.
+
+``--imitate TEACHER`` trains the same network by behaviour cloning instead of PPO
+(``rami.rl.imitate``): a warm start that ``--resume`` then continues with PPO.
 """
 
 from __future__ import annotations
@@ -40,6 +43,13 @@ class TrainConfig:
     ent_coef: float = 0.01
     resume: bool = False
     backend: str = "local"  # local (in this process) or ray (environments in Ray actors)
+    imitate: str | None = None  # behaviour cloning from this teacher instead of PPO
+    samples: int = 20_000  # decisions recorded for cloning (first pass)
+    epochs: float = 4.0  # passes over the recorded decisions per fit
+    dagger: int = 0  # DAgger rounds: the policy plays, the teacher labels, fit again
+    dagger_samples: int | None = None  # decisions per DAgger round (default samples / 2)
+    imitate_lr: float = 1e-3
+    half: bool = False  # store the policy file's arrays as float16 (half the size)
     notes: dict[str, object] = field(default_factory=dict)
 
 
@@ -71,8 +81,14 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
         raise InputError("training needs the rl extra: pip install 'rami[rl]'") from None
     from rami.rl.policy import export_sb3
 
-    if config.minutes <= 0 and not config.steps:
+    if config.imitate is None and config.minutes <= 0 and not config.steps:
         raise InputError("give a positive --minutes or --steps")
+    if config.imitate is not None:
+        from rami.rl.imitate import make_teacher
+
+        make_teacher(config.game, config.imitate)  # InputError if unknown
+        if config.samples < 1 or config.epochs <= 0 or config.dagger < 0:
+            raise InputError("--samples and --epochs must be positive, --dagger at least 0")
     if config.envs < 1:
         raise InputError("--envs must be at least 1")
     torch.set_num_threads(1)
@@ -90,7 +106,17 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
     out = Path(config.out)
     model_path = out.with_suffix(".sb3.zip")
     if config.resume and model_path.exists():
-        model = MaskablePPO.load(model_path, env=env, device="cpu")
+        rate = config.learning_rate  # this run's rate and entropy bonus, not the saved ones
+        model = MaskablePPO.load(
+            model_path,
+            env=env,
+            device="cpu",
+            custom_objects={
+                "learning_rate": rate,
+                "lr_schedule": lambda _progress: rate,
+                "ent_coef": config.ent_coef,
+            },
+        )
     else:
         model = MaskablePPO(
             "MlpPolicy",
@@ -129,11 +155,20 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
                 )
             return deadline is None or time.monotonic() < deadline
 
-    total = config.steps or 10**9
-    model.learn(total_timesteps=total, callback=Stop(), reset_num_timesteps=not config.resume)
+    cloned: dict[str, object] = {}
+    if config.imitate is not None:
+        cloned = _imitate(model, config, makers, deadline, log)
+    else:
+        total = config.steps or 10**9
+        model.learn(total_timesteps=total, callback=Stop(), reset_num_timesteps=not config.resume)
     elapsed = time.monotonic() - started
     env.close()
     probe: Any = makers[0]()
+    history = list(_previous_meta(out).get("imitation", [])) if config.resume else []
+    if cloned:
+        history.append(cloned)
+    if history:  # the cloning passes this network went through, oldest first
+        config.notes = {**config.notes, "imitation": history}
     meta = {
         "game": probe.spec_.name,
         "preset": config.preset,
@@ -144,30 +179,101 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
         "action_space_size": probe.space.size,
         "action_space_digest": probe.space.digest(),
         "activation": "tanh",
-        "trained_steps": int(model.num_timesteps),
+        "trained_steps": int(model.num_timesteps),  # PPO steps
         "trained_seconds": round(elapsed, 1),
         "config": {k: v for k, v in asdict(config).items() if k != "notes"},
         **config.notes,
     }
     policy = export_sb3(model, meta)
     out.parent.mkdir(parents=True, exist_ok=True)
-    policy.save(out)
+    policy.save(out, half=config.half)
     model.save(model_path)
     summary = {
         "policy": str(out),
         "model": str(model_path),
         "steps": int(model.num_timesteps),
         "seconds": round(elapsed, 1),
-        "deals": len(episodes),
+        "deals": len(episodes) if not cloned else cloned["deals"],
+        **({"imitation": cloned} if cloned else {}),
         "mean_final_reward_last_200": (
             sum(episodes[-200:]) / len(episodes[-200:]) if episodes else None
         ),
     }
+    if cloned:
+        log(
+            f"cloned {config.imitate} from {cloned['samples']} decisions ({cloned['deals']} "
+            f"deals) in {elapsed:.0f}s, held-out agreement {cloned['agreement']}; "
+            f"policy {out}, model {model_path}"
+        )
+        return summary
     log(
         f"trained {summary['steps']} steps ({summary['deals']} deals) in {elapsed:.0f}s; "
         f"policy {out}, model {model_path}"
     )
     return summary
+
+
+def _previous_meta(out: Path) -> dict[str, Any]:
+    """The meta of the policy file a resumed run overwrites (its history is kept)."""
+    from rami.rl.policy import MlpPolicy
+
+    try:
+        return MlpPolicy.load(out).meta
+    except InputError:
+        return {}
+
+
+def _imitate(
+    model: Any,
+    config: TrainConfig,
+    makers: Sequence[Callable[[], Any]],
+    deadline: float | None,
+    log: Callable[[str], None],
+) -> dict[str, object]:
+    """Behaviour cloning (``rami.rl.imitate``) of ``model``'s policy from the teacher,
+    the first pass on the teacher's own deals (the policy's own when resuming), then
+    ``config.dagger`` rounds on the policy's; ``deadline`` bounds the recording. A
+    summary for the policy's meta."""
+    from rami.rl.imitate import Dataset, fit, greedy_chooser, make_teacher, record
+
+    assert config.imitate is not None
+    teacher = make_teacher(config.game, config.imitate, config.seed)
+    policy = model.policy
+    data: Dataset | None = None
+    rounds: list[dict[str, object]] = []
+    for round_ in range(config.dagger + 1):
+        want = config.samples if round_ == 0 else config.dagger_samples or config.samples // 2
+        # the teacher plays the first pass of a new network; a resumed one (or a later
+        # round) plays itself and the teacher labels its positions (DAgger)
+        fresh = round_ == 0 and not config.resume
+        actor = None if fresh else greedy_chooser(policy)
+        share = max(1, want // len(makers))
+        for i, make in enumerate(makers):
+            part = record(make, teacher, share, config.seed * 7919 + round_ * 101 + i,
+                          actor, deadline)  # fmt: skip
+            if data is None:
+                data = part
+            else:
+                data.extend(part)
+        assert data is not None
+        log(f"round {round_}: {len(data)} decisions from {data.deals} deals "
+            f"({data.seconds:.0f}s recording)")  # fmt: skip
+        fitted = fit(policy, data, config.epochs, config.batch_size, config.imitate_lr,
+                     seed=config.seed + round_, log=log)  # fmt: skip
+        rounds.append({"decisions": len(data), **fitted})
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+    assert data is not None
+    return {
+        "teacher": config.imitate,
+        "opponents": list(config.opponents),
+        "samples": len(data),
+        "deals": data.deals,
+        "dagger_rounds": len(rounds) - 1,
+        "epochs": config.epochs,
+        "agreement": rounds[-1]["agreement"],
+        "rounds": rounds,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover - thin CLI
