@@ -12,7 +12,17 @@ import pytest
 import rami.tunisian.melds as melds_module
 from rami.cards import JOKER, Card, counts, parse_cards, shoe
 from rami.errors import IllegalAction
-from rami.tunisian.melds import Meld, add_to_meld, make_meld, meld_of, meld_options, swap_joker
+from rami.tunisian.melds import (
+    Meld,
+    add_to_meld,
+    make_meld,
+    meld_of,
+    meld_options,
+    meld_options_packed,
+    melds_holding,
+    swap_joker,
+)
+from rami.tunisian.solver import pack
 
 
 def c(text: str) -> Card:
@@ -256,3 +266,31 @@ def test_T7_melds_read_back_the_same_after_lay_offs_and_swaps() -> None:
             assert len(grown.cards) >= len(meld.cards)
             assert sum(x == JOKER for x in grown.cards) <= 1
             meld = grown
+
+
+def test_T4_packed_meld_options_are_the_plain_ones() -> None:
+    """``meld_options_packed`` lists ``meld_options``'s melds in its order, each with its
+    packed cards and value (T-4, T-5)."""
+    rng = random.Random(11)
+    deck = shoe(2, 4)
+    narrow = [c for c in deck if c == JOKER or c % 13 < 5 or c % 13 > 9]
+    for n in range(4000):
+        cards = rng.sample(narrow if n % 2 else deck, rng.randrange(0, 20))
+        vec = counts(cards)
+        entries = meld_options_packed(pack(vec))
+        assert [m for m, _, _ in entries] == meld_options(vec)
+        for m, delta, value in entries:
+            assert delta == pack(counts(m.cards)) and value == m.value
+
+
+def test_T4_melds_holding_a_card_are_those_of_the_options() -> None:
+    rng = random.Random(12)
+    deck = shoe(2, 4)
+    narrow = [c for c in deck if c == JOKER or c % 13 < 5 or c % 13 > 9]
+    for n in range(3000):
+        cards = rng.sample(narrow if n % 2 else deck, rng.randrange(1, 20))
+        key = pack(counts(cards))
+        entries = meld_options_packed(key)
+        for card in set(cards):
+            held = [e for e in entries if card in e[0].cards]
+            assert sorted(melds_holding(key, card), key=entries.index) == held

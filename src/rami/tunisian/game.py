@@ -48,16 +48,23 @@ from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
 from rami.tunisian.melds import (
     Meld,
+    MeldEntry,
     add_to_meld,
     make_meld,
-    meld_options,
+    meld_options_packed,
+    melds_holding,
     position_card,
     swap_joker,
 )
 from rami.tunisian.phases import Phase, Verb
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
-from rami.tunisian.solver import best_opening, opening_at_least, opening_reaches
+from rami.tunisian.solver import (
+    best_opening,
+    opening_at_least_packed,
+    opening_bound,
+    opening_reaches_packed,
+)
 from rami.tunisian.view import build_view
 from rami.view_cache import ViewCache
 
@@ -84,6 +91,10 @@ _VERBS = tuple(v.value for v in Verb)
 TableMeld = tuple[Meld, int]
 """A meld on the table and the seat that laid it."""
 
+_Offs = tuple[
+    tuple[tuple[int, dict[Action, Meld]], ...], tuple[tuple[int, dict[Action, Meld]], ...]
+]
+
 _JOKER_INDEX = int(JOKER)
 _TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 _DRAW = Action("draw")
@@ -93,6 +104,8 @@ _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
 # listing the discards (on every step) does not hash each action again.
 _DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
 _MISSING: Any = object()  # not among the legal actions
+_DRAW_ONLY: dict[Action, Any] = {_DRAW: None}
+_DRAW_OR_TAKE: dict[Action, Any] = {_DRAW: None, _TAKE: None}
 # why the discard may not be taken (``_take_block``; ``_take_problem`` words them)
 _PILE_EMPTY, _NO_OTHER_DISCARD, _FIRST_ROUND, _NO_OPENING = range(4)
 _CACHE_LIMIT = 20_000
@@ -116,91 +129,144 @@ _action_texts: dict[Action, str] = {}
 # values and a table holds the same melds for many turns.
 _lay_off_cache: dict[Meld, tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]]] = {}
 
-# Memo tables keyed by a hand's count vector as ``bytes`` (cheap to build from the
-# ``bytearray`` hands, to hash, and to pack for the solver); the solver is pure.
-_best_cache: dict[bytes, int] = {}
-_options_cache: dict[bytes, tuple[Meld, ...]] = {}
-_reach_cache: dict[tuple[bytes, int], bool] = {}
+# Hands are also kept packed (``_keys``, as ``rami.tunisian.solver.pack`` lays them out:
+# two bits per natural kind, the jokers from bit 104): one card of kind ``c`` is
+# ``_UNIT[c]``, a meld's cards one subtraction, and the packed hand is the memo key and
+# what the solver reads, so an opening question costs no packing.
+_UNIT = tuple(1 << (2 * c) for c in range(KINDS))
+_JOKER_SHIFT = 2 * _JOKER_INDEX  # the joker count's bits (jokers <= 7, T-1)
+_PRESENT = sum(1 << (2 * k) for k in range(52))  # the low bit of each natural's count
+_TWOS = _PRESENT << 1
+_VALUE_SHIFT = _JOKER_SHIFT + 3  # a memo key: the packed hand, the value above it
+
+# Memo tables keyed by a packed hand; the solver is pure.
+_best_cache: dict[int, int] = {}
+_options_cache: dict[int, tuple[MeldEntry, ...]] = {}
+_reach_cache: dict[int, bool] = {}
 
 
-def _best_value(hand: bytes) -> int:
-    """Value of the best opening ``hand`` holds (keeping one card), 0 if none."""
-    value = _best_cache.get(hand)
+def _unpack(key: int) -> list[int]:
+    """The count vector of a packed hand."""
+    return [(key >> (2 * k)) & 3 for k in range(52)] + [key >> _JOKER_SHIFT]
+
+
+def _size(key: int) -> int:
+    """How many cards a packed hand holds."""
+    return (key & _PRESENT).bit_count() + 2 * (key & _TWOS).bit_count() + (key >> _JOKER_SHIFT)
+
+
+# Bits where one count field of a packed hand ends and the next begins: subtracting
+# packed cards borrows across one of them exactly when some count would go negative.
+_BORROWS = sum(1 << (2 * k) for k in range(1, KINDS))
+
+
+def _holds(key: int, cards: int) -> bool:
+    """Does the packed hand ``key`` hold the packed ``cards`` (no count goes negative)?"""
+    rest = key - cards
+    return rest >= 0 and not (rest ^ key ^ cards) & _BORROWS
+
+
+def _delta(cards: Sequence[int]) -> int:
+    """``cards`` packed (what laying them takes from a packed hand)."""
+    total = 0
+    for c in cards:
+        total += _UNIT[c]
+    return total
+
+
+def _best_value(key: int) -> int:
+    """Value of the best opening the packed hand holds (keeping one card), 0 if none."""
+    value = _best_cache.get(key)
     if value is None:
-        opening = best_opening(hand)
+        opening = best_opening(_unpack(key))
         value = opening.value if opening is not None else 0
         if len(_best_cache) >= _CACHE_LIMIT:
             _best_cache.clear()
-        _best_cache[hand] = value
+        _best_cache[key] = value
     return value
 
 
-def _reaches(hand: bytes, value: int) -> bool:
-    """Does ``hand`` hold an opening worth ``value`` or more (keeping a card)? Memoised."""
+def _reaches(key: int, value: int) -> bool:
+    """Does the packed hand hold an opening worth ``value`` or more (keeping a card)?"""
     if value <= 0:
-        return sum(hand) > 0
-    key = (hand, value)
-    found = _reach_cache.get(key)
+        return key != 0
+    memo = key | value << _VALUE_SHIFT
+    found = _reach_cache.get(memo)
     if found is None:
-        found = opening_reaches(hand, value)
+        found = opening_reaches_packed(key, value)
         if len(_reach_cache) >= _CACHE_LIMIT:
             _reach_cache.clear()
-        _reach_cache[key] = found
+        _reach_cache[memo] = found
     return found
 
 
-def _completable(hand: bytes, staged: int, need: Card | None, threshold: int) -> bool:
-    """Can ``hand`` (a card kept) bring a staged ``staged`` to ``threshold``?
+def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
+    """``_reaches(key, value)`` for a packed hand of ``size`` cards whose every opening
+    worth ``value`` holds the card ``c``: the hand without that card is known to hold no
+    melds worth it (T-6), so an opening is a meld with ``c`` and an opening of the rest
+    worth what the meld leaves. Memoised with ``_reaches``."""
+    if value <= 0:
+        return key != 0
+    memo = key | value << _VALUE_SHIFT
+    found = _reach_cache.get(memo)
+    if found is None:
+        # the bound first: it refuses most hands, and is cheaper than listing the melds
+        found = opening_bound(key) >= value and any(
+            len(m.cards) < size and _reaches(key - delta, value - v)
+            for m, delta, v in melds_holding(key, c)
+        )
+        if len(_reach_cache) >= _CACHE_LIMIT:
+            _reach_cache.clear()
+        _reach_cache[memo] = found
+    return found
 
-    With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it.
+
+def _completable(
+    key: int,
+    size: int,
+    staged: int,
+    need: Card | None,
+    threshold: int,
+    through: Card | None = None,
+) -> bool:
+    """Can the packed hand of ``size`` cards (a card kept) bring ``staged`` to ``threshold``?
+
+    With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it;
+    ``through``: every opening of the hand holds that card (``_reaches_through``).
     """
     if need is None:
-        return _reaches(hand, threshold - staged)
-    size = sum(hand)
+        if through is not None:
+            return _reaches_through(key, size, through, threshold - staged)
+        return _reaches(key, threshold - staged)
     return any(
         need in m.cards
         and len(m.cards) < size
-        and _reaches(_minus(hand, m.cards), threshold - staged - m.value)
-        for m in _options(hand)
+        and _reaches(key - delta, threshold - staged - value)
+        for m, delta, value in _options(key)
     )
 
 
-def _reach_value(hand: bytes, staged: int, need: Card | None) -> int:
-    """The most a staged opening can reach from ``hand`` (for error messages)."""
+def _reach_value(key: int, size: int, staged: int, need: Card | None) -> int:
+    """The most a staged opening can reach from the packed hand (for error messages)."""
     if need is None:
-        return staged + _best_value(hand)
-    size = sum(hand)
+        return staged + _best_value(key)
     best = staged
-    for m in _options(hand):
+    for m, delta, value in _options(key):
         if need in m.cards and len(m.cards) < size:
-            best = max(best, staged + m.value + _best_value(_minus(hand, m.cards)))
+            best = max(best, staged + value + _best_value(key - delta))
     return best
 
 
-def _counted(cards: Sequence[Card]) -> list[tuple[int, int]]:
-    """(card, copies) pairs of ``cards``."""
-    out: dict[int, int] = {}
-    for c in cards:
-        out[c] = out.get(c, 0) + 1
-    return list(out.items())
-
-
-def _options(hand: bytes) -> tuple[Meld, ...]:
-    """Every meld ``hand`` can lay (``meld_options``), memoised."""
-    found = _options_cache.get(hand)
+def _options(key: int) -> tuple[MeldEntry, ...]:
+    """Every meld the packed hand can lay (``meld_options``) with its packed cards and
+    value, memoised."""
+    found = _options_cache.get(key)
     if found is None:
-        found = tuple(meld_options(hand))
+        found = tuple(meld_options_packed(key))
         if len(_options_cache) >= _CACHE_LIMIT:
             _options_cache.clear()
-        _options_cache[hand] = found
+        _options_cache[key] = found
     return found
-
-
-def _minus(hand: bytes, cards: Sequence[Card]) -> bytes:
-    rest = bytearray(hand)
-    for c in cards:
-        rest[c] -= 1
-    return bytes(rest)
 
 
 def _lay_off_candidates(meld: Meld) -> list[int]:
@@ -276,8 +342,37 @@ def _text_of(act: Action) -> str:
     return text
 
 
-def _in_no_meld(hand: Sequence[int], c: int) -> bool:
-    """True when no meld of ``hand`` (which holds ``c``) can hold the card ``c``.
+_NO_PAIR = 1 << 2 * KINDS  # a bit no hand holds: a pair that never makes a run
+_NoMeldMasks = tuple[int, int, int, int, int, int, int, int]
+
+
+def _no_meld_masks(c: int) -> _NoMeldMasks:
+    """What ``_fits_no_meld`` reads for the natural ``c``, as presence bits: the other
+    suits of its rank; every card of its suit within two places; each pair of
+    neighbours that makes a run with it (one place apart each side, or two on one side;
+    at most six, for an ace, filled up with ``_NO_PAIR``)."""
+    suit, r = divmod(c, 13)
+    others = sum(_UNIT[s * 13 + r] for s in range(4) if s != suit)
+    kinds = RUN_KINDS[suit]
+
+    def bit(p: int) -> int:
+        return _UNIT[kinds[p]] if ACE_LOW <= p <= ACE_HIGH else 0
+
+    pairs: list[int] = []
+    near = 0
+    for p in positions(r):
+        a, b, d, e = bit(p - 2), bit(p - 1), bit(p + 1), bit(p + 2)
+        pairs.extend(x | y for x, y in ((a, b), (b, d), (d, e)) if x and y)
+        near |= a | b | d | e
+    p0, p1, p2, p3, p4, p5 = pairs + [_NO_PAIR] * (6 - len(pairs))
+    return others, near, p0, p1, p2, p3, p4, p5
+
+
+_NO_MELD = tuple(_no_meld_masks(c) for c in range(52))
+
+
+def _fits_no_meld(key: int, c: int) -> bool:
+    """True when no meld of the packed hand ``key`` (which holds ``c``) can hold ``c``.
 
     A cheap exact-enough test (it may say False for a card that fits nowhere, never
     True for one that fits): a brelan needs two other suits of the rank, or one and a
@@ -286,27 +381,26 @@ def _in_no_meld(hand: Sequence[int], c: int) -> bool:
     """
     if c == _JOKER_INDEX:
         return False
-    joker = hand[_JOKER_INDEX] > 0
-    suit, r = divmod(c, 13)
-    others = 0
-    for s in range(4):
-        if s != suit and hand[s * 13 + r]:
-            others += 1
-    if others >= 2 or (others and joker):
+    present = (key | key >> 1) & _PRESENT
+    others, near, p0, p1, p2, p3, p4, p5 = _NO_MELD[c]
+    if key >> _JOKER_SHIFT:  # a joker: one other card of the rank, or of the run, will do
+        return not (present & others or present & near)
+    if (present & others).bit_count() >= 2:
         return False
+    missing = ~present  # each pair lacks a card
+    return bool(
+        p0 & missing
+        and p1 & missing
+        and p2 & missing
+        and p3 & missing
+        and p4 & missing
+        and p5 & missing
+    )
 
-    kinds = RUN_KINDS[suit]
 
-    def held(p: int) -> bool:
-        return ACE_LOW <= p <= ACE_HIGH and hand[kinds[p]] > 0
-
-    for p in positions(r):
-        a, b, d, e = held(p - 2), held(p - 1), held(p + 1), held(p + 2)
-        if (a and b) or (b and d) or (d and e):
-            return False
-        if joker and (a or b or d or e):
-            return False
-    return True
+def _in_no_meld(hand: Sequence[int], c: int) -> bool:
+    """``_fits_no_meld`` of a count vector (tests)."""
+    return _fits_no_meld(_delta([k for k in range(KINDS) for _ in range(hand[k])]), c)
 
 
 def _keeps_other(hand: Sequence[int], size: int, cards: Sequence[int], banned: int | None) -> bool:
@@ -329,6 +423,7 @@ class TunisianState:
     __slots__ = (
         "_actions",
         "_active",
+        "_after",
         "_below",
         "_discard",
         "_drawn",
@@ -336,9 +431,11 @@ class TunisianState:
         "_events",
         "_fact",
         "_hands",
+        "_keys",
         "_last_opening",
         "_legal",
         "_need",
+        "_offs",
         "_opened",
         "_opening_values",
         "_phase",
@@ -351,6 +448,7 @@ class TunisianState:
         "_stock",
         "_table",
         "_taken",
+        "_through",
         "_to_move",
         "_took",
         "_turn",
@@ -364,11 +462,16 @@ class TunisianState:
     seed: int
     dealer: int
     _active: tuple[bool, ...]
+    _after: tuple[int, ...]  # ``next_seat`` of each seat, worked out once a deal
     _hands: list[bytearray]  # count vectors
+    _keys: list[int]  # the same hands packed (``_UNIT``)
     _sizes: list[int]
     _stock: list[Card]
     _discard: list[Card]
     _table: list[TableMeld]
+    # what each table meld takes (``_lay_offs``) as {action: meld after it} entries by
+    # card (adds, swaps), None until asked; in step with ``_table``
+    _offs: list[_Offs | None]
     _opened: list[bool]
     _opening_values: list[int | None]
     _last_opening: int | None
@@ -392,6 +495,11 @@ class TunisianState:
     _below: list[int | None]
     _fact: int | None
     _drawn: Card | None
+    # A card every opening the unopened seat to move can still complete this turn holds:
+    # its hand without the card holds no melds worth what the opening still needs (the
+    # card drawn or taken onto a hand known, by ``_below``, to hold no opening). Staging
+    # a meld without it keeps that so; staging one with it ends it (T-6).
+    _through: Card | None
 
     # ----------------------------------------------------------------- building
 
@@ -406,11 +514,22 @@ class TunisianState:
         self.dealer = dealer
         self._active = active
         n = rules.players
+        after = []
+        for seat in range(n):
+            s = seat
+            for _ in range(n):
+                s = (s - 1) % n
+                if active[s]:
+                    break
+            after.append(s if active[s] else seat)
+        self._after = tuple(after)
         self._hands = [bytearray(KINDS) for _ in range(n)]
         self._sizes = [0] * n
+        self._keys = [0] * n
         self._stock = []
         self._discard = []
         self._table = []
+        self._offs = []
         self._opened = [False] * n
         self._opening_values = [None] * n
         self._last_opening = None
@@ -432,6 +551,7 @@ class TunisianState:
         self._below = [None] * n
         self._fact = None
         self._drawn = None
+        self._through = None
         return self
 
     @classmethod
@@ -464,6 +584,7 @@ class TunisianState:
             for c in cards[pos : pos + take]:
                 self._hands[seat][c] += 1
             self._sizes[seat] = take
+            self._keys[seat] = _delta(cards[pos : pos + take])
             pos += take
         self._stock = list(cards[pos:])
         self._events.append(
@@ -576,6 +697,7 @@ class TunisianState:
             for c in cards:
                 self._hands[seat][c] += 1
             self._sizes[seat] = len(cards)
+            self._keys[seat] = _delta(cards)
             used += cards
         for cards_spec, owner in table:
             cards = _card_list(cards_spec)
@@ -584,6 +706,7 @@ class TunisianState:
             except IllegalAction as exc:
                 raise InputError(f"table meld {format_list(cards)}: {exc}") from None
             self._table.append((meld, owner))
+            self._offs.append(None)
             used += cards
         self._discard = _card_list(discard)
         used += self._discard
@@ -678,11 +801,14 @@ class TunisianState:
         other.seed = self.seed
         other.dealer = self.dealer
         other._active = self._active
+        other._after = self._after
         other._hands = [h[:] for h in self._hands]
+        other._keys = self._keys[:]
         other._sizes = self._sizes[:]
         other._stock = self._stock[:]
         other._discard = self._discard[:]
         other._table = self._table[:]
+        other._offs = self._offs[:]
         other._opened = self._opened[:]
         other._opening_values = self._opening_values[:]
         other._last_opening = self._last_opening
@@ -704,6 +830,7 @@ class TunisianState:
         other._below = self._below[:]
         other._fact = self._fact
         other._drawn = self._drawn
+        other._through = self._through
         return other
 
     # --------------------------------------------------------------- protocol
@@ -751,7 +878,7 @@ class TunisianState:
     @property
     def first_round(self) -> bool:
         """True during every player's first turn (T-3): nobody may open."""
-        return self._turn < sum(self._active)
+        return self._turn < len(self._active) - self._active.count(False)
 
     @property
     def threshold(self) -> int:
@@ -816,13 +943,7 @@ class TunisianState:
 
     def next_seat(self, seat: int) -> int:
         """The next active seat counter-clockwise: (seat − 1) mod n (T-2)."""
-        n = self.rules.players
-        s = seat
-        for _ in range(n):
-            s = (s - 1) % n
-            if self._active[s]:
-                return s
-        return seat
+        return self._after[seat]
 
     def _seats_from(self, seat: int) -> list[int]:
         out = [seat]
@@ -857,15 +978,11 @@ class TunisianState:
             for entry in compress(_DISCARD_ENTRIES, hand):
                 legal.update(entry)
             return legal
-        if phase == DRAW:
-            legal[_DRAW] = None
-            if self._take_block() is None:
-                legal[_TAKE] = None
-            return legal
+        if phase == DRAW:  # shared, never changed (as every listing once made)
+            return _DRAW_ONLY if self._take_block() is not None else _DRAW_OR_TAKE
         # PLAY
         if not self.first_round:
-            key = bytes(hand)
-            for meld in self._meld_candidates(key):
+            for meld in self._meld_candidates(self._keys[seat]):
                 legal.setdefault(_meld_action(meld.cards), meld)
             if self._sizes[seat] >= 2 and self._may_lay_off():
                 self._lay_off_actions(hand, legal)
@@ -877,68 +994,77 @@ class TunisianState:
                     legal.update(entry)
         return legal
 
-    def _meld_candidates(self, key: bytes) -> list[Meld]:
+    def _meld_candidates(self, key: int) -> list[Meld]:
+        """The melds the seat to move may lay now (T-4, T-6, T-8, T-9), ``key`` its
+        packed hand, in ``meld_options`` order."""
         seat = self._to_move
         size = self._sizes[seat]
         if size < 4:
             return []
+        hand = self._hands[seat]
         if self._opened[seat]:
             banned = self._banned_discard(strict=True)
             return [
                 m
-                for m in _options(key)
-                if len(m.cards) < size and _keeps_other(key, size, m.cards, banned)
+                for m, _, _ in _options(key)
+                if len(m.cards) < size and _keeps_other(hand, size, m.cards, banned)
             ]
         threshold = self.threshold
         staged = self._staged
         need = self._need
         fresh = staged == 0 and self._took is None
         if fresh:
-            # Last turn this hand, less its discard, held no opening below ``_below``
-            # (thresholds only rise), and the card just drawn fits no meld: still none.
-            drawn = self._drawn
-            if drawn is not None and self._below[seat] is not None and _in_no_meld(key, drawn):
-                self._fact = threshold
-                return []
             self._fact = None
         # Any completed opening is an opening of this hand: reject without listing melds.
-        if staged < threshold and not _reaches(key, threshold - staged):
+        # Last turn this hand, less its discard, held no opening below ``_below``
+        # (thresholds only rise), so one now holds the card drawn or taken (``_through``).
+        through = self._through
+        if staged < threshold and (
+            _fits_no_meld(key, through)
+            or not _reaches_through(key, size, through, threshold - staged)
+            if through is not None
+            else not _reaches(key, threshold - staged)
+        ):
             if fresh:
                 self._fact = threshold
             return []
-        options = [m for m in _options(key) if len(m.cards) < size]
+        options = [e for e in _options(key) if len(e[0].cards) < size]
         if not options or (staged >= threshold and need is None):
-            return options
+            return [m for m, _, _ in options]
         if need is not None:
-            return [m for m in options if self._staging_ok(key, m, staged, need, threshold)]
+            return [
+                m
+                for m, d, _ in options
+                if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold)
+            ]
         # A meld of an opening that completes it, or one beside it with a card to spare.
-        best = opening_at_least(key, threshold - staged)
+        best = opening_at_least_packed(key, threshold - staged)
         assert best is not None
-        left = bytearray(key)  # the cards beside that opening
-        for m in best.melds:
-            for c in m.cards:
-                left[c] -= 1
-        spare = sum(left)
+        # the solver and ``meld_options`` build melds with the same remembered
+        # constructors, so a meld of ``best`` is the option itself (else: searched)
+        in_best = {id(m) for m in best.melds}
+        left = key - _delta([c for m in best.melds for c in m.cards])  # beside ``best``
+        spare = _size(left)
         out = []
-        for m in options:
-            if m in best.melds:
-                out.append(m)
-                continue
-            if len(m.cards) < spare and all(left[c] >= n for c, n in _counted(m.cards)):
-                out.append(m)
-                continue
-            if self._staging_ok(key, m, staged, need, threshold):
+        for m, d, _ in options:
+            beside = id(m) in in_best or (len(m.cards) < spare and _holds(left, d))
+            if beside or self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold):
                 out.append(m)
         return out
 
     def _staging_ok(
-        self, key: bytes, meld: Meld, staged: int, need: Card | None, threshold: int
+        self, rest: int, size: int, meld: Meld, staged: int, need: Card | None, threshold: int
     ) -> bool:
-        """Can an opening still be completed after staging ``meld``? (T-6, T-8)."""
-        rest = _minus(key, meld.cards)
+        """Can an opening still be completed after staging ``meld``? (T-6, T-8).
+
+        ``rest``: the packed hand without the meld's cards, ``size`` cards.
+        """
         if need is not None and need in meld.cards:
             need = None
-        return _completable(rest, staged + meld.value, need, threshold)
+        through = self._through
+        if through is not None and through in meld.cards:
+            through = None
+        return _completable(rest, size, staged + meld.value, need, threshold, through)
 
     def _may_lay_off(self) -> bool:
         """Opened, or an opening staged this turn that may be committed (T-6, T-7)."""
@@ -950,19 +1076,26 @@ class TunisianState:
     def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
         banned = self._banned_discard(strict=True)
         size = self._sizes[self._to_move]
-        offs = [_lay_offs(meld) for meld, _owner in self._table]
-        for index, (adds, _swaps) in enumerate(offs):
-            if adds:
-                actions = _index_actions(_add_actions, "add", index)
-                for c, new in adds:
-                    if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
-                        legal[actions[c]] = new
-        for index, (_adds, swaps) in enumerate(offs):
-            if swaps:
-                actions = _index_actions(_swap_actions, "swap", index)
-                for c, new in swaps:
-                    if hand[c]:
-                        legal[actions[c]] = new
+        offs = []  # what each table meld takes, worked out once per meld and index
+        for index, entry in enumerate(self._offs):
+            if entry is None:
+                adds, swaps = _lay_offs(self._table[index][0])
+                add_actions = _index_actions(_add_actions, "add", index)
+                swap_actions = _index_actions(_swap_actions, "swap", index)
+                # one-entry dicts: ``dict.update`` reuses their hashes on every listing
+                entry = self._offs[index] = (
+                    tuple((c, {add_actions[c]: new}) for c, new in adds),
+                    tuple((c, {swap_actions[c]: new}) for c, new in swaps),
+                )
+            offs.append(entry)
+        for add_entries, _ in offs:
+            for c, e in add_entries:
+                if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
+                    legal.update(e)
+        for _, swap_entries in offs:
+            for c, e in swap_entries:
+                if hand[c]:
+                    legal.update(e)
 
     def _banned_discard(self, strict: bool = False) -> int | None:
         """The card kind the seat to move may not discard now, or None (T-3).
@@ -1017,15 +1150,19 @@ class TunisianState:
             return None
         if self.first_round:
             return _FIRST_ROUND
-        hand = bytearray(self._hands[seat])
-        hand[top] += 1
-        key = bytes(hand)
+        key = self._keys[seat] + _UNIT[top]
         threshold = self.threshold
         need = top if self.rules.taken_card_in_opening else None
         # A top card that fits no meld adds nothing to an opening: with the option it
         # cannot be in one, and otherwise the hand was already known to hold none.
-        dead = _in_no_meld(key, top) and (need is not None or self._below[seat] is not None)
-        if dead or not _completable(key, 0, need, threshold):
+        size = self._sizes[seat] + 1
+        if need is None and self._below[seat] is not None:
+            # the hand held no melds worth the threshold: an opening now holds the top card
+            if _fits_no_meld(key, top) or not _reaches_through(key, size, top, threshold):
+                return _NO_OPENING
+            return None
+        dead = _fits_no_meld(key, top) and need is not None
+        if dead or not _completable(key, size, 0, need, threshold):
             return _NO_OPENING
         return None
 
@@ -1182,11 +1319,11 @@ class TunisianState:
                 "the card you took this turn (T-3, T-9)"
             )
         if not self._opened[seat]:
-            key = bytes(hand)
-            if not self._staging_ok(key, meld, self._staged, self._need, self.threshold):
-                rest = _minus(key, meld.cards)
+            rest = self._keys[seat] - _delta(meld.cards)
+            size = self._sizes[seat] - len(meld.cards)
+            if not self._staging_ok(rest, size, meld, self._staged, self._need, self.threshold):
                 need = None if self._need in meld.cards else self._need
-                reach = _reach_value(rest, self._staged + meld.value, need)
+                reach = _reach_value(rest, size, self._staged + meld.value, need)
                 if self._need is not None:
                     raise IllegalAction(
                         f"no opening of {self.threshold} with {self._need} (the card you "
@@ -1269,9 +1406,11 @@ class TunisianState:
         seat = self._to_move
         c = self._stock.pop()
         self._hands[seat][c] += 1
+        self._keys[seat] += _UNIT[c]
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = c
+        self._through = c if self._below[seat] is not None else None
         self._taken = None
         self._fact = None
         self._log(_DRAW, c, text=_DRAW_TEXT)
@@ -1280,9 +1419,11 @@ class TunisianState:
         seat = self._to_move
         c = self._discard.pop()
         self._hands[seat][c] += 1
+        self._keys[seat] += _UNIT[c]
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = None
+        self._through = c if self._below[seat] is not None else None
         self._taken = c
         self._fact = None
         if not self._opened[seat]:
@@ -1296,10 +1437,14 @@ class TunisianState:
         hand = self._hands[seat]
         for c in meld.cards:
             hand[c] -= 1
+        self._keys[seat] -= _delta(meld.cards)
         self._sizes[seat] -= len(meld.cards)
         index = len(self._table)
         self._table.append((meld, seat))
+        self._offs.append(None)
         staged = not self._opened[seat]
+        if self._through is not None and self._through in meld.cards:
+            self._through = None
         if staged:
             self._staged += meld.value
             self._staged_melds.append(index)
@@ -1337,23 +1482,29 @@ class TunisianState:
         hand[c] -= 1
         if swap:
             hand[_JOKER_INDEX] += 1
+            self._keys[seat] += _UNIT[_JOKER_INDEX] - _UNIT[c]
         else:
             self._sizes[seat] -= 1
+            self._keys[seat] -= _UNIT[c]
         owner = self._table[index][1]
         self._table[index] = (new, owner)
+        self._offs[index] = None
         self._log(act, data={"meld": index})
 
     def _do_discard(self, act: Action) -> None:
         seat = self._to_move
-        self._commit_opening()
+        if self._staged_melds:  # only an unopened seat stages (``_commit_opening``)
+            self._commit_opening()
         c = act.cards[0]
         self._hands[seat][c] -= 1
+        self._keys[seat] -= _UNIT[c]
         self._sizes[seat] -= 1
         self._discard.append(c)
         # What the hand is known not to hold carries to the next turn (a speed-up).
         self._below[seat] = None if self._opened[seat] else self._fact
         self._fact = None
         self._drawn = None
+        self._through = None
         self._log(act, text=_DISCARD_TEXTS[c])
         self._turn += 1
         self._staged = 0
@@ -1368,9 +1519,10 @@ class TunisianState:
         if cap and self._turn >= cap:
             self._finish(None, "max_turns")
             return
-        self._to_move = self.next_seat(seat)
+        self._to_move = self._after[seat]
         self._phase = DRAW
-        self._begin_draw()
+        if not self._stock:
+            self._begin_draw()
 
     def _begin_draw(self) -> None:
         """Start a draw step; an empty stock is remade from the discard pile (T-11)."""
@@ -1543,10 +1695,17 @@ class TunisianState:
                 raise AssertionError(f"seat {seat} holds a negative count")
             if sum(h) != self._sizes[seat]:
                 raise AssertionError(f"seat {seat}'s hand size is out of step")
+            if self._keys[seat] != _delta(from_counts(h)):
+                raise AssertionError(f"seat {seat}'s packed hand is out of step")
             if not self._active[seat] and sum(h) > 0:
                 raise AssertionError(f"seat {seat} is out of the game but holds cards")
             for i in range(KINDS):
                 total[i] += h[i]
+        if len(self._offs) != len(self._table):
+            raise AssertionError("the table's lay-off facts are out of step")
+        through = self._through
+        if through is not None and not self._hands[self._to_move][through]:
+            raise AssertionError(f"the card every opening must hold ({through}) is not held")
         for index, (meld, _owner) in enumerate(self._table):
             jokers = sum(1 for c in meld.cards if c == _JOKER_INDEX)
             if jokers > 1:

@@ -35,6 +35,8 @@ __all__ = [
     "add_to_meld",
     "make_meld",
     "meld_options",
+    "meld_options_packed",
+    "melds_holding",
     "position_card",
     "rank_value",
     "swap_joker",
@@ -137,8 +139,15 @@ class Meld:
 # on every turn): the constructors below remember each meld they make (a few thousand).
 
 
-@cache
 def _run_from_positions(suit: int, low: int, high: int, joker_at: int = 0) -> Meld:
+    """The run of ``suit`` on ``low`` … ``high``, the joker at ``joker_at`` (0: none): one
+    object per run, however the arguments are written (the legal-action listing tells
+    melds apart by identity)."""
+    return _run_of(suit, low, high, joker_at)
+
+
+@cache
+def _run_of(suit: int, low: int, high: int, joker_at: int) -> Meld:
     cards = tuple(JOKER if p == joker_at else position_card(p, suit) for p in range(low, high + 1))
     joker_as = position_card(joker_at, suit) if joker_at else None
     return Meld("run", cards, joker_as)
@@ -297,6 +306,104 @@ def meld_options(hand_counts: Sequence[int]) -> list[Meld]:
         if held & (held - 1):  # two suits or more
             out.extend(_rank_sets(k + 1, held, has_joker))
     return out
+
+
+# A meld as the packed-hand callers use it: the meld, its cards packed (two bits per
+# natural kind ``k`` at bit ``2k``, the joker at bit 104: rami.tunisian.solver.pack), its
+# value (T-5).
+MeldEntry = tuple[Meld, int, int]
+_SUIT_BITS = (1 << 26) - 1  # one suit's counts in a packed hand
+_RANK_BITS = sum(1 << (2 * r) for r in range(13))  # the low count bit of each rank of a suit
+_PRESENT = _RANK_BITS | _RANK_BITS << 26 | _RANK_BITS << 52 | _RANK_BITS << 78
+
+
+# by ``id``: the melds built by the remembered constructors live as long as this table
+_entries: dict[int, MeldEntry] = {}
+
+
+def _entry(meld: Meld) -> MeldEntry:
+    found = _entries.get(id(meld))
+    if found is not None and found[0] is meld:
+        return found
+    delta = 0
+    for c in meld.cards:
+        delta += 1 << (2 * c)
+    found = _entries[id(meld)] = (meld, delta, meld.value)
+    return found
+
+
+@lru_cache(maxsize=1 << 14)
+def _suit_run_entries(suit: int, chunk: int, has_joker: bool) -> tuple[MeldEntry, ...]:
+    """``_suit_runs`` of one suit's packed counts, as entries."""
+    suit_counts = tuple((chunk >> (2 * r)) & 3 for r in range(13))
+    return tuple(_entry(m) for m in _suit_runs(suit, suit_counts, has_joker))
+
+
+@cache
+def _rank_set_entries(rank: int, held: int, has_joker: bool) -> tuple[MeldEntry, ...]:
+    return tuple(_entry(m) for m in _rank_sets(rank, held, has_joker))
+
+
+def meld_options_packed(key: int) -> list[MeldEntry]:
+    """``meld_options`` of a packed hand (``rami.tunisian.solver.pack``), in the same
+    order, each meld with its packed cards and value: what the game's legal-action
+    listing reads, with no count vector built and no value worked out again."""
+    has_joker = key >> 104 > 0
+    out: list[MeldEntry] = []
+    for suit in range(4):
+        chunk = (key >> (26 * suit)) & _SUIT_BITS
+        if chunk:
+            out.extend(_suit_run_entries(suit, chunk, has_joker))
+    # the ranks held in two suits or more, from the presence bits of the four suits
+    present = (key | key >> 1) & _PRESENT
+    s0 = present & _RANK_BITS
+    s1 = (present >> 26) & _RANK_BITS
+    s2 = (present >> 52) & _RANK_BITS
+    s3 = (present >> 78) & _RANK_BITS
+    pairs = s0 & (s1 | s2 | s3) | s1 & (s2 | s3) | s2 & s3
+    while pairs:
+        low = pairs & -pairs
+        pairs ^= low
+        shift = low.bit_length() - 1
+        held = (
+            (s0 >> shift & 1)
+            | (s1 >> shift & 1) << 1
+            | (s2 >> shift & 1) << 2
+            | (s3 >> shift & 1) << 3
+        )
+        out.extend(_rank_set_entries(shift // 2 + 1, held, has_joker))
+    return out
+
+
+def melds_holding(key: int, card: int) -> tuple[MeldEntry, ...]:
+    """The entries of ``meld_options_packed(key)`` whose meld holds ``card`` (the packed
+    hand holds it), in no set order: the runs of its suit and the sets of its rank."""
+    if card == JOKER:
+        return tuple(e for e in meld_options_packed(key) if JOKER in e[0].cards)
+    has_joker = key >> 104 > 0
+    suit, r = divmod(card, 13)
+    runs = _runs_holding(suit, (key >> (26 * suit)) & _SUIT_BITS, has_joker, card)
+    shift = 2 * r
+    held = (
+        (key >> shift & 3 > 0)
+        | (key >> (shift + 26) & 3 > 0) << 1
+        | (key >> (shift + 52) & 3 > 0) << 2
+        | (key >> (shift + 78) & 3 > 0) << 3
+    )
+    if held & (held - 1):
+        return runs + _sets_holding(r + 1, held, has_joker, suit)
+    return runs
+
+
+@lru_cache(maxsize=1 << 15)
+def _runs_holding(suit: int, chunk: int, has_joker: bool, card: int) -> tuple[MeldEntry, ...]:
+    return tuple(e for e in _suit_run_entries(suit, chunk, has_joker) if card in e[0].cards)
+
+
+@cache
+def _sets_holding(rank: int, held: int, has_joker: bool, suit: int) -> tuple[MeldEntry, ...]:
+    card = suit * 13 + rank - 1
+    return tuple(e for e in _rank_set_entries(rank, held, has_joker) if card in e[0].cards)
 
 
 @lru_cache(maxsize=1 << 14)

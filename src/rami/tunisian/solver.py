@@ -52,7 +52,11 @@ __all__ = [
     "can_go_out",
     "clear_cache",
     "opening_at_least",
+    "opening_at_least_packed",
+    "opening_bound",
     "opening_reaches",
+    "opening_reaches_packed",
+    "pack",
 ]
 
 _JSHIFT = 104  # joker count: bits 104-106
@@ -110,6 +114,13 @@ def _pack(hand_counts: Sequence[int]) -> int:
         if not (isinstance(n, int) and 0 <= n <= 3):
             raise ValueError(f"count {n} for one card is out of range 0 … 3")
     raise ValueError(f"joker count {jokers} is out of range 0 … 7")
+
+
+def pack(hand_counts: Sequence[int]) -> int:
+    """A count vector packed as the searches read it: two bits per natural kind (bit
+    ``2k``), the jokers from bit 104. One card of kind ``c`` is ``1 << 2 * c`` (the joker
+    too), so a caller can keep a hand packed as it changes (rami.tunisian.game)."""
+    return _pack(hand_counts)
 
 
 def _count(key: int, k: int) -> int:
@@ -726,13 +737,7 @@ def opening_at_least(hand_counts: Sequence[int], threshold: int) -> Opening | No
     The same rules as ``best_opening`` (a card kept, T-9). Much cheaper: most hands
     fail an upper bound at once, and the search stops at the first opening good enough.
     """
-    key = _pack(hand_counts)
-    need = max(threshold, 1)  # an opening holds a meld
-    if _upper_bound(key) < need:
-        return None
-    with _searching:
-        root = _reached(key, need)
-        return None if root is None else _follow(root)
+    return opening_at_least_packed(_pack(hand_counts), threshold)
 
 
 def opening_reaches(hand_counts: Sequence[int], threshold: int) -> bool:
@@ -740,12 +745,33 @@ def opening_reaches(hand_counts: Sequence[int], threshold: int) -> bool:
 
     ``opening_at_least`` without building the melds.
     """
-    key = _pack(hand_counts)
+    return opening_reaches_packed(_pack(hand_counts), threshold)
+
+
+def opening_bound(key: int) -> int:
+    """An upper bound on the value of any disjoint melds of a packed hand (T-4, T-5):
+    a hand whose bound is below a threshold holds no opening of it."""
+    return _upper_bound(key)
+
+
+def opening_reaches_packed(key: int, threshold: int) -> bool:
+    """``opening_reaches`` of a hand already packed (``pack``): the game keeps its hands
+    packed, so the question costs no packing."""
     need = max(threshold, 1)
     if _upper_bound(key) < need:
         return False
     with _searching:
         return _reached(key, need) is not None
+
+
+def opening_at_least_packed(key: int, threshold: int) -> Opening | None:
+    """``opening_at_least`` of a hand already packed (``pack``)."""
+    need = max(threshold, 1)  # an opening holds a meld
+    if _upper_bound(key) < need:
+        return None
+    with _searching:
+        root = _reached(key, need)
+        return None if root is None else _follow(root)
 
 
 # --- going out (T-9) -----------------------------------------------------------------
