@@ -89,6 +89,11 @@ class Meld:
     cards: tuple[Card, ...]
     joker_as: Card | None = None
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Copied and pickled as a call with its fields: compiled (the accelerated build), a
+        frozen dataclass's default rebuild assigns its fields one by one and is refused."""
+        return (Meld, (self.kind, self.cards, self.joker_as))
+
     @property
     def has_joker(self) -> bool:
         return JOKER in self.cards
