@@ -23,8 +23,9 @@ loop against the engine and encoder alone replaying the same moves, the differen
 being the wrappers' share (``wrapper_share``). RLCard and OpenSpiel are
 skipped (with a note) when not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
 
-Run: ``.venv/bin/python bench/rl_env.py [seconds per env]``. The machine's load shows
-in the calibration line (a million Python additions): compare figures within one run.
+Run: ``.venv/bin/python bench/rl_env.py [seconds per env] [--encoder-only]``. The machine's
+load shows in the calibration line (a million Python additions): compare figures within one
+run.
 """
 
 from __future__ import annotations
@@ -307,13 +308,21 @@ def encoder_times(game: str, preset: str, players: int) -> tuple[float, float, f
 
 
 def fast_encoder_times(
-    game: str, preset: str, players: int, clock: Callable[[], float] = time.perf_counter
+    game: str,
+    preset: str,
+    players: int,
+    clock: Callable[[], float] = time.perf_counter,
+    alone: bool = False,
 ) -> tuple[float, float]:
     """Microseconds per ``Encoder.encode_state(state, to_move)`` (what the envs call: no
     view built), incrementally (the seat's planes kept between calls) and from scratch
     (``reset()`` before each call), timed by ``clock`` during random play. With
     ``time.thread_time`` the figure is this thread's CPU time (less sensitive to a busy
-    machine than the wall clock; the clock's own cost is taken off)."""
+    machine than the wall clock; the clock's own cost is taken off). ``alone``: the
+    incremental calls only, as an env makes them (between two calls the engine runs, no
+    from-scratch call: its ~100 µs over a fresh vector evict the kept planes from the
+    caches and add several µs to the next incremental call); the from-scratch figure is
+    then 0."""
     rng = random.Random(1)
     incremental = fresh = 0.0
     calls = 0
@@ -330,10 +339,11 @@ def fast_encoder_times(
             start = clock()
             enc.encode_state(state, seat)
             middle = clock()
-            scratch.reset()
-            scratch.encode_state(state, seat)
             incremental += middle - start - overhead
-            fresh += clock() - middle - overhead
+            if not alone:
+                scratch.reset()
+                scratch.encode_state(state, seat)
+                fresh += clock() - middle - overhead
             calls += 1
             state.apply(rng.choice(legal))
     return incremental / calls * 1e6, fresh / calls * 1e6
@@ -353,7 +363,11 @@ def _clock_cost(clock: Callable[[], float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description="RL environment steps per second vs peers")
     parser.add_argument("seconds", nargs="?", type=float, default=3.0, help="per environment")
-    seconds = parser.parse_args().seconds
+    parser.add_argument(
+        "--encoder-only", action="store_true", help="only the encoder lines (no environments)"
+    )
+    args = parser.parse_args()
+    seconds = args.seconds
     print(
         f"calibration: 1M Python additions in {calibrate():.0f} ms wall,"
         f" {calibrate(time.thread_time):.0f} ms CPU (idle machine: ~30 ms)"
@@ -386,6 +400,21 @@ def main() -> None:
             f"  {game} {preset} {players}p: {inc:7.1f} incremental, {fresh:7.1f} from scratch;"
             f" CPU {cpu_inc:7.1f} incremental, {cpu_fresh:7.1f} from scratch"
         )
+    print(
+        "\nfast encoder alone, encode_state incremental (µs per call; as an env calls it, no"
+        " from-scratch call in between; wall clock, then CPU time; aim ≤ 20 µs):"
+    )
+    for game, preset, players in (
+        ("tunisian", "1v1", 2),
+        ("tunisian", "2v2", 4),
+        ("marriage", "nepali", 4),
+        ("marriage", "indian", 4),
+    ):
+        inc, _ = fast_encoder_times(game, preset, players, alone=True)
+        cpu_inc, _ = fast_encoder_times(game, preset, players, time.thread_time, alone=True)
+        print(f"  {game} {preset} {players}p: {inc:7.1f} alone; CPU {cpu_inc:7.1f} alone")
+    if args.encoder_only:
+        return
     # Each rami row of one game plays other deals (its own seed): the engine memoises
     # hands' melds and openings, and a row replaying the deals of a row before it would
     # find them all remembered (about a quarter faster than fresh deals, measured).

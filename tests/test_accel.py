@@ -129,3 +129,29 @@ def test_version_warns_when_a_source_is_newer_than_its_build(trees: tuple[Path, 
     finally:
         os.utime(source, (before.st_atime, before.st_mtime))
     assert "older than their source: rami.marriage.melds" in done.stdout, done.stdout + done.stderr
+
+
+def test_compiled_encoders_give_the_pure_tensors(trees: tuple[Path, Path]) -> None:
+    """The RL observation encoders compiled (issue 11): the fast-encoder tests pass on the
+    compiled tree: ``encode_state`` bit-equal to ``encode(view)`` over random positions,
+    whole matches and re-dealt twins, copies and pickles, and a plug-in's Python subclass
+    of the compiled ``Encoder``."""
+    pytest.importorskip("numpy")  # the rl extra
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            str(ROOT / "tests" / "test_rl_fast_observation.py"),
+        ],
+        cwd=trees[1].parent,
+        env=_env(trees[1]),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

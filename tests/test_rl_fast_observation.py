@@ -11,7 +11,8 @@ import pytest
 from test_bots import HIDERS
 
 from rami.games import GAMES
-from rami.rl.observation import encoder_for
+from rami.rl.observation import Encoder, Obs, encoder_for
+from rami.views import GameView, own_seat
 
 TABLES = [
     ("marriage", "nepali", 2),
@@ -153,3 +154,59 @@ def test_an_encoder_in_use_pickles_and_copies(game: str, preset: str, players: i
     want = enc.encode_state(state, 0)
     for twin in (pickle.loads(pickle.dumps((enc, state))), copy.deepcopy((enc, state))):
         assert np.array_equal(twin[0].encode_state(twin[1], 0), want)
+
+
+class _PlugInEncoder(Encoder):
+    """A plug-in game's encoder: a Python subclass of the base (compiled in the accelerated
+    build, ``allow_interpreted_subclasses``), with constructor arguments of its own."""
+
+    def __init__(self, players: int, label: str) -> None:
+        common = ("own hand", "discard pile (all)", "top", "2nd", "3rd", "unseen cards")
+        rows = common + tuple(
+            f"seat +{r}: {name}" for r in range(players) for name in ("known", "discarded")
+        )
+        super().__init__(
+            players,
+            rows,
+            ("turn",),
+            [3.0] * 52,
+            frozenset({0, 1, 5} | set(range(6, len(rows)))),
+            frozenset(("meld", "add")),
+            known_rows=[6 + 2 * r for r in range(players)],
+            discard_rows=[7 + 2 * r for r in range(players)],
+            seen_rows=[0, 1],
+            unseen_row=5,
+        )
+        self.init_args = (players, label)
+        self.label = label
+
+    def encode(self, view: GameView) -> Obs:
+        flat = [self._rows[0][c] for c in view.get("hand") or ()]
+        flat += [self._rows[1][c] for c in view["discard_pile"]]
+        return self._finish(flat, self._history(view, own_seat(view)), [view["turn"] / 200])
+
+
+def test_a_plug_in_encoder_subclass_encodes_pickles_and_copies() -> None:
+    """A plug-in's Python subclass of ``Encoder`` works as in the pure build, and its
+    copies keep its own constructor arguments and attributes (``Encoder.__reduce__``)
+    and start without kept history."""
+    import copy
+    import pickle
+
+    rng = random.Random(7)
+    state = GAMES["marriage"].new_match({"preset": "nepali", "max_turns": 60}, 4, 2).current
+    enc = _PlugInEncoder(4, "plug-in")
+    enc.note = "set later"
+    for _ in range(30):
+        seat = state.to_move
+        assert seat is not None
+        got = enc.encode_state(state, seat)
+        assert got.shape == enc.shape and got[:52].sum() > 0  # the own hand, by default
+        assert np.array_equal(got, _PlugInEncoder(4, "fresh").encode(state.view(seat)))
+        state.apply(rng.choice(state.legal_actions()))
+    assert enc._hist
+    for twin in (pickle.loads(pickle.dumps(enc)), copy.deepcopy(enc)):
+        assert type(twin) is _PlugInEncoder and twin.label == "plug-in"
+        assert twin.note == "set later" and twin.init_args == (4, "plug-in")
+        assert not twin._hist and not twin._planes
+        assert np.array_equal(twin.encode_state(state, 0), enc.encode_state(state, 0))

@@ -1,4 +1,5 @@
-"""Which solver modules run compiled (the optional mypyc build) and which run as Python.
+"""Which solver and encoder modules run compiled (the optional mypyc build) and which run as
+Python.
 
 The pure-Python modules are the reference and the fallback: a plain ``pip install``
 builds nothing. ``RAMI_MYPYC=1 pip install .`` (or ``make accel``) compiles the modules
@@ -17,10 +18,12 @@ from pathlib import Path
 __all__ = ["ACCELERATED_MODULES", "accelerated", "compiled_modules", "describe", "stale_modules"]
 
 # The hot solver modules (profiled with bench/marriage_selfplay.py --profile,
-# bench/marriage_solver.py and bench/tunisian_opening.py) carry the line MARKER. Each one
-# imports only the standard library and rami modules that stay Python, and passes mypy
-# --strict, which mypyc needs. The engines (game.py) stay Python: they pay less and change
-# more. Marking the modules where they live keeps this list free of any game's name.
+# bench/marriage_solver.py and bench/tunisian_opening.py) and the RL observation encoders
+# (bench/rl_env.py) carry the line MARKER. Each one imports only the standard library,
+# rami modules that stay Python (or other marked ones) and, for the encoders, numpy; and
+# passes mypy --strict, which mypyc needs. The engines (game.py) stay Python: they pay
+# less and change more. Marking the modules where they live keeps this list free of any
+# game's name.
 MARKER = "# rami: compiled with mypyc in the accelerated build"
 
 

@@ -4,12 +4,16 @@ scalars of the common encoder (``rami.rl.observation``) that are Marriage's own.
 
 from __future__ import annotations
 
+from typing import cast
+
 from rami.engine import GameState
 from rami.marriage.game import MarriageState
 from rami.marriage.rules import rules_from
 from rami.marriage.view import marriage_view
-from rami.rl.observation import TURN_SCALE, Encoder, Obs
+from rami.rl.observation import TURN_SCALE, Encoder, Obs, _Planes
 from rami.views import GameView, own_seat
+
+# rami: compiled with mypyc in the accelerated build
 
 __all__ = ["MarriageEncoder", "encoder"]
 
@@ -62,6 +66,7 @@ class MarriageEncoder(Encoder):
             seen_rows=[0, 1, 5] + [common + r * 5 + j for r in range(players) for j in range(3)],
             unseen_row=8,
         )
+        self.init_args = (players, decks, hand_size)
         self.decks = decks
         self.hand_size = hand_size
         self.shoe = 52 * decks
@@ -70,7 +75,7 @@ class MarriageEncoder(Encoder):
             tuple(maps[common + rel * 5 + j].__getitem__ for j in range(3))
             for rel in range(players)
         ]
-        self._phase_hot = {q: [1.0 if q == x else 0.0 for x in self._phases] for q in self._phases}
+        self._phase_at = {q: i for i, q in enumerate(self._phases)}  # its scalar's index
         # per observer, the seats in relative order (+0, +1, …)
         self._order = [[(me + r) % players for r in range(players)] for me in range(players)]
         pos = self._pos
@@ -112,19 +117,7 @@ class MarriageEncoder(Encoder):
             new = [] if taken is None else [pos[7][taken]]
             diff(delta, [] if kept is None else kept[1], new)
             parts["taken"] = (taken, new)
-        to_move = state.to_move
-        scalars = list(self._phase_hot[state.phase])
-        turn = state.turn / TURN_SCALE
-        scalars += (
-            len(state.stock) / self.shoe,
-            turn if turn < 1.0 else 1.0,  # min(1, turn), as ``encode``
-            1.0 if state.tiplu_picked else 0.0,
-        )
-        size_scale = self.hand_size + 1
         seat_pos = self._seat_pos
-        sizes = state.sizes
-        seen = state.seen
-        paths = state.path
         all_melds, all_exposed, all_dublees = state.melds, state.exposed, state.dublees
         for rel, s in enumerate(self._order[me]):
             melds, exposed, dublees = all_melds[s], all_exposed[s], all_dublees[s]
@@ -140,15 +133,65 @@ class MarriageEncoder(Encoder):
                     new += list(map(dubleeing, dublees)) * 2
                 diff(delta, [] if kept is None else kept[1], new)
                 parts[s] = ((list(melds), list(exposed), list(dublees)), new)
-            path = paths[s]
-            scalars += (
-                sizes[s] / size_scale,
-                1.0 if seen[s] else 0.0,
-                1.0 if path == "melds" else 0.0,
-                1.0 if path == "dublees" else 0.0,
-                1.0 if to_move == s else 0.0,
-            )
-        return self._emit(p, scalars)
+        self._write_scalars(p, state, me)
+        return self._emit(p)
+
+    def _write_scalars(self, p: _Planes, state: MarriageState, me: int) -> None:
+        """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
+        min(1, x)), written into the kept vector only where their inputs changed since the
+        seat's last call (``p.keys``; the state's lists are kept as copies)."""
+        keys = p.keys
+        out = p.view
+        b = self.plane_size
+        phase = state.phase
+        if phase != keys[0]:
+            at = self._phase_at
+            if keys[0] is not None:
+                out[b + at[cast(str, keys[0])]] = 0.0
+            out[b + at[phase]] = 1.0
+            keys[0] = phase
+        stock = len(state.stock)
+        if stock != keys[1]:
+            out[b + 4] = stock / self.shoe
+            keys[1] = stock
+        turn = state.turn
+        if turn != keys[2]:
+            x = turn / TURN_SCALE
+            out[b + 5] = x if x < 1.0 else 1.0
+            keys[2] = turn
+        picked = state.tiplu_picked
+        if picked != keys[3]:
+            out[b + 6] = 1.0 if picked else 0.0
+            keys[3] = picked
+        # per seat, in relative order: hand size, seen, melds path, dublees path, to move
+        # (five entries from b + 7 + 5 * rel)
+        order = self._order[me]
+        sizes = state.sizes
+        if sizes != keys[4]:
+            size_scale = self.hand_size + 1
+            for rel, s in enumerate(order):
+                out[b + 7 + 5 * rel] = sizes[s] / size_scale
+            keys[4] = sizes[:]
+        seen = state.seen
+        if seen != keys[5]:
+            for rel, s in enumerate(order):
+                out[b + 8 + 5 * rel] = 1.0 if seen[s] else 0.0
+            keys[5] = seen[:]
+        paths = state.path
+        if paths != keys[6]:
+            for rel, s in enumerate(order):
+                path = paths[s]
+                out[b + 9 + 5 * rel] = 1.0 if path == "melds" else 0.0
+                out[b + 10 + 5 * rel] = 1.0 if path == "dublees" else 0.0
+            keys[6] = paths[:]
+        to_move = state.to_move
+        if to_move != keys[7]:
+            n = self.players
+            if keys[7] is not None:
+                out[b + 11 + 5 * ((cast(int, keys[7]) - me) % n)] = 0.0
+            if to_move is not None:
+                out[b + 11 + 5 * ((to_move - me) % n)] = 1.0
+            keys[7] = to_move
 
     def encode(self, view: GameView) -> Obs:
         view = marriage_view(view)

@@ -53,6 +53,11 @@ class Finish:
     groups: tuple[tuple[Card, ...], ...]
     discard: Card
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Copied and pickled as a call with its fields: compiled (the accelerated build), a
+        frozen dataclass's default rebuild assigns its fields one by one and is refused."""
+        return (Finish, (self.kind, self.groups, self.discard))
+
 
 # --------------------------------------------------------------------------------------
 # Show melds (M-6)

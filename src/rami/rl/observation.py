@@ -28,11 +28,11 @@ copy of the kept vector: an observation never changes after it is returned.
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Callable, MutableSequence, Sequence
 from functools import cache
 from itertools import compress
 from operator import ne
-from typing import cast
+from typing import TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +41,18 @@ from rami.cards import CARDS
 from rami.engine import Event, GameState
 from rami.games import get_game
 from rami.views import GameView, HistoryEntry
+
+try:  # the accelerated build (rami.accel) compiles this module; a pure install has no mypyc
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - mypy_extensions ships with mypy (the dev extra)
+    _C = TypeVar("_C")
+
+    def mypyc_attr(*_flags: str, **_attrs: object) -> Callable[[_C], _C]:
+        """No-op stand-in: only mypyc reads these class flags."""
+        return lambda cls: cls
+
+
+# rami: compiled with mypyc in the accelerated build
 
 __all__ = ["TURN_SCALE", "Encoder", "Obs", "encoder_for"]
 
@@ -52,6 +64,9 @@ _MANY = 32  # changes in one call from which numpy applies them faster (``_emit_
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 TURN_SCALE = 200.0  # turns are scaled by this in the scalars
+
+# the read-ahead caches, which a copy of an encoder starts without (``Encoder.__reduce__``)
+_CACHES = frozenset(("_hist", "_planes"))
 
 
 @cache
@@ -86,7 +101,8 @@ class _Planes:
     pile, each table meld …) remembers what it was and which positions it filled, so a
     call only moves the positions of the parts that changed. The history part is read
     from ``state.events`` past ``length`` (append-only during a deal; a different or
-    shorter list rebuilds the planes).
+    shorter list rebuilds the planes); a scalar is rewritten only when what it is
+    computed from (``keys``) changed.
     """
 
     __slots__ = (
@@ -96,12 +112,12 @@ class _Planes:
         "events",
         "hand",
         "hist",
+        "keys",
         "last",
         "length",
         "out",
         "parts",
         "pile",
-        "scalars",
         "seen_sum",
         "view",
     )
@@ -120,10 +136,13 @@ class _Planes:
         self.hand: Sequence[int] = (0,) * enc.kinds
         self.pile: tuple[int, ...] = ()
         self.parts: dict[object, tuple[object, list[int]]] = {}
-        self.scalars: list[float] = []
+        # what the game's scalars were last computed from (``encode_state``): a scalar is
+        # written only when its inputs changed; None (the start) matches nothing
+        self.keys: list[object] = [None] * 16
         self.delta: dict[int, int] = {}  # changes gathered during a call (``_emit``)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the games' encoders, a plug-in game's
 class Encoder:
     """Turns one seat's view into a fixed-size vector (``shape``).
 
@@ -136,7 +155,6 @@ class Encoder:
 
     game = ""
     kinds = 52
-    count_rows: frozenset[int] = frozenset()
 
     def __init__(
         self,
@@ -151,6 +169,20 @@ class Encoder:
         seen_rows: Sequence[int],
         unseen_row: int,
     ) -> None:
+        # what a copy calls the class with (``__reduce__``): a subclass with arguments of
+        # its own sets its own
+        self.init_args: tuple[object, ...] = (
+            players,
+            rows,
+            scalars,
+            copies,
+            count_rows,
+            out_verbs,
+            known_rows,
+            discard_rows,
+            seen_rows,
+            unseen_row,
+        )
         self.players = players
         self.rows = rows
         self.scalars = scalars
@@ -196,13 +228,21 @@ class Encoder:
     def shape(self) -> tuple[int]:
         return (self.size,)
 
-    def __getstate__(self) -> dict[str, object]:
-        """Pickled and deep-copied without the kept planes (they hold memoryviews, which
-        do not pickle, and a copy's states have events lists of their own anyway: the
-        next call builds them again). Envs are copied this way, e.g. by vector envs."""
-        state = self.__dict__.copy()
-        state["_planes"] = {}
-        return state
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled and deep-copied as a call of its class with ``init_args`` (a compiled
+        encoder has no ``__dict__`` and its ``__new__`` runs ``__init__``), plus an
+        interpreted subclass's own ``__dict__``; the kept planes and history stay behind
+        (they hold memoryviews, which do not pickle, and a copy's states have events
+        lists of their own anyway: the next call builds them again). Envs are copied
+        this way, e.g. by vector envs."""
+        extra: dict[str, object] = getattr(self, "__dict__", None) or {}
+        state = {k: v for k, v in extra.items() if k not in _CACHES}
+        return (type(self), self.init_args, state)
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.reset()
 
     def reset(self) -> None:
         """Forget the history read so far (call at the start of a deal)."""
@@ -430,21 +470,23 @@ class Encoder:
             self._diff(delta, [k + c for c in old], [k + c for c in pile])
         # rows 2-4 hold only the pile's top three (one-hot, scale 1, not seen rows): their
         # entries are written straight into the vector
-        out = p.view
-        for depth in range(3):
-            was = old[lo - 1 - depth] if depth < lo else None
-            now = pile[ln - 1 - depth] if depth < ln else None
-            if was != now:
-                row = (2 + depth) * k
-                if was is not None:
-                    out[row + was] = 0.0
-                if now is not None:
-                    out[row + now] = 1.0
+        if pile[-3:] != old[-3:]:
+            out = p.view
+            for depth in range(3):
+                was = old[lo - 1 - depth] if depth < lo else None
+                now = pile[ln - 1 - depth] if depth < ln else None
+                if was != now:
+                    row = (2 + depth) * k
+                    if was is not None:
+                        out[row + was] = 0.0
+                    if now is not None:
+                        out[row + now] = 1.0
         p.pile = pile
 
-    def _emit(self, p: _Planes, scalars: list[float]) -> Obs:
-        """Apply the gathered changes as ``_finish`` computes each entry, set the
-        scalars, and hand out a copy of the kept vector."""
+    def _emit(self, p: _Planes) -> Obs:
+        """Apply the gathered changes as ``_finish`` computes each entry and hand out a
+        copy of the kept vector (the game's ``encode_state`` has written the scalars that
+        changed, ``_Planes.keys``)."""
         delta = p.delta
         if len(delta) > _MANY:
             self._emit_many(p)
@@ -474,9 +516,6 @@ class Encoder:
                     v = (u if u > 0.0 else 0.0) * unseen_scale[k]
                     out[unseen_base + k] = v if v < 1.0 else 1.0
             delta.clear()
-        if scalars != p.scalars:
-            p.out[self.plane_size :] = scalars
-            p.scalars = scalars
         return p.out.copy()
 
     def _emit_many(self, p: _Planes) -> None:

@@ -61,9 +61,10 @@ from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import (
     best_opening,
+    may_hold_meld,
     opening_at_least_packed,
     opening_bound,
-    opening_reaches_packed,
+    opening_searched_packed,
 )
 from rami.tunisian.view import build_view
 from rami.view_cache import ViewCache
@@ -193,7 +194,10 @@ def _reaches(key: int, value: int) -> bool:
     memo = key | value << _VALUE_SHIFT
     found = _reach_cache.get(memo)
     if found is None:
-        found = opening_reaches_packed(key, value)
+        # the bound refuses most hands: not remembered (cheaper again than a store)
+        if opening_bound(key) < value:
+            return False
+        found = opening_searched_packed(key, value)
         if len(_reach_cache) >= _CACHE_LIMIT:
             _reach_cache.clear()
         _reach_cache[memo] = found
@@ -211,7 +215,10 @@ def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
     found = _reach_cache.get(memo)
     if found is None:
         # the bound first: it refuses most hands, and is cheaper than listing the melds
-        found = opening_bound(key) >= value and any(
+        # (a refusal is not remembered: working it out again costs less than a store)
+        if opening_bound(key) < value:
+            return False
+        found = any(
             len(m.cards) < size and _reaches(key - delta, value - v)
             for m, delta, v in melds_holding(key, c)
         )
@@ -219,6 +226,34 @@ def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
             _reach_cache.clear()
         _reach_cache[memo] = found
     return found
+
+
+def _opening_through(key: int, size: int, c: int, value: int) -> tuple[Meld, ...] | None:
+    """The melds of an opening worth ``value`` (> 0) or more of the packed hand, or None,
+    under ``_reaches_through``'s premise (every such opening holds the card ``c``).
+
+    The same search as ``_reaches_through`` (whose memo it fills), keeping the opening
+    it finds: the staged-meld listing needs one, and searching the whole hand again
+    for it costs more than the search that proved it exists."""
+    memo = key | value << _VALUE_SHIFT
+    if _reach_cache.get(memo) is False or opening_bound(key) < value:
+        return None  # a bound refusal is not remembered (as in ``_reaches_through``)
+    melds: tuple[Meld, ...] | None = None
+    for m, delta, v in melds_holding(key, c):
+        if len(m.cards) >= size:
+            continue
+        if v >= value:  # the rest holds a card to keep
+            melds = (m,)
+            break
+        if _reaches(key - delta, value - v):  # remembered, like ``_reaches_through``
+            other = opening_at_least_packed(key - delta, value - v)
+            assert other is not None
+            melds = (m, *other.melds)
+            break
+    if len(_reach_cache) >= _CACHE_LIMIT:
+        _reach_cache.clear()
+    _reach_cache[memo] = melds is not None
+    return melds
 
 
 def _completable(
@@ -424,6 +459,7 @@ class TunisianState:
         "_actions",
         "_active",
         "_after",
+        "_all_offs",
         "_below",
         "_discard",
         "_drawn",
@@ -472,6 +508,7 @@ class TunisianState:
     # what each table meld takes (``_lay_offs``) as {action: meld after it} entries by
     # card (adds, swaps), None until asked; in step with ``_table``
     _offs: list[_Offs | None]
+    _all_offs: _Offs | None  # every index's adds, then every index's swaps; None: remake
     _opened: list[bool]
     _opening_values: list[int | None]
     _last_opening: int | None
@@ -530,6 +567,7 @@ class TunisianState:
         self._discard = []
         self._table = []
         self._offs = []
+        self._all_offs = None
         self._opened = [False] * n
         self._opening_values = [None] * n
         self._last_opening = None
@@ -707,6 +745,7 @@ class TunisianState:
                 raise InputError(f"table meld {format_list(cards)}: {exc}") from None
             self._table.append((meld, owner))
             self._offs.append(None)
+            self._all_offs = None
             used += cards
         self._discard = _card_list(discard)
         used += self._discard
@@ -809,6 +848,7 @@ class TunisianState:
         other._discard = self._discard[:]
         other._table = self._table[:]
         other._offs = self._offs[:]
+        other._all_offs = self._all_offs  # tuples, never changed
         other._opened = self._opened[:]
         other._opening_values = self._opening_values[:]
         other._last_opening = self._last_opening
@@ -1003,6 +1043,8 @@ class TunisianState:
             return []
         hand = self._hands[seat]
         if self._opened[seat]:
+            if not may_hold_meld(key):
+                return []
             banned = self._banned_discard(strict=True)
             return [
                 m
@@ -1019,15 +1061,22 @@ class TunisianState:
         # Last turn this hand, less its discard, held no opening below ``_below``
         # (thresholds only rise), so one now holds the card drawn or taken (``_through``).
         through = self._through
-        if staged < threshold and (
-            _fits_no_meld(key, through)
-            or not _reaches_through(key, size, through, threshold - staged)
-            if through is not None
-            else not _reaches(key, threshold - staged)
-        ):
-            if fresh:
-                self._fact = threshold
-            return []
+        found: tuple[Meld, ...] | None = None  # an opening found on the way (or None)
+        if staged < threshold:
+            short = threshold - staged
+            if through is None:
+                refused = not _reaches(key, short)
+            elif _fits_no_meld(key, through):
+                refused = True
+            elif need is None:  # the listing below needs an opening: keep the one found
+                found = _opening_through(key, size, through, short)
+                refused = found is None
+            else:
+                refused = not _reaches_through(key, size, through, short)
+            if refused:
+                if fresh:
+                    self._fact = threshold
+                return []
         options = [e for e in _options(key) if len(e[0].cards) < size]
         if not options or (staged >= threshold and need is None):
             return [m for m, _, _ in options]
@@ -1038,12 +1087,14 @@ class TunisianState:
                 if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold)
             ]
         # A meld of an opening that completes it, or one beside it with a card to spare.
-        best = opening_at_least_packed(key, threshold - staged)
-        assert best is not None
+        if found is None:
+            best = opening_at_least_packed(key, threshold - staged)
+            assert best is not None
+            found = best.melds
         # the solver and ``meld_options`` build melds with the same remembered
-        # constructors, so a meld of ``best`` is the option itself (else: searched)
-        in_best = {id(m) for m in best.melds}
-        left = key - _delta([c for m in best.melds for c in m.cards])  # beside ``best``
+        # constructors, so a meld of ``found`` is the option itself (else: searched)
+        in_best = {id(m) for m in found}
+        left = key - _delta([c for m in found for c in m.cards])  # beside ``found``
         spare = _size(left)
         out = []
         for m, d, _ in options:
@@ -1076,26 +1127,37 @@ class TunisianState:
     def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
         banned = self._banned_discard(strict=True)
         size = self._sizes[self._to_move]
-        offs = []  # what each table meld takes, worked out once per meld and index
-        for index, entry in enumerate(self._offs):
-            if entry is None:
-                adds, swaps = _lay_offs(self._table[index][0])
-                add_actions = _index_actions(_add_actions, "add", index)
-                swap_actions = _index_actions(_swap_actions, "swap", index)
-                # one-entry dicts: ``dict.update`` reuses their hashes on every listing
-                entry = self._offs[index] = (
-                    tuple((c, {add_actions[c]: new}) for c, new in adds),
-                    tuple((c, {swap_actions[c]: new}) for c, new in swaps),
-                )
-            offs.append(entry)
-        for add_entries, _ in offs:
+        every = self._all_offs
+        if every is None:
+            offs = []  # what each table meld takes, worked out once per meld and index
+            for index, entry in enumerate(self._offs):
+                if entry is None:
+                    adds, swaps = _lay_offs(self._table[index][0])
+                    add_actions = _index_actions(_add_actions, "add", index)
+                    swap_actions = _index_actions(_swap_actions, "swap", index)
+                    # one-entry dicts: ``dict.update`` reuses their hashes on every listing
+                    entry = self._offs[index] = (
+                        tuple((c, {add_actions[c]: new}) for c, new in adds),
+                        tuple((c, {swap_actions[c]: new}) for c, new in swaps),
+                    )
+                offs.append(entry)
+            # the table changes less often than it is listed: the listing order, flat
+            every = self._all_offs = (
+                tuple(e for add_entries, _ in offs for e in add_entries),
+                tuple(e for _, swap_entries in offs for e in swap_entries),
+            )
+        add_entries, swap_entries = every
+        if banned is None:
             for c, e in add_entries:
-                if hand[c] and (banned is None or _keeps_other(hand, size, (c,), banned)):
-                    legal.update(e)
-        for _, swap_entries in offs:
-            for c, e in swap_entries:
                 if hand[c]:
                     legal.update(e)
+        else:
+            for c, e in add_entries:
+                if hand[c] and _keeps_other(hand, size, (c,), banned):
+                    legal.update(e)
+        for c, e in swap_entries:
+            if hand[c]:
+                legal.update(e)
 
     def _banned_discard(self, strict: bool = False) -> int | None:
         """The card kind the seat to move may not discard now, or None (T-3).
@@ -1442,6 +1504,7 @@ class TunisianState:
         index = len(self._table)
         self._table.append((meld, seat))
         self._offs.append(None)
+        self._all_offs = None
         staged = not self._opened[seat]
         if self._through is not None and self._through in meld.cards:
             self._through = None
@@ -1489,6 +1552,7 @@ class TunisianState:
         owner = self._table[index][1]
         self._table[index] = (new, owner)
         self._offs[index] = None
+        self._all_offs = None
         self._log(act, data={"meld": index})
 
     def _do_discard(self, act: Action) -> None:

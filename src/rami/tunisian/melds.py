@@ -89,6 +89,11 @@ class Meld:
     cards: tuple[Card, ...]
     joker_as: Card | None = None
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Copied and pickled as a call with its fields: compiled (the accelerated build), a
+        frozen dataclass's default rebuild assigns its fields one by one and is refused."""
+        return (Meld, (self.kind, self.cards, self.joker_as))
+
     @property
     def has_joker(self) -> bool:
         return JOKER in self.cards
@@ -327,6 +332,14 @@ def _entry(meld: Meld) -> MeldEntry:
     return found
 
 
+def _run_pattern(chunk: int) -> int:
+    """What a suit's runs depend on in its packed counts: which ranks are held, and
+    whether both aces are (a run from the low ace to the high one needs both, T-4).
+    Other counts of 2 read as 1, so the remembered runs are shared by more hands (a
+    meld is the same object either way: its cards make it, not the hand's counts)."""
+    return ((chunk | chunk >> 1) & _RANK_BITS) | (chunk & 2)
+
+
 @lru_cache(maxsize=1 << 14)
 def _suit_run_entries(suit: int, chunk: int, has_joker: bool) -> tuple[MeldEntry, ...]:
     """``_suit_runs`` of one suit's packed counts, as entries."""
@@ -348,7 +361,7 @@ def meld_options_packed(key: int) -> list[MeldEntry]:
     for suit in range(4):
         chunk = (key >> (26 * suit)) & _SUIT_BITS
         if chunk:
-            out.extend(_suit_run_entries(suit, chunk, has_joker))
+            out.extend(_suit_run_entries(suit, _run_pattern(chunk), has_joker))
     # the ranks held in two suits or more, from the presence bits of the four suits
     present = (key | key >> 1) & _PRESENT
     s0 = present & _RANK_BITS
@@ -377,7 +390,7 @@ def melds_holding(key: int, card: int) -> tuple[MeldEntry, ...]:
         return tuple(e for e in meld_options_packed(key) if JOKER in e[0].cards)
     has_joker = key >> 104 > 0
     suit, r = divmod(card, 13)
-    runs = _runs_holding(suit, (key >> (26 * suit)) & _SUIT_BITS, has_joker, card)
+    runs = _runs_holding(suit, _run_pattern((key >> (26 * suit)) & _SUIT_BITS), has_joker, card)
     shift = 2 * r
     held = (
         (key >> shift & 3 > 0)

@@ -4,12 +4,16 @@ scalars of the common encoder (``rami.rl.observation``) that are Tunisian rami's
 
 from __future__ import annotations
 
+from typing import cast
+
 from rami.engine import GameState
-from rami.rl.observation import TURN_SCALE, Encoder, Obs
+from rami.rl.observation import TURN_SCALE, Encoder, Obs, _Planes
 from rami.tunisian.game import TableMeld, TunisianState
 from rami.tunisian.rules import rules_from
 from rami.tunisian.view import tunisian_view
 from rami.views import GameView, own_seat
+
+# rami: compiled with mypyc in the accelerated build
 
 __all__ = ["TunisianEncoder", "encoder"]
 
@@ -66,6 +70,7 @@ class TunisianEncoder(Encoder):
             seen_rows=[0, 1] + [common + r * 3 + 2 for r in range(players)],
             unseen_row=5,
         )
+        self.init_args = (players, decks, jokers, table_cap)
         self.decks = decks
         self.jokers = jokers
         self.shoe = 52 * decks + jokers
@@ -75,7 +80,7 @@ class TunisianEncoder(Encoder):
         pos = self._pos
         self._laid_pos = [pos[common + rel * 3 + 2].__getitem__ for rel in range(players)]
         self._table_pos = [p.__getitem__ for p in pos[common + players * 3 :]]
-        self._phase_hot = {q: [1.0 if q == x else 0.0 for x in self._phases] for q in self._phases}
+        self._phase_at = {q: i for i, q in enumerate(self._phases)}  # its scalar's index
         # per observer, the seats in relative order (+0, +1, …) and the partner flags
         self._order = [[(me + r) % players for r in range(players)] for me in range(players)]
         self._partner_of: dict[int, tuple[float, ...]] = {}
@@ -102,40 +107,90 @@ class TunisianEncoder(Encoder):
                         p.delta, self._meld_positions(was, i, me), self._meld_positions(now, i, me)
                     )
             parts["table"] = (table, [])
-        # the scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is min(1, x))
-        to_move = state.to_move
+        self._write_scalars(p, state, me)
+        return self._emit(p)
+
+    def _write_scalars(self, p: _Planes, state: TunisianState, me: int) -> None:
+        """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
+        min(1, x)), written into the kept vector only where their inputs changed since the
+        seat's last call (``p.keys``: most of them stay as they were from turn to turn)."""
+        keys = p.keys
+        out = p.view
+        b = self.plane_size
+        phase = state.phase
+        if phase != keys[0]:
+            at = self._phase_at
+            if keys[0] is not None:
+                out[b + at[cast(str, keys[0])]] = 0.0
+            out[b + at[phase]] = 1.0
+            keys[0] = phase
+        first = state.first_round
+        if first != keys[1]:
+            out[b + 4] = 1.0 if first else 0.0
+            keys[1] = first
+        stock = state.stock_size
+        if stock != keys[2]:
+            out[b + 5] = stock / self.shoe
+            keys[2] = stock
+        turn = state.turn
+        if turn != keys[3]:
+            x = turn / TURN_SCALE
+            out[b + 6] = x if x < 1.0 else 1.0
+            keys[3] = turn
         threshold = max(1, state.threshold)
-        scalars = list(self._phase_hot[state.phase])
-        stock = state.stock_size / self.shoe
-        turn = state.turn / TURN_SCALE
-        opening = threshold / 200.0
-        staged = (state.staged_value if to_move is not None else 0) / threshold
-        scalars += (
-            1.0 if state.first_round else 0.0,
-            stock,
-            turn if turn < 1.0 else 1.0,
-            opening if opening < 1.0 else 1.0,
-            staged if staged < 1.0 else 1.0,
-            1.0 if to_move is not None and state.must_open else 0.0,
-        )
-        partner = self._partners(state, me)
+        new_threshold = threshold != keys[4]
+        if new_threshold:
+            x = threshold / 200.0
+            out[b + 7] = x if x < 1.0 else 1.0
+            keys[4] = threshold
+        to_move = state.to_move
+        staged = state.staged_value if to_move is not None else 0
+        if new_threshold or staged != keys[5]:
+            x = staged / threshold
+            out[b + 8] = x if x < 1.0 else 1.0
+            keys[5] = staged
+        must = to_move is not None and state.must_open
+        if must != keys[6]:
+            out[b + 9] = 1.0 if must else 0.0
+            keys[6] = must
+        # per seat, in relative order: hand size, active, opened, opening value, partner,
+        # to move (six entries from b + 10 + 6 * rel)
+        order = self._order[me]
         sizes = state.hand_sizes
+        if sizes != keys[7]:
+            for rel, s in enumerate(order):
+                x = sizes[s] / 16.0
+                out[b + 10 + 6 * rel] = x if x < 1.0 else 1.0
+            keys[7] = sizes
         active = state.active
+        if active != keys[8]:
+            for rel, s in enumerate(order):
+                out[b + 11 + 6 * rel] = 1.0 if active[s] else 0.0
+            keys[8] = active
         opened = state.opened
+        if opened != keys[9]:
+            for rel, s in enumerate(order):
+                out[b + 12 + 6 * rel] = 1.0 if opened[s] else 0.0
+            keys[9] = opened
         values = state.opening_values
-        for s in self._order[me]:
-            size = sizes[s] / 16.0
-            value = values[s]
-            ratio = 0.0 if value is None else value / threshold
-            scalars += (
-                size if size < 1.0 else 1.0,
-                1.0 if active[s] else 0.0,
-                1.0 if opened[s] else 0.0,
-                ratio if ratio < 1.0 else 1.0,
-                partner[s],
-                1.0 if to_move == s else 0.0,
-            )
-        return self._emit(p, scalars)
+        if new_threshold or values != keys[10]:
+            for rel, s in enumerate(order):
+                value = values[s]
+                x = 0.0 if value is None else value / threshold
+                out[b + 13 + 6 * rel] = x if x < 1.0 else 1.0
+            keys[10] = values
+        if keys[11] is None:  # fixed for a table
+            partner = self._partners(state, me)
+            for rel, s in enumerate(order):
+                out[b + 14 + 6 * rel] = partner[s]
+            keys[11] = True
+        if to_move != keys[12]:
+            n = self.players
+            if keys[12] is not None:
+                out[b + 15 + 6 * ((cast(int, keys[12]) - me) % n)] = 0.0
+            if to_move is not None:
+                out[b + 15 + 6 * ((to_move - me) % n)] = 1.0
+            keys[12] = to_move
 
     def _partners(self, state: TunisianState, me: int) -> tuple[float, ...]:
         """Per seat, 1.0 for ``me``'s partner (2v2, T-1): fixed for a table."""

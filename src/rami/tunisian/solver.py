@@ -748,6 +748,13 @@ def opening_reaches(hand_counts: Sequence[int], threshold: int) -> bool:
     return opening_reaches_packed(_pack(hand_counts), threshold)
 
 
+def may_hold_meld(key: int) -> bool:
+    """False when the packed hand holds no meld at all (T-4): a meld holds two naturals
+    or more, each of them live (``_live``, a superset). Cheaper than listing melds,
+    and most hands of an opened seat hold none."""
+    return _live(key) != 0
+
+
 def opening_bound(key: int) -> int:
     """An upper bound on the value of any disjoint melds of a packed hand (T-4, T-5):
     a hand whose bound is below a threshold holds no opening of it."""
@@ -762,6 +769,13 @@ def opening_reaches_packed(key: int, threshold: int) -> bool:
         return False
     with _searching:
         return _reached(key, need) is not None
+
+
+def opening_searched_packed(key: int, threshold: int) -> bool:
+    """``opening_reaches_packed`` for a hand whose ``opening_bound`` the caller has just
+    found to reach ``threshold`` (the bound is not worked out twice)."""
+    with _searching:
+        return _reached(key, max(threshold, 1)) is not None
 
 
 def opening_at_least_packed(key: int, threshold: int) -> Opening | None:
