@@ -18,7 +18,9 @@ The OpenSpiel game's own per-call costs (``legal_actions``, the tensors,
 of ``Encoder.encode(view)`` alone, the view built beforehand, and of
 ``Encoder.encode_state(state, seat)`` (the fast path the envs call: the same vector
 without building the view), by the wall clock and by the thread's CPU time (steadier on
-a shared machine). RLCard and OpenSpiel are
+a shared machine). The PettingZoo step's own cost is split in CPU µs a step: the env
+loop against the engine and encoder alone replaying the same moves, the difference
+being the wrappers' share (``wrapper_share``). RLCard and OpenSpiel are
 skipped (with a note) when not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
 
 Run: ``.venv/bin/python bench/rl_env.py [seconds per env] [--encoder-only]``. The machine's
@@ -82,6 +84,60 @@ def pettingzoo_loop(env: Any, seed: int, scan_mask: bool = False) -> Callable[[]
         env.step(int(ids[rng.randrange(len(ids))]))
 
     return step
+
+
+def wrapper_share(env: Any, steps: int, rounds: int = 3) -> tuple[float, float]:
+    """CPU µs a step of the PettingZoo loop (``last()`` + ``legal_ids()`` + ``step(id)``)
+    and of the engine and encoder alone (``legal_actions()``, ``encode_state``, ``apply``)
+    on the same moves: random moves are recorded once, then both loops replay them in
+    turn (so both find the engine's memos warm), best of ``rounds``. The difference is
+    what the wrappers cost a step (observe, mask, ids, step's bookkeeping, PettingZoo's
+    wrapper); the random pick is in neither."""
+    raw = env.unwrapped
+    rng = random.Random(5)
+    deals: list[tuple[int, list[tuple[int, int]]]] = []
+    n = 0
+    while n < steps:
+        seed = rng.randrange(2**31)
+        env.reset(seed=seed)
+        played: list[tuple[int, int]] = []
+        while env.agents:
+            _o, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            ids = raw.legal_ids()
+            chosen = ids[rng.randrange(len(ids))]
+            played.append((chosen, raw.space.ids_of(raw.state.legal_actions()).index(chosen)))
+            env.step(chosen)
+        deals.append((seed, played))
+        n += len(played)
+
+    def wrapped() -> None:
+        for seed, played in deals:
+            env.reset(seed=seed)
+            for chosen, _k in played:
+                env.last()
+                raw.legal_ids()
+                env.step(chosen)
+
+    def bare() -> None:
+        for seed, played in deals:
+            env.reset(seed=seed)
+            state, encoder = raw.state, raw.encoder
+            for _c, k in played:
+                legal = state.legal_actions()
+                encoder.encode_state(state, state.to_move)
+                state.apply(legal[k])
+
+    bare()
+    best = [float("inf"), float("inf")]
+    for _ in range(rounds):
+        for i, loop in enumerate((wrapped, bare)):
+            start = time.thread_time()
+            loop()
+            best[i] = min(best[i], (time.thread_time() - start) / n * 1e6)
+    return best[0], best[1]
 
 
 def moves(env: RamiGymEnv) -> int:
@@ -402,6 +458,24 @@ def main() -> None:
         print(f"  {name:42s} {rate:10,.0f} {cpu_rate:10,.0f}")
         if name == "rami marriage_v0 indian 4p (PettingZoo)":
             gym_rows(seconds, figures)
+    print(
+        "\nPettingZoo step, CPU µs a step: the env loop, the engine and encoder alone on the"
+        " same moves, the wrappers' share (the difference):"
+    )
+    share_steps = max(2000, int(seconds * 5000))
+    for label, make in (
+        ("tunisian_v0 1v1", lambda: tunisian_v0.env(max_turns=200)),
+        ("marriage_v0 nepali 4p", lambda: marriage_v0.env(players=4, max_turns=200)),
+        (
+            "marriage_v0 indian 4p",
+            lambda: marriage_v0.env(preset="indian", players=4, max_turns=200),
+        ),
+    ):
+        whole, alone = wrapper_share(make(), share_steps)
+        print(
+            f"  {label:24s} env {whole:6.1f}, engine+encoder {alone:6.1f},"
+            f" wrappers {whole - alone:5.1f}"
+        )
     calls = openspiel_calls(seconds)
     print("\nOpenSpiel python_rami_tunisian 1v1, CPU µs per call (random play):")
     if isinstance(calls, str):

@@ -107,3 +107,35 @@ def test_every_legal_action_has_an_id_and_round_trips(game: str, preset: str, pl
             state.apply(action)
     assert {"discard", "draw"} <= verbs
     assert verbs & {"meld", "show", "dublee", "finish"}
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), TABLES)
+def test_ids_of_by_identity_equals_the_keyed_ids(game: str, preset: str, players: int) -> None:
+    """``ids_of`` finds an action object seen before by its identity: the answers equal
+    the fields-keyed ids at every position (equal actions built afresh, a generator, a
+    cache that starts over at a tiny cap), and a pickled or copied space starts empty."""
+    import copy
+    import pickle
+
+    rng = random.Random(9)
+    spec = GAMES[game]
+    space = action_space_of(spec.new_match({"preset": preset}, players, 0).current)
+    small = copy.deepcopy(space)
+    assert not small._known and small.digest() == space.digest()
+    small._known_cap = 40  # starts over every few positions
+    longest = 0
+    for seed in range(3):
+        state = spec.new_match({"preset": preset, "max_turns": 80}, players, seed).current
+        while not state.is_over:
+            legal = state.legal_actions()
+            keyed = [space._fields[(a.kind, a.cards, a.target)] for a in legal]
+            fresh = [Action(a.kind, a.cards, a.target) for a in legal]
+            assert space.ids_of(legal) == keyed == space.ids_of(legal)
+            assert space.ids_of(fresh) == keyed == space.ids_of(iter(legal))
+            longest = max(longest, len(legal))
+            assert small.ids_of(legal) == keyed and len(small._known) <= max(40, longest)
+            state.apply(rng.choice(legal))
+    assert {id(a) for a in space._alive} == set(space._known)
+    restored = pickle.loads(pickle.dumps(space))
+    assert not restored._known and restored.digest() == space.digest()
+    assert restored.ids_of(legal) == space.ids_of(legal)

@@ -225,3 +225,46 @@ def test_the_wrapped_step_keeps_pettingzoo_order_checks(
     assert not env.agents
     env.step(None)
     assert "called after all agents are terminated" in caplog.text
+
+
+@pytest.mark.parametrize(("mod", "kwargs"), [TABLES[0], TABLES[2], TABLES[3]])
+def test_ids_and_masks_are_the_engines_and_never_change_once_returned(
+    mod: Any, kwargs: dict[str, Any]
+) -> None:
+    """The mask and ``legal_ids()`` are the ids of the engine's legal actions at every
+    position (found by the action objects' identity, tests/test_rl_action_ids.py); an
+    observation, a mask or an id list once returned is changed neither by later steps nor
+    by the caller's edits of another one, and a copy made mid-deal plays on alike."""
+    import copy
+
+    from rami.games import legal_action_ids
+
+    env = mod.env(max_turns=30, **kwargs)
+    env.reset(seed=7)
+    raw = env.unwrapped
+    rng = random.Random(7)
+    kept = []
+    for n, _agent in enumerate(env.agent_iter(1_500)):
+        obs, _r, term, trunc, _info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        want = legal_action_ids(raw.state)
+        ids = raw.legal_ids()
+        assert ids == want == np.flatnonzero(obs["action_mask"]).tolist()
+        kept.append((obs, obs["observation"].copy(), obs["action_mask"].copy(), ids, want[:]))
+        ids.append(-1)  # the caller's edit
+        obs["action_mask"][:] = 1
+        assert raw.legal_ids() == want
+        assert np.flatnonzero(env.last()[0]["action_mask"]).tolist() == want
+        if n == 40:
+            twin = copy.deepcopy(env)
+            assert twin.unwrapped.legal_ids() == want
+            twin.step(want[0])
+            assert twin.unwrapped.legal_ids() == legal_action_ids(twin.unwrapped.state)
+        env.step(want[rng.randrange(len(want))])
+    for obs, seen, mask, ids, want in kept:
+        assert np.array_equal(obs["observation"], seen)
+        assert np.flatnonzero(mask).tolist() == want
+        assert obs["action_mask"].all()  # the caller's own edit, and nothing since
+        assert ids[:-1] == want

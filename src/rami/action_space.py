@@ -35,7 +35,7 @@ class Block:
 class ActionSpace:
     """A bijection between the actions a game may list and ``0 … size-1``."""
 
-    __slots__ = ("_fields", "_ids", "actions", "blocks", "name")
+    __slots__ = ("_alive", "_fields", "_ids", "_known", "_known_cap", "actions", "blocks", "name")
 
     def __init__(self, name: str, blocks: Sequence[tuple[str, str, Iterable[Action]]]) -> None:
         self.name = name
@@ -58,6 +58,27 @@ class ActionSpace:
         self._fields: dict[tuple[str, tuple[int, ...], int | None], int] = {
             (a.kind, a.cards, a.target): i for a, i in ids.items()
         }
+        self._known_cap = 2 * len(self.actions) + 4096
+        self._forget()
+
+    def _forget(self) -> None:
+        """Empty the identity cache of ``ids_of`` (see there)."""
+        # id(action) -> its id, for the Action objects in ``_alive``: the engines hand out
+        # the same (interned) Action objects position after position (99 % of the listed
+        # actions, measured in random play), so most look-ups need no key tuple
+        self._known: dict[int, int] = {}
+        self._alive: list[Action] = []  # holds every keyed object, so no id is reused
+
+    def __getstate__(self) -> tuple[str, tuple[Action, ...], tuple[Block, ...]]:
+        # the identity cache is keyed by this process's object ids: never copied
+        return self.name, self.actions, self.blocks
+
+    def __setstate__(self, state: tuple[str, tuple[Action, ...], tuple[Block, ...]]) -> None:
+        self.name, self.actions, self.blocks = state
+        self._ids = {a: i for i, a in enumerate(self.actions)}
+        self._fields = {(a.kind, a.cards, a.target): i for i, a in enumerate(self.actions)}
+        self._known_cap = 2 * len(self.actions) + 4096
+        self._forget()
 
     @property
     def size(self) -> int:
@@ -84,9 +105,31 @@ class ActionSpace:
 
     def ids_of(self, actions: Iterable[Action]) -> list[int]:
         """The ids of these actions, in their order (``KeyError`` for one outside the
-        space: the engine lists only actions the space numbers)."""
-        ids = self._fields
-        return [ids[(a.kind, a.cards, a.target)] for a in actions]
+        space: the engine lists only actions the space numbers).
+
+        An action object seen before is found by its identity (an int key: about 2/3 of
+        the cost of building and hashing the fields' tuple, measured); a list holding one
+        not seen yet is keyed by its fields and its new objects remembered. The cache keeps
+        a reference to each object it keys, so an id cannot stand for another object, and
+        starts over past ``_known_cap`` entries."""
+        if not isinstance(actions, (list, tuple)):
+            actions = list(actions)
+        known = self._known
+        try:
+            return [known[id(a)] for a in actions]
+        except KeyError:
+            pass
+        fields = self._fields
+        out = [fields[(a.kind, a.cards, a.target)] for a in actions]
+        if len(known) + len(out) > self._known_cap:
+            self._forget()
+            known = self._known
+        alive = self._alive
+        for a, i in zip(actions, out, strict=True):
+            if id(a) not in known:
+                known[id(a)] = i
+                alive.append(a)
+        return out
 
     def digest(self) -> str:
         """A short hash of the whole numbering, for the test that pins it."""
