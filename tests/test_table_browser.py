@@ -217,6 +217,7 @@ def test_double_click_and_keyboard_discard_keep_focus_on_the_controls(
             shot(page, "table-drawn-card-marked")
         card = page.locator("#hand .card.discardable").first
         text = card.get_attribute("data-card")
+        held = page.locator(f"#hand .card[data-card='{text}']").count()
         before = version(page)
         card.dblclick()  # double-click discards
         wait_version(page, before)
@@ -225,7 +226,19 @@ def test_double_click_and_keyboard_discard_keep_focus_on_the_controls(
             " document.querySelector('#pile-by').textContent,"
             " [...document.querySelectorAll('#pile .card')].map(c => c.dataset.card)]"
         )  # read at once: the bot may already have thrown on top of it
-        assert (top == text and "(you)" in by) or text in older[:2], (top, by, older)
+        # the card left the hand; it is on the pile unless the bot took it and threw another
+        assert page.locator(f"#hand .card[data-card='{text}']").count() == held - 1
+        recent = page.evaluate(
+            "[...document.querySelectorAll('#log > *')].slice(0, 4)"
+            ".map(e => [...e.querySelectorAll('.card')].map(c => c.dataset.card))"
+        )  # the newest entries' cards: a take of it shows next to my discard
+        taken = sum(text in cards for cards in recent) >= 2
+        assert (top == text and "(you)" in by) or text in older[:2] or taken, (
+            top,
+            by,
+            older,
+            recent,
+        )
         assert page.evaluate("!!document.activeElement.closest('#hand, #actions-box')")
         my_turn(page)
         page.click("#actions button[data-action='draw']")
