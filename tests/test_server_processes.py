@@ -134,7 +134,16 @@ def test_one_process_drives_the_bots_and_another_takes_over(pg_cluster: Any) -> 
             ws, state = hello(port, code, token)
             sockets.append(ws)
             made_moves = 0
-            while made_moves < moves and state["view"]["result"] is None:
+            while made_moves < moves:
+                if state["view"]["result"] is not None:  # the bot went out early: deal again
+                    ws.send(json.dumps({"type": "next_deal"}))
+                    ack = receive(ws, lambda m: m["type"] in ("ack", "error"))
+                    assert ack["type"] == "ack", ack
+                    made_moves += 1
+                    state = receive(
+                        ws, lambda m: m["type"] == "state" and m["view"]["result"] is None
+                    )
+                    continue
                 if state["view"]["to_move"] != 0:  # the bot's turn: it must move by itself
                     state = receive(
                         ws, lambda m, v=state["version"]: m["type"] == "state" and m["version"] > v
