@@ -10,12 +10,26 @@ from rami.engine import GameState
 from rami.marriage.game import MarriageState
 from rami.marriage.rules import rules_from
 from rami.marriage.view import marriage_view
-from rami.rl.observation import TURN_SCALE, Encoder, Obs, _Planes
+from rami.rl.observation import ALL_PARTS, HAND, PILE, TABLE, TURN_SCALE, Encoder, Obs, _Planes
 from rami.views import GameView, own_seat
 
 # rami: compiled with mypyc in the accelerated build
 
 __all__ = ["MarriageEncoder", "encoder"]
+
+# what each verb may change besides the actor's own hand (``Encoder._touches``): TABLE is
+# the seats' shown melds, exposed tunnelas and dublees; a verb not named here (``pass``,
+# ``see``, ``finish``) keeps every part compared
+_TOUCHES = {
+    "draw": 0,
+    "take": PILE,
+    "discard": PILE,
+    "show": TABLE,
+    "dublee": TABLE,
+    "expose": TABLE,
+    "meld": TABLE,
+    "add": TABLE,
+}
 
 
 class MarriageEncoder(Encoder):
@@ -95,8 +109,12 @@ class MarriageEncoder(Encoder):
         delta = p.delta
         parts = p.parts
         diff = self._diff
-        self._sync_hand(p, state.hands[seat][:52])  # no joker in Marriage
-        self._sync_pile(p, tuple(state.pile))
+        dirty = p.dirty  # only the parts the new events may have changed are compared
+        p.dirty = 0
+        if dirty & HAND:
+            self._sync_hand(p, state.hands[seat][:52])  # no joker in Marriage
+        if dirty & PILE:
+            self._sync_pile(p, state.pile)
         over = state.is_over
         tiplu = state.tiplu
         if (over or state.seen[seat]) and state.tiplu_picked and tiplu is not None:
@@ -117,6 +135,19 @@ class MarriageEncoder(Encoder):
             new = [] if taken is None else [pos[7][taken]]
             diff(delta, [] if kept is None else kept[1], new)
             parts["taken"] = (taken, new)
+        if dirty & TABLE:
+            self._sync_seats(p, state, me)
+        self._write_scalars(p, state, me)
+        return self._emit(p)
+
+    def _touches(self, verb: str) -> int:
+        return _TOUCHES.get(verb, ALL_PARTS)
+
+    def _sync_seats(self, p: _Planes, state: MarriageState, me: int) -> None:
+        """Each seat's shown melds, exposed tunnelas and dublees (M-6, M-8)."""
+        delta = p.delta
+        parts = p.parts
+        diff = self._diff
         seat_pos = self._seat_pos
         all_melds, all_exposed, all_dublees = state.melds, state.exposed, state.dublees
         for rel, s in enumerate(self._order[me]):
@@ -124,7 +155,7 @@ class MarriageEncoder(Encoder):
             kept = parts.get(s)
             if kept is None or kept[0] != (melds, exposed, dublees):
                 shown, exposing, dubleeing = seat_pos[rel]
-                new = []
+                new: list[int] = []
                 for meld in melds:
                     new += map(shown, meld)
                 if exposed:
@@ -133,8 +164,6 @@ class MarriageEncoder(Encoder):
                     new += list(map(dubleeing, dublees)) * 2
                 diff(delta, [] if kept is None else kept[1], new)
                 parts[s] = ((list(melds), list(exposed), list(dublees)), new)
-        self._write_scalars(p, state, me)
-        return self._emit(p)
 
     def _write_scalars(self, p: _Planes, state: MarriageState, me: int) -> None:
         """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is

@@ -54,13 +54,19 @@ except ImportError:  # pragma: no cover - mypy_extensions ships with mypy (the d
 
 # rami: compiled with mypyc in the accelerated build
 
-__all__ = ["TURN_SCALE", "Encoder", "Obs", "encoder_for"]
+__all__ = ["ALL_PARTS", "HAND", "PILE", "TABLE", "TURN_SCALE", "Encoder", "Obs", "encoder_for"]
 
 Obs = npt.NDArray[np.float32]
 
 # what an event's action does to the history's rows (``Encoder._parse``)
 _SKIP, _TAKE, _DISCARD, _OUT, _SWAP = range(5)
 _MANY = 32  # changes in one call from which numpy applies them faster (``_emit_many``)
+
+# the parts of a position an event may have changed (``_Planes.dirty``, ``Encoder._touches``):
+# the observer's own hand (any action of its own), the discard pile, the table's melds (the
+# seats' shown melds in Marriage); the scalars are compared at every call
+HAND, PILE, TABLE = 1, 2, 4
+ALL_PARTS = HAND | PILE | TABLE
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 TURN_SCALE = 200.0  # turns are scaled by this in the scalars
@@ -109,8 +115,10 @@ class _Planes:
         "counts",
         "cview",
         "delta",
+        "dirty",
         "events",
         "hand",
+        "hand_key",
         "hist",
         "keys",
         "last",
@@ -134,12 +142,16 @@ class _Planes:
         self.last: object = None
         self.length = 0
         self.hand: Sequence[int] = (0,) * enc.kinds
-        self.pile: tuple[int, ...] = ()
+        self.hand_key = 0  # the hand packed, for a game whose state keeps it so (empty: 0)
+        self.pile: list[int] = []
         self.parts: dict[object, tuple[object, list[int]]] = {}
         # what the game's scalars were last computed from (``encode_state``): a scalar is
         # written only when its inputs changed; None (the start) matches nothing
         self.keys: list[object] = [None] * 16
         self.delta: dict[int, int] = {}  # changes gathered during a call (``_emit``)
+        # the parts the events read since the game's last sync may have changed (HAND,
+        # PILE, TABLE bits): a fresh planes object has every part to build
+        self.dirty = ALL_PARTS
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the games' encoders, a plug-in game's
@@ -214,7 +226,8 @@ class Encoder:
         self._planes: dict[int, _Planes] = {}
         # rows 2-4 (the pile's top three) are one-hot: ``_sync_pile`` writes them directly
         assert not {2, 3, 4} & (set(count_rows) | set(seen_rows))
-        self._parsed: dict[str, tuple[int, tuple[int, ...]]] = {}  # action text -> _parse
+        # action text -> ``_parse``, and the parts the action may change (``_touches``)
+        self._parsed: dict[str, tuple[int, tuple[int, ...], int]] = {}
         self._scale_list = [float(x) for x in self._scale]
         self._kind_range = range(k)
         # per position, its kind if its row is a seen row (else -1)
@@ -363,27 +376,38 @@ class Encoder:
             p.length = len(events)
         return p
 
-    def _parse(self, text: str) -> tuple[int, tuple[int, ...]]:
+    def _touches(self, verb: str) -> int:
+        """The parts of the position (``HAND``, ``PILE``, ``TABLE``) an action of ``verb``
+        may change besides the actor's own hand: by default all of them; a game names the
+        verbs it knows (an unnamed verb keeps every part compared)."""
+        return ALL_PARTS
+
+    def _parse(self, text: str) -> tuple[int, tuple[int, ...], int]:
         """What an event's action text means to the history: (``_SKIP``, ``_TAKE``,
-        ``_DISCARD``, ``_OUT`` or ``_SWAP``; the cards it names), as ``_read`` reads it."""
+        ``_DISCARD``, ``_OUT`` or ``_SWAP``; the cards it names), as ``_read`` reads it,
+        and the parts it may change (``_touches``)."""
         verb, _, rest = text.partition(" ")
+        touch = self._touches(verb)
         if verb == "take":
-            return _TAKE, ()
+            return _TAKE, (), touch
         if not rest:
-            return _SKIP, ()
+            return _SKIP, (), touch
         if verb == "discard" or verb == "finish":
-            return _DISCARD, (_INDEX[rest],)
+            return _DISCARD, (_INDEX[rest],), touch
         if verb in self._out:
             cards = tuple(_INDEX[w] for w in rest.split() if w[0] != "@")
-            return (_SWAP if verb == "swap" else _OUT), cards
-        return _SKIP, ()
+            return (_SWAP if verb == "swap" else _OUT), cards, touch
+        return _SKIP, (), touch
 
     def _read_events(self, p: _Planes, events: Sequence[Event], start: int, me: int) -> None:
         """What ``_read`` reads from ``me``'s view of ``events[start:]``, into ``p``, from
         the events themselves: the view names a drawn card only to the drawer and a taken
         card to everyone, and the history's rows read no draw, so a draw is skipped and a
-        take reads its ``card``; each action text is parsed once per encoder (``_parse``)."""
+        take reads its ``card``; each action text is parsed once per encoder (``_parse``).
+        The parts the events may have changed are added to ``p.dirty``: a news event
+        (no action) may change any."""
         n = self.players
+        dirty = p.dirty
         hist = p.hist
         delta = p.delta
         get = delta.get
@@ -395,11 +419,15 @@ class Encoder:
             text = e["action"]
             seat = e["seat"]
             if text is None or seat is None:
+                dirty = ALL_PARTS
                 continue
             found = parsed.get(text)
             if found is None:
                 found = parsed[text] = self._parse(text)
-            kind, cards = found
+            kind, cards, touch = found
+            dirty |= touch
+            if seat == me:
+                dirty |= HAND
             if kind == _SKIP:
                 continue
             rel = (seat - me) % n
@@ -430,6 +458,7 @@ class Encoder:
                     if hist[x]:
                         hist[x] -= 1
                         delta[x] = get(x, 0) - 1
+        p.dirty = dirty
 
     @staticmethod
     def _diff(delta: dict[int, int], old: Sequence[int], new: Sequence[int]) -> None:
@@ -451,8 +480,9 @@ class Encoder:
             delta[k] = get(k, 0) + hand[k] - old[k]
         p.hand = hand
 
-    def _sync_pile(self, p: _Planes, pile: tuple[int, ...]) -> None:
-        """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot)."""
+    def _sync_pile(self, p: _Planes, pile: Sequence[int]) -> None:
+        """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot); ``pile``
+        may be the state's own list (a copy is kept)."""
         old = p.pile
         if pile == old:
             return
@@ -470,18 +500,18 @@ class Encoder:
             self._diff(delta, [k + c for c in old], [k + c for c in pile])
         # rows 2-4 hold only the pile's top three (one-hot, scale 1, not seen rows): their
         # entries are written straight into the vector
-        if pile[-3:] != old[-3:]:
-            out = p.view
-            for depth in range(3):
-                was = old[lo - 1 - depth] if depth < lo else None
-                now = pile[ln - 1 - depth] if depth < ln else None
-                if was != now:
-                    row = (2 + depth) * k
-                    if was is not None:
-                        out[row + was] = 0.0
-                    if now is not None:
-                        out[row + now] = 1.0
-        p.pile = pile
+        out = p.view
+        row = 2 * k
+        for depth in (1, 2, 3):
+            was = old[-depth] if depth <= lo else -1
+            now = pile[-depth] if depth <= ln else -1
+            if was != now:
+                if was >= 0:
+                    out[row + was] = 0.0
+                if now >= 0:
+                    out[row + now] = 1.0
+            row += k
+        p.pile = list(pile)
 
     def _emit(self, p: _Planes) -> Obs:
         """Apply the gathered changes as ``_finish`` computes each entry and hand out a
