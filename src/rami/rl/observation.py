@@ -54,7 +54,18 @@ except ImportError:  # pragma: no cover - mypy_extensions ships with mypy (the d
 
 # rami: compiled with mypyc in the accelerated build
 
-__all__ = ["ALL_PARTS", "HAND", "PILE", "TABLE", "TURN_SCALE", "Encoder", "Obs", "encoder_for"]
+__all__ = [
+    "ALL_PARTS",
+    "HAND",
+    "NAMED",
+    "NEWS",
+    "PILE",
+    "TABLE",
+    "TURN_SCALE",
+    "Encoder",
+    "Obs",
+    "encoder_for",
+]
 
 Obs = npt.NDArray[np.float32]
 
@@ -64,9 +75,15 @@ _MANY = 32  # changes in one call from which numpy applies them faster (``_emit_
 
 # the parts of a position an event may have changed (``_Planes.dirty``, ``Encoder._touches``):
 # the observer's own hand (any action of its own), the discard pile, the table's melds (the
-# seats' shown melds in Marriage); the scalars are compared at every call
-HAND, PILE, TABLE = 1, 2, 4
-ALL_PARTS = HAND | PILE | TABLE
+# seats' shown melds in Marriage), and what only the table's news changes (an opening, the
+# tiplu, a seat seeing it, the end: a news event sets every bit); the other scalars are
+# compared at every call
+HAND, PILE, TABLE, NEWS = 1, 2, 4, 8
+ALL_PARTS = HAND | PILE | TABLE | NEWS
+# a verb whose action changes the actor's hand only in the kinds its text names and the
+# card it draws or takes (``Encoder._touches``); as a dirty bit: the hand may have changed
+# in the kinds listed in ``_Planes.kinds`` only (``HAND`` itself: in any kind)
+NAMED = 16
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 TURN_SCALE = 200.0  # turns are scaled by this in the scalars
@@ -121,6 +138,7 @@ class _Planes:
         "hand_key",
         "hist",
         "keys",
+        "kinds",
         "last",
         "length",
         "out",
@@ -141,7 +159,8 @@ class _Planes:
         self.events = events
         self.last: object = None
         self.length = 0
-        self.hand: Sequence[int] = (0,) * enc.kinds
+        self.hand: list[int] = [0] * enc.kinds
+        self.kinds: list[int] = []  # the kinds own NAMED actions named since the last sync
         self.hand_key = 0  # the hand packed, for a game whose state keeps it so (empty: 0)
         self.pile: list[int] = []
         self.parts: dict[object, tuple[object, list[int]]] = {}
@@ -377,7 +396,7 @@ class Encoder:
         return p
 
     def _touches(self, verb: str) -> int:
-        """The parts of the position (``HAND``, ``PILE``, ``TABLE``) an action of ``verb``
+        """The parts of the position (``HAND``, ``PILE``, ``TABLE``, ``NEWS``) an action of ``verb``
         may change besides the actor's own hand: by default all of them; a game names the
         verbs it knows (an unnamed verb keeps every part compared)."""
         return ALL_PARTS
@@ -408,6 +427,7 @@ class Encoder:
         (no action) may change any."""
         n = self.players
         dirty = p.dirty
+        named = p.kinds
         hist = p.hist
         delta = p.delta
         get = delta.get
@@ -425,9 +445,15 @@ class Encoder:
             if found is None:
                 found = parsed[text] = self._parse(text)
             kind, cards, touch = found
-            dirty |= touch
             if seat == me:
-                dirty |= HAND
+                if touch & NAMED:
+                    named += cards
+                    card = e.get("card")
+                    if card is not None:
+                        named.append(_INDEX[card])
+                else:
+                    touch |= HAND
+            dirty |= touch
             if kind == _SKIP:
                 continue
             rel = (seat - me) % n
@@ -469,8 +495,9 @@ class Encoder:
         for x in new:
             delta[x] = get(x, 0) + 1
 
-    def _sync_hand(self, p: _Planes, hand: Sequence[int]) -> None:
-        """Row 0: the own hand as counts per kind."""
+    def _sync_hand(self, p: _Planes, hand: list[int]) -> None:
+        """Row 0: the own hand as counts per kind (``hand`` is kept: a copy)."""
+        p.kinds.clear()
         old = p.hand
         if hand == old:
             return
@@ -479,6 +506,19 @@ class Encoder:
         for k in compress(self._kind_range, map(ne, hand, old)):
             delta[k] = get(k, 0) + hand[k] - old[k]
         p.hand = hand
+
+    @staticmethod
+    def _sync_kinds(p: _Planes, hand: Sequence[int]) -> None:
+        """Row 0 where only the kinds in ``p.kinds`` may have changed (``NAMED``)."""
+        old = p.hand
+        delta = p.delta
+        get = delta.get
+        for k in p.kinds:
+            d = hand[k] - old[k]
+            if d:
+                delta[k] = get(k, 0) + d
+                old[k] = hand[k]
+        p.kinds.clear()
 
     def _sync_pile(self, p: _Planes, pile: Sequence[int]) -> None:
         """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot); ``pile``

@@ -7,7 +7,17 @@ from __future__ import annotations
 from typing import cast
 
 from rami.engine import GameState
-from rami.rl.observation import HAND, PILE, TABLE, TURN_SCALE, Encoder, Obs, _Planes
+from rami.rl.observation import (
+    ALL_PARTS,
+    HAND,
+    NEWS,
+    PILE,
+    TABLE,
+    TURN_SCALE,
+    Encoder,
+    Obs,
+    _Planes,
+)
 from rami.tunisian.game import TableMeld, TunisianState
 from rami.tunisian.phases import Phase
 from rami.tunisian.rules import rules_from
@@ -108,11 +118,11 @@ class TunisianEncoder(Encoder):
             if dirty & TABLE:
                 self._sync_table(p, state.table, me)
             p.dirty = 0
-        self._write_scalars(p, state, me)
+        self._write_scalars(p, state, me, dirty)
         return self._emit(p)
 
     def _touches(self, verb: str) -> int:
-        return _TOUCHES.get(verb, HAND | PILE | TABLE)
+        return _TOUCHES.get(verb, ALL_PARTS)
 
     @staticmethod
     def _sync_hand_key(p: _Planes, key: int) -> None:
@@ -154,13 +164,15 @@ class TunisianEncoder(Encoder):
                     )
             parts["table"] = (table, [])
 
-    def _write_scalars(self, p: _Planes, state: TunisianState, me: int) -> None:
+    def _write_scalars(self, p: _Planes, state: TunisianState, me: int, dirty: int) -> None:
         """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
         min(1, x)), written into the kept vector only where their inputs changed since the
         seat's last call (``p.keys``: most of them stay as they were from turn to turn).
         The inputs are the state's own fields, read directly (the properties the view
         reads are these fields, or copies of them, or are computed from them: a property
-        call each costs about as much as the comparison); kept lists are copies."""
+        call each costs about as much as the comparison); kept lists are copies. What
+        only an opening changes (the threshold, who opened and with what, T-6) and the
+        seats in play (T-13) are compared after a news event only (``NEWS``)."""
         keys = p.keys
         out = p.view
         b = self.plane_size
@@ -172,11 +184,30 @@ class TunisianEncoder(Encoder):
             out[b + at[phase]] = 1.0
             keys[0] = phase
         over = phase == Phase.OVER
+        order = self._order[me]
+        news = dirty & NEWS
+        if news:
+            active = state._active
+            if active != keys[8]:
+                for rel, s in enumerate(order):
+                    out[b + 11 + 6 * rel] = 1.0 if active[s] else 0.0
+                keys[8] = active
+                keys[3] = None  # the first round depends on the seats in play (T-3)
+            threshold = max(1, state.threshold)  # T-6: from the last opening
+            new_threshold = threshold != keys[4]
+            if new_threshold:
+                x = threshold / 200.0
+                out[b + 7] = x if x < 1.0 else 1.0
+                keys[4] = threshold
+        else:
+            threshold = cast(int, keys[4])
+            new_threshold = False
         turn = state._turn
-        active = state._active  # a tuple, replaced when it changes (T-13)
-        new_turn = turn != keys[3]
-        if new_turn or active is not keys[8]:
-            first = state.first_round  # from the turn and the active seats (T-3)
+        if turn != keys[3]:
+            x = turn / TURN_SCALE
+            out[b + 6] = x if x < 1.0 else 1.0
+            keys[3] = turn
+            first = state.first_round  # from the turn and the seats in play (T-3)
             if first != keys[1]:
                 out[b + 4] = 1.0 if first else 0.0
                 keys[1] = first
@@ -184,21 +215,6 @@ class TunisianEncoder(Encoder):
         if stock != keys[2]:
             out[b + 5] = stock / self.shoe
             keys[2] = stock
-        if new_turn:
-            x = turn / TURN_SCALE
-            out[b + 6] = x if x < 1.0 else 1.0
-            keys[3] = turn
-        last = state._last_opening
-        new_threshold = keys[13] is None or last != keys[14]
-        if new_threshold:
-            threshold = max(1, state.threshold)  # T-6: from the last opening
-            x = threshold / 200.0
-            out[b + 7] = x if x < 1.0 else 1.0
-            keys[4] = threshold
-            keys[13] = True
-            keys[14] = last
-        else:
-            threshold = cast(int, keys[4])
         to_move = None if over else state._to_move
         staged = 0 if over else state._staged
         if new_threshold or staged != keys[5]:
@@ -211,34 +227,34 @@ class TunisianEncoder(Encoder):
             keys[6] = must
         # per seat, in relative order: hand size, active, opened, opening value, partner,
         # to move (six entries from b + 10 + 6 * rel)
-        order = self._order[me]
         sizes = state._sizes
-        if sizes != keys[7]:
+        old_sizes = keys[7]
+        if sizes != old_sizes:
+            if old_sizes is None:
+                old_sizes = [-1] * self.players
             for rel, s in enumerate(order):
-                x = sizes[s] / 16.0
-                out[b + 10 + 6 * rel] = x if x < 1.0 else 1.0
+                if sizes[s] != old_sizes[s]:  # type: ignore[index]
+                    x = sizes[s] / 16.0
+                    out[b + 10 + 6 * rel] = x if x < 1.0 else 1.0
             keys[7] = sizes[:]
-        if active is not keys[8]:
-            for rel, s in enumerate(order):
-                out[b + 11 + 6 * rel] = 1.0 if active[s] else 0.0
-            keys[8] = active
-        opened = state._opened
-        if opened != keys[9]:
-            for rel, s in enumerate(order):
-                out[b + 12 + 6 * rel] = 1.0 if opened[s] else 0.0
-            keys[9] = opened[:]
-        values = state._opening_values
-        if new_threshold or values != keys[10]:
-            for rel, s in enumerate(order):
-                value = values[s]
-                x = 0.0 if value is None else value / threshold
-                out[b + 13 + 6 * rel] = x if x < 1.0 else 1.0
-            keys[10] = values[:]
-        if keys[11] is None:  # fixed for a table
-            partner = self._partners(state, me)
-            for rel, s in enumerate(order):
-                out[b + 14 + 6 * rel] = partner[s]
-            keys[11] = True
+        if news:
+            opened = state._opened
+            if opened != keys[9]:
+                for rel, s in enumerate(order):
+                    out[b + 12 + 6 * rel] = 1.0 if opened[s] else 0.0
+                keys[9] = opened[:]
+            values = state._opening_values
+            if new_threshold or values != keys[10]:
+                for rel, s in enumerate(order):
+                    value = values[s]
+                    x = 0.0 if value is None else value / threshold
+                    out[b + 13 + 6 * rel] = x if x < 1.0 else 1.0
+                keys[10] = values[:]
+            if keys[11] is None:  # fixed for a table
+                partner = self._partners(state, me)
+                for rel, s in enumerate(order):
+                    out[b + 14 + 6 * rel] = partner[s]
+                keys[11] = True
         if to_move != keys[12]:
             n = self.players
             if keys[12] is not None:
