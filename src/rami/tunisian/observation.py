@@ -108,7 +108,7 @@ class TunisianEncoder(Encoder):
         are kept between calls and only the parts that changed are moved (``_Planes``)."""
         assert isinstance(state, TunisianState)  # this game's state (the envs hold one)
         me = seat
-        p = self._planes_for(state.events, me)
+        p = self._planes_for(state._events, me)
         dirty = p.dirty
         if dirty:  # only the parts the new events may have changed are compared
             if dirty & HAND:
