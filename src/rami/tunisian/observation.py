@@ -28,6 +28,7 @@ from rami.views import GameView, own_seat
 
 __all__ = ["TunisianEncoder", "encoder"]
 
+_OVER = Phase.OVER
 _JOKER = 52  # the joker's kind, last
 _JOKER_SHIFT = 2 * _JOKER  # where a packed hand keeps the jokers' count (3 bits, the top)
 
@@ -183,7 +184,7 @@ class TunisianEncoder(Encoder):
                 out[b + at[cast(str, keys[0])]] = 0.0
             out[b + at[phase]] = 1.0
             keys[0] = phase
-        over = phase == Phase.OVER
+        over = phase == _OVER
         order = self._order[me]
         news = dirty & NEWS
         if news:
@@ -200,7 +201,7 @@ class TunisianEncoder(Encoder):
                 out[b + 7] = x if x < 1.0 else 1.0
                 keys[4] = threshold
         else:
-            threshold = cast(int, keys[4])
+            threshold = keys[4]  # type: ignore[assignment]
             new_threshold = False
         turn = state._turn
         if turn != keys[3]:
