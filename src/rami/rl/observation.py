@@ -530,14 +530,18 @@ class Encoder:
         delta = p.delta
         get = delta.get
         lo, ln = len(old), len(pile)
-        if ln > lo and pile[:lo] == old:  # discards on top
-            for c in pile[lo:]:
-                delta[k + c] = get(k + c, 0) + 1
-        elif ln < lo and old[:ln] == pile:  # taken from the top
-            for c in old[ln:]:
-                delta[k + c] = get(k + c, 0) - 1
-        else:  # e.g. a recycled stock
-            self._diff(delta, [k + c for c in old], [k + c for c in pile])
+        # the piles below ``m`` cards from the bottom are the same: only the cards above
+        # move (a pile changes at its top: takes and discards, e.g. a take and a discard
+        # since the last call; a recycled stock leaves no common bottom)
+        m = lo if lo < ln else ln
+        while m and pile[m - 1] != old[m - 1]:
+            m -= 1
+        if m and pile[:m] != old[:m]:
+            m = 0
+        for c in old[m:]:
+            delta[k + c] = get(k + c, 0) - 1
+        for c in pile[m:]:
+            delta[k + c] = get(k + c, 0) + 1
         # rows 2-4 hold only the pile's top three (one-hot, scale 1, not seen rows): their
         # entries are written straight into the vector
         out = p.view
