@@ -104,9 +104,10 @@ class TunisianEncoder(Encoder):
         self._partner_of: dict[int, tuple[float, ...]] = {}
 
     def encode_state(self, state: GameState, seat: int) -> Obs:
-        """``encode(state.view(seat))`` from the same public properties ``build_view``
-        reads (and the seat's own hand), as integers: no view is built. The seat's planes
-        are kept between calls and only the parts that changed are moved (``_Planes``)."""
+        """``encode(state.view(seat))`` from the fields behind the properties
+        ``build_view`` reads (and the seat's own hand, packed), as integers: no view is
+        built. The seat's planes are kept between calls and only the parts the new
+        events may have changed are compared (``_Planes.dirty``)."""
         assert isinstance(state, TunisianState)  # this game's state (the envs hold one)
         me = seat
         p = self._planes_for(state._events, me)
