@@ -412,12 +412,12 @@ def replayed_minimums(game: str, preset: str, players: int, rounds: int = 7) -> 
         i = 0
         for seed, played in deals:
             env.reset(seed=seed)
-            for chosen in played:
+            for action in played:
                 start = clock()
                 env.last()
-                if chosen is not None:
+                if action is not None:
                     raw.legal_ids()
-                env.step(chosen)
+                env.step(action)
                 spent = clock() - start
                 if spent < fastest[i]:
                     fastest[i] = spent
