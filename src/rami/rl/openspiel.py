@@ -33,6 +33,8 @@ import copy
 import json
 import random
 from collections.abc import Mapping
+from itertools import compress
+from operator import getitem
 from typing import Any
 
 import numpy as np
@@ -48,6 +50,9 @@ from rami.rl.observation import Encoder, encoder_for
 from rami.views import GameView
 
 __all__ = ["RamiGame", "RamiState", "register_games"]
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 # ---------------------------------------------------------------- per-game glue
@@ -105,6 +110,7 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         self.sign = spec.reward_sign
         # per player, the last tensor asked for as floats and its vector (``floats``)
         self._floats: dict[int, _Floats] = {}
+        self._outcomes: dict[int, list[list[tuple[int, float]]]] = {}  # ``outcomes``
         bound = 5000.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
@@ -138,6 +144,18 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             kept.out = _as_floats(vec)
         kept.vec = vec
         return kept.out
+
+    def outcomes(self, total: int) -> list[list[tuple[int, float]]]:
+        """Per card kind ``c``, per count ``n`` left, the chance outcome ``(c, n / total)``
+        when ``total`` cards are left: built once per total, so that a chance node (about
+        half of all nodes: one per card of the shoe) only picks its entries."""
+        rows = self._outcomes.get(total)
+        if rows is None:
+            most = max(self.left)
+            rows = self._outcomes[total] = [
+                [(c, n / total) for n in range(most + 1)] for c in range(KINDS)
+            ]
+        return rows
 
     def new_initial_state(self) -> RamiState:
         return RamiState(self)
@@ -309,9 +327,9 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         engine = self._core.engine
         if engine is None:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         if engine.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         seat = engine.to_move
         assert seat is not None
         return seat
@@ -390,9 +408,12 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return engine is not None and not engine.is_over
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Each card kind left with ``copies / cards left`` (``RamiGame.outcomes``)."""
         left = self._core.left
         total = sum(left)
-        return [(c, n / total) for c, n in enumerate(left) if n]
+        if not total:  # no card left (a decision node or the end): no outcome
+            return []
+        return list(compress(map(getitem, self._rami_game.outcomes(total), left), left))
 
     def _apply_action(self, action: int) -> None:
         core = self._core
@@ -428,7 +449,8 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return str(self._game.space.action_from_id(action))
 
     def is_terminal(self) -> bool:
-        return self.engine is not None and self.engine.is_over
+        engine = self._core.engine
+        return engine is not None and engine.is_over
 
     def returns(self) -> list[float]:
         n = self._game.players
@@ -463,7 +485,8 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return self.order[start:end]
 
     def tensor_for(self, player: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-        if self.engine is None:
+        engine = self._core.engine
+        if engine is None:
             out = np.zeros(self._game.encoder.size, dtype=np.float32)
             dealt = self._dealt_to(player)
             if not dealt:  # e.g. the initial state pyspiel builds to learn the shape
@@ -471,14 +494,15 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             for c in dealt:
                 out[c] += 1.0 / 4
             return np.minimum(out, 1.0)
-        encoder = self._game.encoder  # the game's, shared by the states of one game
-        if not self.prefix[player]:
+        core = self._core
+        encoder = self._rami_game.encoder  # the game's, shared by the states of one game
+        if not core.prefix[player]:
             # the same vector from the state (the deal's own first events name no move, so
             # dropping them changes nothing): the kept planes, no view built; another state
             # (a clone, a branch) has its own events list and gets planes of its own
-            return encoder.encode_state(self.engine, player)
-        view = self.engine.view(player)
-        view["history"] = self.prefix[player] + view["history"][self.base :]
+            return encoder.encode_state(engine, player)
+        view = engine.view(player)
+        view["history"] = core.prefix[player] + view["history"][core.base :]
         encoder.reset()
         return encoder.encode(view)
 
