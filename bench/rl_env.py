@@ -205,9 +205,16 @@ def rlcard_loop(seed: int) -> Callable[[], None] | str:
     return step
 
 
-def openspiel_loop(name: str, params: dict[str, Any], seed: int) -> Callable[[], None] | str:
+def openspiel_loop(
+    name: str, params: dict[str, Any], seed: int, observer: bool = False
+) -> Callable[[], None] | str:
+    """One OpenSpiel step: ``observation_tensor()`` (a list of floats), or with
+    ``observer`` OpenSpiel's observation object (``make_observation(game)``, whose
+    ``set_from`` fills a numpy ``tensor`` in place: no list), then ``legal_actions()``
+    and ``apply_action``; the chance nodes before it are sampled in the same step."""
     try:
         import pyspiel
+        from open_spiel.python.observation import make_observation
 
         import rami.rl.openspiel  # noqa: F401  (registers rami's games)
     except ImportError:
@@ -215,6 +222,7 @@ def openspiel_loop(name: str, params: dict[str, Any], seed: int) -> Callable[[],
     game = pyspiel.load_game(name, params)
     rng = random.Random(seed)
     box = {"state": game.new_initial_state()}
+    seen = make_observation(game) if observer else None
 
     def step() -> None:
         state = box["state"]
@@ -224,7 +232,10 @@ def openspiel_loop(name: str, params: dict[str, Any], seed: int) -> Callable[[],
         if state.is_terminal():
             box["state"] = game.new_initial_state()
             return
-        state.observation_tensor()
+        if seen is None:
+            state.observation_tensor()
+        else:
+            seen.set_from(state, state.current_player())
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
 
@@ -235,9 +246,14 @@ def openspiel_calls(seconds: float) -> dict[str, float] | str:
     """CPU microseconds per call of ``python_rami_tunisian`` 1v1 during random play:
     ``legal_actions()``, ``observation_tensor()``, a second tensor call on the same
     position (``information_state_tensor(player)``), ``apply_action`` and ``clone()``
-    (every tenth position)."""
+    (every tenth position); then, over half as long, on fresh positions taken in turn,
+    the observer's ``set_from`` (``make_observation``) and ``observation_tensor`` through
+    OpenSpiel's C++ path (``pyspiel.State.observation_tensor``: what a C++ caller gets;
+    it builds a new initial state to learn the tensor's size); and the chance phase of a
+    deal (``chance_outcomes`` and ``apply_action`` for every card of the shoe), per deal."""
     try:
         import pyspiel
+        from open_spiel.python.observation import make_observation
 
         import rami.rl.openspiel  # noqa: F401  (registers rami's games)
     except ImportError:
@@ -275,7 +291,37 @@ def openspiel_calls(seconds: float) -> dict[str, float] | str:
             spent["clone"] += t4 - t3
             spent["apply_action"] += t5 - t4
             n += 1
-    return {k: v / (clones if k == "clone" else n) * 1e6 for k, v in spent.items()}
+    out = {k: v / (clones if k == "clone" else n) * 1e6 for k, v in spent.items()}
+    seen = make_observation(game)
+    cpp = pyspiel.State.observation_tensor
+    deal = "deal: the chance phase, per deal"
+    spent = {"observer set_from": 0.0, "observation_tensor, C++ path": 0.0, deal: 0.0}
+    count = dict.fromkeys(spent, 0)
+    end = time.perf_counter() + seconds / 2
+    while time.perf_counter() < end:
+        t0 = clock()
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        spent[deal] += clock() - t0
+        count[deal] += 1
+        while not state.is_terminal():
+            player = state.current_player()
+            key = "observer set_from" if n % 2 else "observation_tensor, C++ path"
+            t0 = clock()
+            if n % 2:
+                seen.set_from(state, player)
+            else:
+                cpp(state, player)
+            spent[key] += clock() - t0
+            count[key] += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            n += 1
+    out.update({k: v / max(1, count[k]) * 1e6 for k, v in spent.items()})
+    out["deal: per card of the shoe"] = out[deal] / len(game.shoe)
+    return out
 
 
 def encoder_times(game: str, preset: str, players: int) -> tuple[float, float, float]:
@@ -440,6 +486,14 @@ def main() -> None:
         (
             "rami OpenSpiel python_rami_tunisian",
             openspiel_loop("python_rami_tunisian", {"max_turns": 200}, 1),
+        ),
+        (
+            "rami OpenSpiel python_rami_tunisian observer",
+            openspiel_loop("python_rami_tunisian", {"max_turns": 200}, 1, observer=True),
+        ),
+        (
+            "rami OpenSpiel python_rami_marriage nepali 4p",
+            openspiel_loop("python_rami_marriage", {"players": 4, "max_turns": 200}, 1),
         ),
         ("RLCard gin-rummy", rlcard_loop(1)),
         ("OpenSpiel gin_rummy (C++)", openspiel_loop("gin_rummy", {}, 1)),
