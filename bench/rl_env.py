@@ -324,6 +324,80 @@ def openspiel_calls(seconds: float) -> dict[str, float] | str:
     return out
 
 
+def openspiel_share(
+    name: str, params: dict[str, Any], steps: int, rounds: int = 3
+) -> tuple[float, float, float] | str:
+    """CPU µs a decision of the OpenSpiel loop on recorded random deals, the deal's chance
+    nodes included (``chance_outcomes()`` + ``apply_action`` per card): with
+    ``observation_tensor()``, with the observer's ``set_from``, and the engine and encoder
+    alone on the same moves (the deal built by the game's hook from the same shoe order:
+    ``legal_actions()``, ``encode_state``, ``apply``). Loops in turn, the engine's memos
+    warm for all, best of ``rounds``; the random picks are in none."""
+    try:
+        import pyspiel
+        from open_spiel.python.observation import make_observation
+
+        import rami.rl.openspiel  # noqa: F401  (registers rami's games)
+    except ImportError:
+        return "open_spiel not installed (pip install open-spiel)"
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(5)
+    deals: list[tuple[list[int], list[tuple[int, int]]]] = []
+    n = 0
+    while n < steps:
+        state = game.new_initial_state()
+        order = []
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            order.append(rng.choices(outcomes, probs)[0])
+            state.apply_action(order[-1])
+        played = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            chosen = legal[rng.randrange(len(legal))]
+            ids = game.space.ids_of(state.engine.legal_actions())
+            played.append((chosen, ids.index(chosen)))
+            state.apply_action(chosen)
+        deals.append((order, played))
+        n += len(played)
+    seen = make_observation(game)
+
+    def looped(observer: bool) -> None:
+        for order, played in deals:
+            state = game.new_initial_state()
+            for card in order:
+                state.chance_outcomes()
+                state.apply_action(card)
+            for chosen, _k in played:
+                if observer:
+                    seen.set_from(state, state.current_player())
+                else:
+                    state.observation_tensor()
+                state.legal_actions()
+                state.apply_action(chosen)
+
+    hooks, rules, players = game.hooks, game.rules, game.players
+    encoder = encoder_for(hooks.deal(rules, players, deals[0][0], game.seed).view(0))
+
+    def bare() -> None:
+        for order, played in deals:
+            engine = hooks.deal(rules, players, order, game.seed)
+            for _c, k in played:
+                legal = engine.legal_actions()
+                encoder.encode_state(engine, engine.to_move)
+                engine.apply(legal[k])
+
+    bare()
+    loops = (lambda: looped(False), lambda: looped(True), bare)
+    best = [float("inf")] * 3
+    for _ in range(rounds):
+        for i, loop in enumerate(loops):
+            start = time.thread_time()
+            loop()
+            best[i] = min(best[i], (time.thread_time() - start) / n * 1e6)
+    return best[0], best[1], best[2]
+
+
 def encoder_times(game: str, preset: str, players: int) -> tuple[float, float, float]:
     """Microseconds per encode (reading the history afresh, and incrementally) and per
     ``state.view(to_move)`` (legal actions computed beforehand: they are the engine's)."""
@@ -529,6 +603,28 @@ def main() -> None:
         print(
             f"  {label:24s} env {whole:6.1f}, engine+encoder {alone:6.1f},"
             f" wrappers {whole - alone:5.1f}"
+        )
+    print(
+        "\nOpenSpiel step, CPU µs a decision (the deal's chance nodes included): the loop with"
+        " the tensor list, with the observer, the engine and encoder alone on the same moves,"
+        " the wrapper's share (list, observer):"
+    )
+    for label, name, params in (
+        ("python_rami_tunisian 1v1", "python_rami_tunisian", {"max_turns": 200}),
+        (
+            "python_rami_marriage nepali 4p",
+            "python_rami_marriage",
+            {"players": 4, "max_turns": 200},
+        ),
+    ):
+        share = openspiel_share(name, params, share_steps)
+        if isinstance(share, str):
+            print(f"  {label:30s} skipped: {share}")
+            continue
+        listed, observed, alone = share
+        print(
+            f"  {label:30s} list {listed:6.1f}, observer {observed:6.1f},"
+            f" engine+encoder {alone:6.1f}, wrapper {listed - alone:5.1f} / {observed - alone:5.1f}"
         )
     calls = openspiel_calls(seconds)
     print("\nOpenSpiel python_rami_tunisian 1v1, CPU µs per call (random play):")
