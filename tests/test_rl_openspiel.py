@@ -211,3 +211,26 @@ def test_observer_tensors_equal_the_state_tensors(name: str, params: dict[str, o
             branch.apply_action(branch.legal_actions()[0])
         state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
     assert compared >= 20
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES[::3])
+def test_chance_outcomes_are_the_copies_left_over_the_cards_left(
+    name: str, params: dict[str, object]
+) -> None:
+    """Every chance node of a deal offers each card kind left with probability ``copies
+    left / cards left``, exactly; a decision
+    node offers none."""
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(8)
+    state = game.new_initial_state()
+    nodes = 0
+    while state.is_chance_node():
+        left = state.left  # type: ignore[attr-defined]
+        total = sum(left)
+        want = [(c, n / total) for c, n in enumerate(left) if n]
+        assert state.chance_outcomes() == want
+        outcomes, probs = zip(*want, strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+        nodes += 1
+    assert nodes == len(game.shoe)  # type: ignore[attr-defined]
+    assert state.chance_outcomes() == []

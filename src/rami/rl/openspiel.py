@@ -33,8 +33,6 @@ import copy
 import json
 import random
 from collections.abc import Mapping
-from itertools import compress
-from operator import getitem
 from typing import Any
 
 import numpy as np
@@ -110,7 +108,6 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         self.sign = spec.reward_sign
         # per player, the last tensor asked for as floats and its vector (``floats``)
         self._floats: dict[int, _Floats] = {}
-        self._outcomes: dict[int, list[list[tuple[int, float]]]] = {}  # ``outcomes``
         bound = 5000.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
@@ -144,18 +141,6 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             kept.out = _as_floats(vec)
         kept.vec = vec
         return kept.out
-
-    def outcomes(self, total: int) -> list[list[tuple[int, float]]]:
-        """Per card kind ``c``, per count ``n`` left, the chance outcome ``(c, n / total)``
-        when ``total`` cards are left: built once per total, so that a chance node (about
-        half of all nodes: one per card of the shoe) only picks its entries."""
-        rows = self._outcomes.get(total)
-        if rows is None:
-            most = max(self.left)
-            rows = self._outcomes[total] = [
-                [(c, n / total) for n in range(most + 1)] for c in range(KINDS)
-            ]
-        return rows
 
     def new_initial_state(self) -> RamiState:
         return RamiState(self)
@@ -408,12 +393,12 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return engine is not None and not engine.is_over
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Each card kind left with ``copies / cards left`` (``RamiGame.outcomes``)."""
+        """Each card kind left with ``copies / cards left``. (Tables of the outcomes per
+        number of cards left were slower in play: they fall out of the CPU caches between
+        deals, measured.)"""
         left = self._core.left
         total = sum(left)
-        if not total:  # no card left (a decision node or the end): no outcome
-            return []
-        return list(compress(map(getitem, self._rami_game.outcomes(total), left), left))
+        return [(c, n / total) for c, n in enumerate(left) if n]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
