@@ -327,7 +327,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         if ids is None:
             assert core.engine is not None
             core.legal = core.engine.legal_actions()
-            ids = core.ids = self._game.space.ids_of(core.legal)
+            ids = core.ids = self._rami_game.space.ids_of(core.legal)
             core.sorted_ids = sorted(ids)
         return ids
 
@@ -346,8 +346,10 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         if engine is not None and not engine.is_over:
             seat = engine.to_move
             if not player or player[0] == seat:
-                self._kept_ids()
-                return self._core.sorted_ids[:]
+                core = self._core
+                if core.ids is None:
+                    self._kept_ids()
+                return core.sorted_ids[:]
         return super().legal_actions(*player)  # type: ignore[no-any-return]
 
     def observation_tensor(self, *player: int) -> list[float]:
