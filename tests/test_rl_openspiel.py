@@ -234,3 +234,23 @@ def test_chance_outcomes_are_the_copies_left_over_the_cards_left(
         nodes += 1
     assert nodes == len(game.shoe)  # type: ignore[attr-defined]
     assert state.chance_outcomes() == []
+
+
+def test_float_lists_equal_tolist_through_small_and_large_changes() -> None:
+    """``RamiGame.floats`` (the game's own list per player, patched in place) equals
+    ``vec.tolist()`` whatever came before: a few entries changed, most of them changed
+    (built afresh), the same vector again, players taken in turn."""
+    game = pyspiel.load_game("python_rami_tunisian", {"max_turns": 20})
+    size = game.encoder.size  # type: ignore[attr-defined]
+    rng = np.random.default_rng(9)
+    last = {p: np.zeros(size, dtype=np.float32) for p in range(2)}
+    for step in range(60):
+        player = step % 2
+        vec = last[player].copy()
+        many = step % 7 == 3
+        at = rng.choice(size, size // 2 if many else 12, replace=False)
+        vec[at] = rng.choice(np.array([0.0, 0.25, 0.5, 1.0], dtype=np.float32), len(at))
+        out = game.floats(player, vec)  # type: ignore[attr-defined]
+        assert out == vec.tolist()
+        assert game.floats(player, vec) is out  # type: ignore[attr-defined]  # same vector
+        last[player] = vec
