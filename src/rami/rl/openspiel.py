@@ -528,7 +528,7 @@ class RamiObserver:
         """The encoder's vector copied into ``tensor`` (what OpenSpiel's C++ side and
         ``make_observation`` read): the position's vector is kept, as for
         ``observation_tensor``, and no float list is built."""
-        self.tensor[:] = state._vec(player)
+        self.tensor[...] = state._vec(player)
 
     def string_from(self, state: RamiState, player: int) -> str:
         if self.perfect_recall:
