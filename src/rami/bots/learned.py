@@ -2,7 +2,10 @@
 
 It sees what every bot sees, the view: the view is encoded by ``rami.rl.observation``,
 the legal actions become ids of the game's fixed action space (``rami.games``), and the
-policy's best legal id is played. Needs numpy (extra ``rl``); torch is not needed.
+policy's best legal id is played. A ranking policy (``rami train --policy rank``)
+instead scores each legal action from what it leads to on a determinization of the view
+(``rami.rl.afterstate``), drawn from a generator seeded by the view alone. Needs numpy
+(extra ``rl``); torch is not needed.
 """
 
 from __future__ import annotations
@@ -25,18 +28,18 @@ _LOADED: dict[tuple[str, float], Any] = {}
 def _policy(path: str) -> Any:
     """The policy in ``path``, read once per file version (simulations make many bots)."""
     try:
-        from rami.rl.policy import MlpPolicy
+        from rami.rl.policy import load_policy
     except ImportError:  # pragma: no cover - numpy missing
         raise InputError("learned bots need numpy: pip install 'rami[rl]'") from None
     try:
         key = (os.path.abspath(path), os.path.getmtime(path))
     except OSError:
-        return MlpPolicy.load(path)  # says what is wrong with the path
+        return load_policy(path)  # says what is wrong with the path
     found = _LOADED.get(key)
     if found is None:
         if len(_LOADED) > 8:
             _LOADED.clear()
-        found = _LOADED[key] = MlpPolicy.load(path)
+        found = _LOADED[key] = load_policy(path)
     return found
 
 
@@ -60,11 +63,14 @@ class LearnedBot(Bot):
         self.game = get_game(game)
         self.name = f"learned:{path}"
         self._tables: dict[tuple[int, str], tuple[Any, Any]] = {}
+        self._ranking = self.policy.meta.get("policy") == "rank"
 
     def choose(self, view: GameView) -> Action:
         from rami.rl.observation import encoder_for
 
         key = (int(view["players"]), str(view["rules"]))
+        if self._ranking:
+            return self._choose_ranked(view, key)
         found = self._tables.get(key)
         if found is None:
             assert self.game.action_space is not None
@@ -82,3 +88,25 @@ class LearnedBot(Bot):
         ids = space.ids_of(actions)
         best = self.policy.best(encoder.encode(view), ids)
         return space.action_from_id(best)
+
+    def _choose_ranked(self, view: GameView, key: tuple[int, str]) -> Action:
+        """A ranking policy's move: the best-scored legal action (``rami.rl.afterstate``)."""
+        from rami.rl.afterstate import AfterstateFeatures
+
+        found = self._tables.get(key)
+        if found is None:
+            found = self._tables[key] = (AfterstateFeatures(view), None)
+        features: AfterstateFeatures = found[0]
+        expected = self.policy.meta.get("observation_size")
+        if features.size != expected or list(features.extras) != self.policy.meta.get("extras"):
+            raise InputError(
+                f"the policy reads {expected} numbers, this table gives {features.size} "
+                f"(trained for {self.policy.meta.get('preset')}, "
+                f"{self.policy.meta.get('players')} players)"
+            )
+        legal = legal_actions(view)
+        if len(legal) == 1:
+            return legal[0]
+        candidates = features.build(view, self.rng(view, "rank"))
+        best: int = self.policy.best(candidates)
+        return candidates.legal[best]

@@ -67,6 +67,13 @@ def train(
     half: Annotated[
         bool, typer.Option(help="Store the policy file in float16 (half the size).")
     ] = False,
+    policy: Annotated[
+        str,
+        typer.Option(
+            help="flat (a logit per action id) or rank (a score per legal action from "
+            "what it leads to; trained with --imitate, numpy file only)."
+        ),
+    ] = "flat",
 ) -> None:
     """Train a policy for one seat against bots and save it for learned:PATH."""
     from rami.bots import check_spec
@@ -111,6 +118,7 @@ def train(
         dagger_samples=dagger_samples or None,
         net=sizes,
         half=half,
+        policy=policy,
         learning_rate=learning_rate,
         ent_coef=ent_coef,
     )
