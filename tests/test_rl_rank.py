@@ -186,3 +186,35 @@ def test_bad_rank_options_are_one_line_errors(
     err = capsys.readouterr().err.strip()
     assert err.startswith("error:") and len(err.splitlines()) == 1
     assert not (tmp_path / "p.npz").exists()
+
+
+def test_the_shipped_tunisian_model_loads_by_name_and_plays_a_deal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``learned:tunisian_1v1`` (``rami/rl/models``, package data) is a ranking policy
+    for Tunisian 1 v 1 that plays a whole deal against greedy, in ``make_bot`` and in
+    ``rami simulate``; it was trained for these actions and inputs."""
+    from rami.bots.learned import shipped_models
+
+    assert "tunisian_1v1" in shipped_models()
+    bot = make_bot("tunisian", "learned:tunisian_1v1", 1)
+    policy = bot.policy
+    assert isinstance(policy, RankPolicy)
+    space = get_game("tunisian").action_space
+    assert space is not None
+    assert policy.meta["action_space_digest"] == space("1v1").digest()
+    state = get_game("tunisian").new_match("1v1", None, 11).current
+    greedy = make_bot("tunisian", "greedy", 2)
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        move = (bot if seat == 0 else greedy).act(view)
+        assert move in legal_actions(view)
+        state.apply(move)
+    assert state.result is not None
+    main(["simulate", "tunisian", "--bots", "learned:tunisian_1v1,greedy", "--games", "2",
+          "--quiet"])  # fmt: skip
+    assert "learned:tunisian_1v1" in capsys.readouterr().out
+    with pytest.raises(InputError, match="tunisian_1v1"):
+        make_bot("tunisian", "learned:no_such_model", 1)

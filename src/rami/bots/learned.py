@@ -6,11 +6,15 @@ policy's best legal id is played. A ranking policy (``rami train --policy rank``
 instead scores each legal action from what it leads to on a determinization of the view
 (``rami.rl.afterstate``), drawn from a generator seeded by the view alone. Needs numpy
 (extra ``rl``); torch is not needed.
+
+``PATH`` may also name a model shipped with rami (``rami/rl/models/NAME.npz``, e.g.
+``learned:tunisian_1v1``) when no file of that name exists.
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from rami.bots.base import Bot, legal_actions
@@ -19,7 +23,22 @@ from rami.errors import InputError
 from rami.games import get_game
 from rami.views import GameView
 
-__all__ = ["LearnedBot", "check_policy"]
+__all__ = ["LearnedBot", "check_policy", "shipped_models"]
+
+_SHIPPED = Path(__file__).resolve().parent.parent / "rl" / "models"
+
+
+def shipped_models() -> list[str]:
+    """The names of the models shipped with rami (``learned:NAME``)."""
+    return sorted(p.stem for p in _SHIPPED.glob("*.npz"))
+
+
+def _resolve(path: str) -> str:
+    """``path``, or the shipped model it names when no such file exists."""
+    if os.path.exists(path) or os.sep in path or "/" in path:
+        return path
+    shipped = _SHIPPED / f"{path.removesuffix('.npz')}.npz"
+    return str(shipped) if shipped.exists() else path
 
 
 _LOADED: dict[tuple[str, float], Any] = {}
@@ -27,6 +46,7 @@ _LOADED: dict[tuple[str, float], Any] = {}
 
 def _policy(path: str) -> Any:
     """The policy in ``path``, read once per file version (simulations make many bots)."""
+    path = _resolve(path)
     try:
         from rami.rl.policy import load_policy
     except ImportError:  # pragma: no cover - numpy missing
@@ -34,6 +54,9 @@ def _policy(path: str) -> Any:
     try:
         key = (os.path.abspath(path), os.path.getmtime(path))
     except OSError:
+        if not os.path.exists(path):
+            names = ", ".join(shipped_models()) or "none"
+            raise InputError(f"no policy file {path} (models shipped with rami: {names})") from None
         return load_policy(path)  # says what is wrong with the path
     found = _LOADED.get(key)
     if found is None:

@@ -14,7 +14,9 @@ do) and described by what the seat's position becomes:
   chance move (``draw``: scored from the position before it, the sampled stock card
   would be a guess), the kit's leaf value of the position after it (``tree_leaf``, else
   ``leaf_value``; points / 100) and its change, whether the deal is over, whether the
-  seat is still to move.
+  seat is still to move, and the value where the seat's turn ends if it goes on with
+  the kit's greedy ``policy`` (a take is worth the opening it makes possible, T-8; a
+  meld of a staged opening the melds still to come, T-6).
 
 Only the view is read: the sample's hidden cards are drawn from what the seat knows
 (the encoder reads only the seat's knowledge of the sampled state, tested), and the
@@ -44,6 +46,7 @@ Obs = npt.NDArray[np.float32]
 # moves whose result is drawn by chance: scored from the position before them
 CHANCE_VERBS = frozenset({"draw"})
 _VALUE_SCALE = 100.0
+_TURN_STEPS = 40  # bound on the greedy continuation of a turn
 
 
 def extra_names(verbs: tuple[str, ...]) -> tuple[str, ...]:
@@ -55,6 +58,7 @@ def extra_names(verbs: tuple[str, ...]) -> tuple[str, ...]:
         "value change",
         "deal over",
         "still to move",
+        "value at the turn's end",
     )
 
 
@@ -116,6 +120,7 @@ class AfterstateFeatures:
                 row[nv] = 1.0
                 row[nv + 1] = value0
                 row[nv + 4] = 1.0
+                row[nv + 5] = value0
                 idx.append(empty_i)
                 val.append(empty_v)
                 continue
@@ -131,4 +136,17 @@ class AfterstateFeatures:
             row[nv + 2] = value - value0
             row[nv + 3] = 1.0 if after.is_over else 0.0
             row[nv + 4] = 1.0 if after.to_move == seat else 0.0
+            row[nv + 5] = self._turn_end(after, seat, value)
         return Candidates(legal, before, idx, val, extra)
+
+    def _turn_end(self, state: Any, seat: int, value: float) -> float:
+        """The value where ``seat``'s turn ends, playing on with the kit's greedy policy
+        from ``state`` (``value`` when the turn is already over)."""
+        if state.is_over or state.to_move != seat:
+            return value
+        state = state.clone()
+        for _ in range(_TURN_STEPS):
+            state.apply(self.kit.policy(state))
+            if state.is_over or state.to_move != seat:
+                break
+        return float(self._value(state, seat)) / _VALUE_SCALE
