@@ -23,7 +23,7 @@ from rami.errors import InputError
 from rami.games import get_game
 from rami.views import GameView
 
-__all__ = ["LearnedBot", "check_policy", "shipped_models"]
+__all__ = ["LearnedBot", "check_policy", "learned_levels", "shipped_models"]
 
 _SHIPPED = Path(__file__).resolve().parent.parent / "rl" / "models"
 
@@ -31,6 +31,29 @@ _SHIPPED = Path(__file__).resolve().parent.parent / "rl" / "models"
 def shipped_models() -> list[str]:
     """The names of the models shipped with rami (``learned:NAME``)."""
     return sorted(p.stem for p in _SHIPPED.glob("*.npz"))
+
+
+def learned_levels(
+    game: str, players: int | None = None, preset: str | None = None
+) -> tuple[str, ...]:
+    """The ``learned:NAME`` levels of the shipped models trained for ``game`` (and for
+    ``players`` seats, ``preset``, when given): what the terminal and the server offer
+    beside the named levels. Only shipped models: a person or a web request never names
+    a file. Empty without numpy."""
+    out = []
+    for name in shipped_models():
+        try:
+            meta = _policy(name).meta
+        except (InputError, ImportError):
+            continue
+        if meta.get("game") != game:
+            continue
+        if players is not None and meta.get("players") != players:
+            continue
+        if preset is not None and meta.get("preset") != preset:
+            continue
+        out.append(f"learned:{name}")
+    return tuple(out)
 
 
 def _resolve(path: str) -> str:
