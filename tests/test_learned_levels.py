@@ -76,3 +76,14 @@ def test_a_server_table_seats_the_shipped_model_and_it_plays(tmp_path: Path) -> 
             assert response.status_code == 200, response.text
         history = client.get(f"/api/tables/{code}/view", headers=headers).json()["view"]["history"]
         assert any(e.get("seat") == 1 and "move" in e for e in history)
+
+
+def test_the_shipped_model_at_another_table_is_an_input_error() -> None:
+    from rami.bots import make_bot
+    from rami.games import get_game
+
+    state = get_game("tunisian").new_match("ffa", None, 1).current
+    seat = state.to_move
+    assert seat is not None
+    with pytest.raises(InputError, match="trained for 1v1"):
+        make_bot("tunisian", "learned:tunisian_1v1", 0).act(state.view(seat))

@@ -144,11 +144,16 @@ class LearnedBot(Bot):
             found = self._tables[key] = (AfterstateFeatures(view), None)
         features: AfterstateFeatures = found[0]
         expected = self.policy.meta.get("observation_size")
-        if features.size != expected or list(features.extras) != self.policy.meta.get("extras"):
+        if features.size != expected:
             raise InputError(
                 f"the policy reads {expected} numbers, this table gives {features.size} "
                 f"(trained for {self.policy.meta.get('preset')}, "
                 f"{self.policy.meta.get('players')} players)"
+            )
+        if list(features.extras) != self.policy.meta.get("extras"):
+            raise InputError(
+                f"{self.name} was trained on other action inputs than this rami builds "
+                "(train it again with this version)"
             )
         legal = legal_actions(view)
         if len(legal) == 1:
