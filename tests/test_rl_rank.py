@@ -87,6 +87,34 @@ def test_candidates_depend_on_the_view_and_the_generator_only() -> None:
             assert np.array_equal(x, y)
 
 
+def test_redealing_hidden_cards_leaves_the_candidates_unchanged() -> None:
+    """Other hands and the stock re-dealt (``test_bots.HIDERS``): the same inputs for
+    every legal action, so the ranking policy's move cannot depend on hidden cards."""
+    from test_bots import HIDERS
+
+    rng = random.Random(5)
+    compared = 0
+    for seed in range(2):
+        state = get_game("tunisian").new_match("1v1", None, 90 + seed).current
+        greedy = make_bot("tunisian", "greedy", seed)
+        while not state.is_over and state.turn < 60:
+            seat = state.to_move
+            assert seat is not None
+            view = state.view(seat)
+            if len(legal_actions(view)) > 1 and rng.random() < 0.3:
+                twin = HIDERS["tunisian"](state, seat, rng)
+                a = AfterstateFeatures(view).build(view, random.Random(8))
+                other = twin.view(seat)
+                b = AfterstateFeatures(other).build(other, random.Random(8))
+                assert a.legal == b.legal and np.array_equal(a.before, b.before)
+                assert np.array_equal(a.extra, b.extra)
+                for x, y, u, v in zip(a.idx, b.idx, a.val, b.val, strict=True):
+                    assert np.array_equal(x, y) and np.array_equal(u, v)
+                compared += 1
+            state.apply(greedy.act(view))
+    assert compared >= 5
+
+
 def test_rank_policy_scores_equal_the_torch_network_on_the_after_positions() -> None:
     """``RankPolicy``'s shortcut (the position's rows once, each action's changed rows)
     gives the torch network's score of ``[before + change, extras]``."""
