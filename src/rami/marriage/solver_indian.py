@@ -1100,6 +1100,215 @@ def _augment(edges: list[int], owner: list[int], s: int, seen: list[bool]) -> bo
     return False
 
 
+#: Shares are counted in units of 1/360360 of a wild card: 360360 is the least common
+#: multiple of 1 … 13, so a meld's wild cards split among up to 13 natural cards exactly.
+_SHARE_UNIT = 360360
+#: A card whose meld is its own: two wild cards.
+_ALONE = 2 * _SHARE_UNIT
+
+
+def _run_positions(ranks: int) -> list[int]:
+    """The positions (1 … 14, the ace at both ends) of the rank indices in bit mask ``ranks``."""
+    out = [1] if ranks & 1 else []
+    out.extend(r + 1 for r in range(1, 13) if (ranks >> r) & 1)
+    if ranks & 1:
+        out.append(14)
+    return out
+
+
+def _suit_shares_of(ranks: int) -> tuple[int, ...]:
+    """Per rank index held in ``ranks`` (one suit's natural cards): the least share of
+    wild cards a new sequence holding it asks of each of its natural cards.
+
+    A sequence whose natural cards span the window [a, b] holds at most the ``n`` ranks
+    held there and asks ``max(3, b - a + 1) - n`` wild cards: ``(max(3, span) - n) / n``
+    each, which only falls as ``n`` grows, so the windows between two held positions,
+    taking every rank held in them, give the least share (M-4, ``at_least3``)."""
+    best = [_ALONE] * 13
+    pos = _run_positions(ranks)
+    for i in range(len(pos)):
+        for j in range(i, len(pos)):
+            span = pos[j] - pos[i] + 1
+            if span > MAX_SEQUENCE:
+                break
+            n = j - i + 1
+            share = ((span if span > 3 else 3) - n) * _SHARE_UNIT // n
+            for p in pos[i : j + 1]:
+                r = (p - 1) % 13
+                if share < best[r]:
+                    best[r] = share
+    return tuple(best)
+
+
+#: Per 13-bit mask of one suit's natural ranks: ``_suit_shares_of``.
+_SUIT_SHARES: GenerationMemo[int, tuple[int, ...]] = GenerationMemo(8192, name="indian.suit_shares")
+
+
+def _joined_shares_of(ranks: int, lo: int, hi: int, size: int) -> tuple[tuple[int, int], ...]:
+    """(rank index, least share) for the natural cards ``ranks`` of a suit joining a
+    table sequence of ``size`` cards whose natural cards span positions [lo, hi]: the
+    grown meld asks ``max(0, max(3, span) - size - n)`` wild cards of its ``n`` new
+    natural cards, least with every held rank of the window (M-10)."""
+    pos = _run_positions(ranks)
+    best: dict[int, int] = {}
+    lows = [lo, *(p for p in pos if p < lo)]
+    highs = [hi, *(p for p in pos if p > hi)]
+    for a in lows:
+        for b in highs:
+            span = b - a + 1
+            if span > MAX_SEQUENCE:
+                continue
+            inside = [p for p in pos if a <= p <= b]
+            if not inside:
+                continue
+            need = (span if span > 3 else 3) - size - len(inside)
+            share = need * _SHARE_UNIT // len(inside) if need > 0 else 0
+            for p in inside:
+                r = (p - 1) % 13
+                if share < best.get(r, _ALONE):
+                    best[r] = share
+    return tuple(sorted(best.items()))
+
+
+#: Per (ranks held, span of the table sequence, its size): ``_joined_shares_of``.
+_JOINED_SHARES: GenerationMemo[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = (
+    GenerationMemo(20_000, name="indian.joined_shares", shared=True)
+)
+
+
+#: Per (table meld, wild kinds): ``_share_facts``, read by ``_too_few_wilds``.
+_SHARE_FACTS: GenerationMemo[
+    tuple[tuple[int, ...], int], tuple[bool, tuple[int, ...], int, int, tuple[int, ...]]
+] = GenerationMemo(20_000, name="indian.share_facts", shared=True)
+
+
+def _share_facts(
+    g: Sequence[int], wild: Sequence[bool]
+) -> tuple[bool, tuple[int, ...], int, int, tuple[int, ...]]:
+    """What ``_too_few_wilds`` reads of a table meld: whether it holds no natural card;
+    the kinds its trial could take (a rank's missing suits while it holds fewer than
+    four); the suit of its natural cards when they share one (else -1), their ranks
+    (bits), and the (low, high) positions they span, ace low then ace high."""
+    nat = [c for c in g if c < 52 and not wild[c]]
+    if not nat:
+        return True, (), -1, 0, ()
+    rank = nat[0] % 13
+    suit = nat[0] // 13
+    takes: tuple[int, ...] = ()
+    if len(g) < MAX_TRIAL and all(c % 13 == rank for c in nat):
+        takes = tuple(t * 13 + rank for t in range(4) if all(c // 13 != t for c in nat))
+    if not all(c // 13 == suit for c in nat):
+        return False, takes, -1, 0, ()
+    occupied = 0
+    for c in nat:
+        occupied |= 1 << (c % 13)
+    spans: list[int] = []
+    for high in (False, True):
+        pos = [14 if high and c % 13 == 0 else c % 13 + 1 for c in nat]
+        spans.extend((min(pos), max(pos)))
+    return False, takes, suit, occupied, tuple(spans)
+
+
+def _too_few_wilds(
+    hand: Sequence[int],
+    wilds: frozenset[int],
+    drops: int,
+    table: Sequence[Sequence[int]] = (),
+    tun: bool = True,
+) -> bool:
+    """A second quick no, by shares: the natural cards ask more wild cards than held.
+
+    Split each meld's wild cards evenly among its natural cards from the hand: a card's
+    share is at least the least over the melds that could hold it, a new sequence
+    (``_suit_shares_of``), a trial of the suits of its rank held (``(3 - n) / n``),
+    three identical cards (``tun``: none), or one of the player's table melds (M-10: a
+    trial with room takes a suit it lacks for nothing, a sequence as
+    ``_joined_shares_of`` counts, a meld of wild cards only takes one suit's or one
+    rank's cards for nothing). The shares add up to at most the wild cards held, the
+    ``drops`` largest left out (M-8: the discard). Exact arithmetic (``_SHARE_UNIT``),
+    so it never says no wrongly; it refuses holdings whose cards each have partners,
+    too few of them (``_too_many_loners`` counts cards without any).
+    """
+    h: list[int] = hand if isinstance(hand, list) else list(hand)
+    wild, wmask = _wild_row(wilds)
+    wild_count = 0
+    suit_ranks = [0, 0, 0, 0]
+    rank_suits = [0] * 13
+    naturals: list[int] = []
+    for k in [k for k in range(len(h)) if h[k]]:
+        if k >= 52 or wild[k]:
+            wild_count += h[k]
+        else:
+            naturals.append(k)
+            suit_ranks[k // 13] |= 1 << (k % 13)
+            rank_suits[k % 13] += 1
+    if not naturals:
+        return False
+    share = [_ALONE] * 52
+    rows: list[tuple[int, ...]] = []
+    for s in range(4):
+        ranks = suit_ranks[s]
+        row = _SUIT_SHARES.table.get(ranks)
+        if row is None:
+            row = _SUIT_SHARES.remember(ranks, _suit_shares_of(ranks))
+        rows.append(row)
+    for k in naturals:
+        r = k % 13
+        n = rank_suits[r]
+        trial = (3 - n) * _SHARE_UNIT // n if n < 3 else 0
+        seq = rows[k // 13][r]
+        share[k] = seq if seq < trial else trial
+    free = 0  # table melds without a natural card
+    for g in table:
+        key = (tuple(g), wmask)
+        facts = _SHARE_FACTS.table.get(key)
+        if facts is None:
+            facts = _SHARE_FACTS.remember(key, _share_facts(g, wild))
+        no_natural, takes, suit, occupied, spans = facts
+        if no_natural:
+            free += 1
+            continue
+        for k in takes:
+            share[k] = 0
+        if suit < 0:
+            continue
+        ranks = suit_ranks[suit] & ~occupied
+        if not ranks:
+            continue
+        size = len(g)
+        base = suit * 13
+        for i in (0, 2):
+            jkey = (ranks, spans[i], spans[i + 1], size)
+            joined = _JOINED_SHARES.table.get(jkey)
+            if joined is None:
+                joined = _JOINED_SHARES.remember(jkey, _joined_shares_of(*jkey))
+            for r, got in joined:
+                if got < share[base + r]:
+                    share[base + r] = got
+    total = 0
+    for k in naturals:
+        if tun and h[k] >= 3:
+            share[k] = 0
+        total += h[k] * share[k]
+    if free:
+        # a table meld of wild cards only grows into one suit's sequence or one rank's
+        # trial, for no more wild cards: it takes at most the shares of the ``free``
+        # largest groups (suits, ranks) of the hand
+        groups = [0] * 17
+        for k in naturals:
+            part = h[k] * share[k]
+            groups[k // 13] += part
+            groups[4 + k % 13] += part
+        groups.sort(reverse=True)
+        total -= sum(groups[:free])
+    if drops == 1:
+        total -= max([share[k] for k in naturals])
+    elif drops:
+        shares = sorted([share[k] for k in naturals for _ in range(h[k])], reverse=True)
+        total -= sum(shares[:drops])
+    return total > wild_count * _SHARE_UNIT
+
+
 def _finishing_discards(
     hand: Sequence[int],
     rules: MarriageRules,
@@ -1117,7 +1326,11 @@ def _finishing_discards(
                 if groups is not None:
                     out[k] = tuple(tuple(int(c) for c in g) for g in groups)
         return out
-    if _too_many_loners(hand, wilds, 1, table, rules.tunnela_melds):
+    # the two quick nos, the one that refuses more first (seeded random play: 97 % of
+    # the holdings without a finish, against 79 %; each ~10 µs pure)
+    if _too_few_wilds(hand, wilds, 1, table, rules.tunnela_melds) or _too_many_loners(
+        hand, wilds, 1, table, rules.tunnela_melds
+    ):
         return {}
     skip = [not hand[k] for k in range(KINDS)]
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
