@@ -1230,6 +1230,31 @@ def _too_few_wilds(
     too few of them (``_too_many_loners`` counts cards without any).
     """
     h: list[int] = hand if isinstance(hand, list) else list(hand)
+    got = _least_shares(h, wilds, table, tun)
+    if got is None:
+        return False
+    naturals, share, free, budget, joins = got
+    if joins:
+        # first as if the cards a table sequence could take cost nothing: that refuses
+        # most holdings (85 % in random play) without the windows of the sequences
+        first = share[:]
+        for suit, ranks, _, _ in joins:
+            for r in range(13):
+                if (ranks >> r) & 1:
+                    first[suit * 13 + r] = 0
+        if _share_total(h, naturals, first, free, drops) > budget:
+            return True
+        _join_shares(share, joins)
+    return _share_total(h, naturals, share, free, drops) > budget
+
+
+def _least_shares(
+    h: list[int], wilds: frozenset[int], table: Sequence[Sequence[int]], tun: bool
+) -> tuple[list[int], list[int], int, int, list[tuple[int, int, tuple[int, ...], int]]] | None:
+    """The shares of ``_too_few_wilds`` but those through table sequences: (the natural
+    kinds held, per kind its least share, the table melds of wild cards only, the wild
+    cards held in ``_SHARE_UNIT``, the table sequences the hand has cards for as (suit,
+    ranks, spans, size)); None without a natural card."""
     wild, wmask = _wild_row(wilds)
     wild_count = 0
     suit_ranks = [0, 0, 0, 0]
@@ -1243,7 +1268,7 @@ def _too_few_wilds(
             suit_ranks[k // 13] |= 1 << (k % 13)
             rank_suits[k % 13] += 1
     if not naturals:
-        return False
+        return None
     share = [_ALONE] * 52
     rows: list[tuple[int, ...]] = []
     for s in range(4):
@@ -1259,6 +1284,7 @@ def _too_few_wilds(
         seq = rows[k // 13][r]
         share[k] = seq if seq < trial else trial
     free = 0  # table melds without a natural card
+    joins: list[tuple[int, int, tuple[int, ...], int]] = []
     for g in table:
         key = (tuple(g), wmask)
         facts = _SHARE_FACTS.table.get(key)
@@ -1270,12 +1296,18 @@ def _too_few_wilds(
             continue
         for k in takes:
             share[k] = 0
-        if suit < 0:
-            continue
-        ranks = suit_ranks[suit] & ~occupied
-        if not ranks:
-            continue
-        size = len(g)
+        if suit >= 0 and suit_ranks[suit] & ~occupied:
+            joins.append((suit, suit_ranks[suit] & ~occupied, spans, len(g)))
+    if tun:
+        for k in naturals:
+            if h[k] >= 3:
+                share[k] = 0
+    return naturals, share, free, wild_count * _SHARE_UNIT, joins
+
+
+def _join_shares(share: list[int], joins: list[tuple[int, int, tuple[int, ...], int]]) -> None:
+    """Lower ``share`` to what joining each table sequence of ``joins`` asks."""
+    for suit, ranks, spans, size in joins:
         base = suit * 13
         for i in (0, 2):
             jkey = (ranks, spans[i], spans[i + 1], size)
@@ -1285,10 +1317,14 @@ def _too_few_wilds(
             for r, got in joined:
                 if got < share[base + r]:
                     share[base + r] = got
+
+
+def _share_total(h: list[int], naturals: list[int], share: list[int], free: int, drops: int) -> int:
+    """The least wild cards (in ``_SHARE_UNIT``) the natural cards ask in all, given
+    each card's least ``share``: ``free`` melds of wild cards only on the table and
+    ``drops`` cards left out take theirs (``_too_few_wilds``)."""
     total = 0
     for k in naturals:
-        if tun and h[k] >= 3:
-            share[k] = 0
         total += h[k] * share[k]
     if free:
         # a table meld of wild cards only grows into one suit's sequence or one rank's
@@ -1306,7 +1342,7 @@ def _too_few_wilds(
     elif drops:
         shares = sorted([share[k] for k in naturals for _ in range(h[k])], reverse=True)
         total -= sum(shares[:drops])
-    return total > wild_count * _SHARE_UNIT
+    return total
 
 
 def _finishing_discards(
