@@ -12,20 +12,31 @@ ones included; and in seeded random play against ``indian_discards_plain`` (one 
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Sequence
 
+from test_marriage_fast_legal import dense_hand
 from test_marriage_finish_prefilter import brute_lay_down, random_meld
 
 from rami.cards import CARDS, counts
 from rami.marriage.game import new_deal
-from rami.marriage.melds import is_meld, wild_kinds
-from rami.marriage.rules import INDIAN
+from rami.marriage.melds import is_meld, is_pure_meld, wild_kinds
+from rami.marriage.rules import INDIAN, NEPALI, MarriageRules
 from rami.marriage.solver import find_finish
 from rami.marriage.solver_indian import (
     _SHARE_UNIT,
+    PURE_ON_TABLE,
+    _collect,
+    _disjoint_choices,
+    _finishing_discards,
+    _floor,
     _joined_shares_of,
+    _pure_cores,
     _suit_shares_of,
+    _three_cores,
     _too_few_wilds,
+    _too_many_loners,
     finishing_discards,
     indian_discards,
     indian_discards_plain,
@@ -93,11 +104,52 @@ def test_M4_suit_shares_are_the_least_over_every_window() -> None:
     }
 
 
+def _finishing_reference(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """``_finishing_discards`` as it was before the share no (issue 11): the loner no, a
+    pass without purity naming the candidates (with arrangements), then every choice of
+    pure melds. Holdings of two cards or more."""
+    if _too_many_loners(hand, wilds, 1, table, rules.tunnela_melds):
+        return {}
+    skip = [not hand[k] for k in range(52)]
+    relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
+    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed)
+    if not relaxed:
+        return {}
+    skip = [k not in relaxed for k in range(52)]
+    found: dict[int, tuple[tuple[int, ...], ...]] = {}
+    memos: dict[frozenset[int], set[tuple[object, ...]]] = {}
+    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
+    options = _pure_cores(hand, rules)
+    for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
+        for protected in itertools.combinations(pure_table, j):
+            for chosen in _disjoint_choices(hand, options, PURE_ON_TABLE - j):
+                rest = list(hand)
+                for m in chosen:
+                    for c in m:
+                        rest[c] -= 1
+                if sum(rest) == 0 or all(skip[k] or not rest[k] for k in relaxed):
+                    continue
+                melds: list[Sequence[int]] = [*table, *chosen]
+                prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
+                failed = memos.setdefault(prot, set())
+                floors = [-1] * len(table) + [_floor(m) for m in chosen]
+                _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
+                if len(found) == len(relaxed):
+                    return found
+    return found
+
+
 def test_M8_M10_finish_check_equals_the_plain_search_in_random_play() -> None:
     """Thousands of seen positions of seeded random Indian play, four seeds: the finish
-    check (both quick nos, then the one search) gives exactly the discards of one plain
-    ``indian_finish`` per discard, each finishing with a valid arrangement, and every
-    holding the share no refuses has no finish."""
+    check gives exactly the discards of one plain ``indian_finish`` per discard, and the
+    very arrangements of the check before issue 11's shortcuts (the share no, one choice
+    of pure melds searched at once, the candidate pass without arrangements); each
+    finishes with valid melds; every holding the share no refuses has no finish."""
     positions = refused = finishes = 0
     for seed in (3, 11, 29, 47):
         rng = random.Random(seed)
@@ -111,6 +163,10 @@ def test_M8_M10_finish_check_equals_the_plain_search_in_random_play() -> None:
                     fast = indian_discards(hand, INDIAN, state.wilds, table)
                     plain = indian_discards_plain(hand, INDIAN, state.wilds, table)
                     assert fast == plain, (hand, table, sorted(state.wilds))
+                    if sum(hand) > 1:  # the very arrangements of the code before
+                        before = _finishing_reference(hand, INDIAN, state.wilds, table)
+                        now = _finishing_discards(hand, INDIAN, state.wilds, table)
+                        assert now == before, (hand, table, sorted(state.wilds))
                     positions += 1
                     if _too_few_wilds(hand, state.wilds, 1, table, INDIAN.tunnela_melds):
                         refused += 1
@@ -131,3 +187,14 @@ def test_M8_M10_finish_check_equals_the_plain_search_in_random_play() -> None:
                         assert got is not None
                 state.apply(rng.choice(state.legal_actions()))
     assert positions > 2000 and refused > 500 and finishes > 30, (positions, refused, finishes)
+
+
+def test_M6_three_cores_are_the_pure_cores_in_order() -> None:
+    """M-6: the bit-read three-card pure cores the finish check chooses the table's pure
+    melds from are the plain ones, in the same order (the first arrangement found stays
+    the plain search's), with and without tunnelas."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        hand = dense_hand(rng)
+        for rules in (INDIAN, NEPALI):
+            assert _three_cores(hand, rules.tunnela_melds) == _pure_cores(hand, rules), hand

@@ -209,6 +209,7 @@ class _Search:
         drop_wilds: bool = False,
         budget: list[int] | None = None,
         floors: Sequence[int] = (),
+        arrange: bool = True,
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
@@ -238,6 +239,7 @@ class _Search:
         self.failed: set[tuple[object, ...]] = set() if failed is None else failed
         self.skip = skip
         self.drop_wilds = drop_wilds
+        self.arrange = arrange  # False: a success leaves ``result`` empty (not needed)
         self.budget = budget  # [search states left]: ``WorkSpent`` when it runs out
         # Per table meld, ``_floor``: -1, or the bound below which a chosen core grows not.
         self.floors = tuple(floors) + (-1,) * (len(self.table0) - len(floors))
@@ -649,7 +651,7 @@ class _Search:
         new = tuple(sorted(new))
         self.new_melds = new
         self.dropped_card = self.drop_stack[-1] if self.drop_stack else None
-        self.result = self._groups(table, new, pool, need, extra, spare)
+        self.result = self._groups(table, new, pool, need, extra, spare) if self.arrange else []
         return True
 
     def _groups(
@@ -849,6 +851,42 @@ def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ..
     return [m for m in _pure_options(hand, rules) if len(m) == 3]
 
 
+def _three_cores(hand: Sequence[int], tun: bool) -> list[tuple[int, ...]]:
+    """``_pure_cores``, in its order, read from bits: per suit each three held positions
+    in a row (ace low, then up to Q K A), per rank each three of the suits holding it,
+    then (``tun``) each kind held three times. Equal to it: test_marriage_finish_shares."""
+    out: list[tuple[int, ...]] = []
+    rows = [0, 0, 0, 0]  # per suit, bit r: rank r held
+    for k in range(52):
+        if hand[k]:
+            rows[k // 13] |= 1 << (k % 13)
+    for s in range(4):
+        bits = rows[s]
+        base = s * 13
+        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
+        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            start = low.bit_length() - 1
+            if start == 12:  # Q K A: the ace sorts first
+                out.append((base, base + 11, base + 12))
+            else:
+                out.append((base + start - 1, base + start, base + start + 1))
+    b0, b1, b2, b3 = rows
+    trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
+    while trials:
+        low = trials & -trials
+        trials ^= low
+        r = low.bit_length() - 1
+        suits = [t for t in range(4) if (rows[t] >> r) & 1]
+        for combo in itertools.combinations(suits, 3):
+            out.append((combo[0] * 13 + r, combo[1] * 13 + r, combo[2] * 13 + r))
+    if tun:
+        out.extend((k, k, k) for k in range(52) if hand[k] >= 3)
+    return out
+
+
 #: Finishing discards per holding: (hand, wild kinds, table, rules) -> {discard: melds}.
 _DROPS_MEMO: BoundedMemo[tuple[object, ...], dict[int, tuple[tuple[int, ...], ...]]] = BoundedMemo(
     2048, name="indian.drops"
@@ -898,9 +936,14 @@ def finishing_discards(
 
     One search answers all discards: the card left out is chosen inside the search,
     and after each success that card is barred and the search resumes with its memo
-    of failed states (barring more drops only removes successes). Purity (M-6) comes
-    after a pass without it, which names the only candidates; then each choice of
-    protected table melds and three-card pure cores from the hand.
+    of failed states (barring more drops only removes successes). Two quick nos come
+    first (``_too_few_wilds``, ``_too_many_loners``). Purity (M-6) comes after a pass
+    without it, which names the only candidates (no arrangements kept); then each choice
+    of protected table melds and three-card pure cores from the hand
+    (``_pure_choices``). With one choice only, it is searched at once. A discard's
+    arrangement is the first the search reaches with it left out, whatever else is
+    barred, so these shortcuts give the same arrangements
+    (tests/test_marriage_finish_shares.py).
     """
     key = (bytes(hand), wilds, tuple(tuple(g) for g in table), _rules_key(rules))
     got = _DROPS_MEMO.get(key)
@@ -920,13 +963,15 @@ def _collect(
     skip: list[bool],
     found: dict[int, tuple[tuple[int, ...], ...]],
     floors: Sequence[int] = (),
+    arrange: bool = True,
 ) -> None:
-    """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish."""
+    """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish (with
+    its arrangement, or with none when not ``arrange``)."""
     target = sum(hand) - 1
     while True:
         search = _Search(
             hand, rules, wilds, groups, protected, 0, 1, target,
-            failed=failed, skip=skip, drop_wilds=True, floors=floors,
+            failed=failed, skip=skip, drop_wilds=True, floors=floors, arrange=arrange,
         )  # fmt: skip
         if not search.run():
             return
@@ -1368,34 +1413,79 @@ def _finishing_discards(
         hand, wilds, 1, table, rules.tunnela_melds
     ):
         return {}
+    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
+    choices = _pure_choices(hand, pure_table, _three_cores(hand, rules.tunnela_melds))
+    first = next(choices, None)
+    if first is None:
+        return {}  # no three pure melds to keep on the table (M-6)
+    second = next(choices, None)
+    if second is None:
+        # one choice of pure melds only: the pass without purity would name candidates
+        # for this one search to try (a finish is one with these pure melds)
+        return _finish_with(hand, rules, wilds, table, first, [not hand[k] for k in range(KINDS)])
     skip = [not hand[k] for k in range(KINDS)]
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
-    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed)
+    # the pass without purity only names the candidates: no arrangements
+    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed, arrange=False)
     if not relaxed:
         return {}
     skip = [k not in relaxed for k in range(KINDS)]
     found: dict[int, tuple[tuple[int, ...], ...]] = {}
     memos: dict[frozenset[int], set[tuple[object, ...]]] = {}
-    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
-    options = _pure_cores(hand, rules)
+    for choice in itertools.chain((first, second), choices):
+        protected, chosen = choice
+        rest = list(hand)
+        for m in chosen:
+            for c in m:
+                rest[c] -= 1
+        if sum(rest) == 0:
+            continue  # a discard is needed
+        if all(skip[k] or not rest[k] for k in relaxed):
+            continue  # every discard still open is inside the chosen cores
+        melds: list[Sequence[int]] = [*table, *chosen]
+        prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
+        failed = memos.setdefault(prot, set())
+        floors = [-1] * len(table) + [_floor(m) for m in chosen]
+        _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
+        if len(found) == len(relaxed):
+            return found
+    return found
+
+
+def _pure_choices(
+    hand: Sequence[int], pure_table: Sequence[int], cores: Sequence[tuple[int, ...]]
+) -> Iterator[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+    """The choices of the three pure melds a finish keeps on the table (M-6), in the
+    order tried: (indices of protected pure table melds, disjoint three-card pure cores
+    from the hand), the most table melds first."""
     for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
         for protected in itertools.combinations(pure_table, j):
-            for chosen in _disjoint_choices(hand, options, PURE_ON_TABLE - j):
-                rest = list(hand)
-                for m in chosen:
-                    for c in m:
-                        rest[c] -= 1
-                if sum(rest) == 0:
-                    continue  # a discard is needed
-                if all(skip[k] or not rest[k] for k in relaxed):
-                    continue  # every discard still open is inside the chosen cores
-                melds: list[Sequence[int]] = [*table, *chosen]
-                prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
-                failed = memos.setdefault(prot, set())
-                floors = [-1] * len(table) + [_floor(m) for m in chosen]
-                _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
-                if len(found) == len(relaxed):
-                    return found
+            for chosen in _disjoint_choices(hand, cores, PURE_ON_TABLE - j):
+                yield protected, chosen
+
+
+def _finish_with(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+    choice: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]],
+    skip: list[bool],
+) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """The finishing discards (and arrangements) of ``hand`` keeping the pure melds of
+    ``choice`` (``_pure_choices``), the discards of ``skip`` aside."""
+    protected, chosen = choice
+    rest = list(hand)
+    for m in chosen:
+        for c in m:
+            rest[c] -= 1
+    found: dict[int, tuple[tuple[int, ...], ...]] = {}
+    if sum(rest) == 0:
+        return found  # a discard is needed
+    melds: list[Sequence[int]] = [*table, *chosen]
+    prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
+    floors = [-1] * len(table) + [_floor(m) for m in chosen]
+    _collect(rest, rules, wilds, melds, prot, set(), skip, found, floors)
     return found
 
 
