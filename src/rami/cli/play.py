@@ -124,6 +124,10 @@ def start(
 
     spec = get_game(game)
     levels = LEVELS if spec.bots is not None else ("random",)  # no bot kit: random only
+    if level.startswith("learned:"):  # a model shipped for this game and mode
+        from rami.bots.learned import learned_levels
+
+        levels = (*levels, *learned_levels(spec.name, preset=preset))
     if level not in levels:
         raise InputError(f"unknown level {level!r}: choose one of {', '.join(levels)}")
     if preset not in spec.presets:

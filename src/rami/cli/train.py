@@ -67,6 +67,16 @@ def train(
     half: Annotated[
         bool, typer.Option(help="Store the policy file in float16 (half the size).")
     ] = False,
+    imitate_lr: Annotated[
+        float, typer.Option(help="Cloning's learning rate (Adam; lower to fine-tune a resume).")
+    ] = 1e-3,
+    policy: Annotated[
+        str,
+        typer.Option(
+            help="flat (a logit per action id) or rank (a score per legal action from "
+            "what it leads to; trained with --imitate, numpy file only)."
+        ),
+    ] = "flat",
 ) -> None:
     """Train a policy for one seat against bots and save it for learned:PATH."""
     from rami.bots import check_spec
@@ -87,8 +97,10 @@ def train(
         sizes = ()
     if not sizes or min(sizes) < 1:
         raise InputError(f"bad --net {net!r}: write layer sizes such as 128,128")
-    if learning_rate <= 0 or ent_coef < 0:
-        raise InputError("--learning-rate must be positive and --ent-coef at least 0")
+    if learning_rate <= 0 or ent_coef < 0 or imitate_lr <= 0:
+        raise InputError(
+            "--learning-rate and --imitate-lr must be positive and --ent-coef at least 0"
+        )
     for level in levels:
         check_spec(spec.name, level)
     config = TrainConfig(
@@ -111,6 +123,8 @@ def train(
         dagger_samples=dagger_samples or None,
         net=sizes,
         half=half,
+        policy=policy,
+        imitate_lr=imitate_lr,
         learning_rate=learning_rate,
         ent_coef=ent_coef,
     )

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -33,7 +33,19 @@ from rami.bots.kit import kit_of
 from rami.engine import Action
 from rami.views import GameView
 
-__all__ = ["Dataset", "OwnPolicyTeacher", "make_teacher", "record"]
+if TYPE_CHECKING:
+    from rami.rl.afterstate import Candidates
+
+__all__ = [
+    "Dataset",
+    "OwnPolicyTeacher",
+    "RankDataset",
+    "fit_ranked",
+    "make_teacher",
+    "rank_network",
+    "record",
+    "record_ranked",
+]
 
 TEACHERS_HELP = "a bot level (greedy, hard, hard:16it …) or own (hard's moves without search)"
 
@@ -250,3 +262,228 @@ def greedy_chooser(policy: Any) -> Chooser:
         return int(legal[int(np.argmax(logits[legal]))])
 
     return choose
+
+
+# ------------------------------------------------------------------ ranking policies
+# ``rami train --policy rank``: the network scores each legal action from what it leads
+# to (``rami.rl.afterstate``) and a softmax over the legal actions only is fitted to the
+# teacher's choice. The teacher's move is one of a dozen candidates described by the
+# engine, not one of 6,422 ids read from count planes.
+
+
+@dataclass
+class RankDataset:
+    """Recorded decisions with more than one legal action: per decision the observation
+    (float16), the teacher's index among the legal actions and, per legal action, its
+    encoding change (positions, values) and extras (``rami.rl.afterstate``)."""
+
+    before: list[npt.NDArray[np.float16]] = field(default_factory=list)
+    labels: list[int] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)  # legal actions per decision
+    idx: list[npt.NDArray[np.int32]] = field(default_factory=list)  # per action
+    val: list[npt.NDArray[np.float16]] = field(default_factory=list)  # per action
+    extra: list[npt.NDArray[np.float32]] = field(default_factory=list)  # per decision
+    deals: int = 0
+    seconds: float = 0.0
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def add(self, c: Candidates, label: int) -> None:
+        self.before.append(c.before.astype(np.float16))
+        self.labels.append(label)
+        self.counts.append(len(c.legal))
+        self.idx += c.idx
+        self.val += [v.astype(np.float16) for v in c.val]
+        self.extra.append(c.extra)
+
+    def extend(self, other: RankDataset) -> None:
+        self.before += other.before
+        self.labels += other.labels
+        self.counts += other.counts
+        self.idx += other.idx
+        self.val += other.val
+        self.extra += other.extra
+        self.deals += other.deals
+        self.seconds += other.seconds
+
+
+RankChooser = Callable[["Candidates"], int]
+
+
+def record_ranked(
+    make_env: Callable[[], Any],
+    teacher: Bot,
+    samples: int,
+    seed: int,
+    actor: RankChooser | None = None,
+    deadline: float | None = None,
+) -> RankDataset:
+    """``record`` for a ranking policy: play deals in the environment until ``samples``
+    decisions with a choice are kept (or ``deadline`` passes). The inputs are built
+    from the learning seat's view as the bot builds them (``LearnedBot``); the move
+    played is the teacher's, or ``actor``'s (DAgger)."""
+    from rami.rl.afterstate import AfterstateFeatures
+
+    env = make_env()
+    data = RankDataset()
+    started = time.monotonic()
+    rng = random.Random(seed)
+    features: AfterstateFeatures | None = None
+    while len(data) < samples and (deadline is None or time.monotonic() < deadline):
+        env.reset(seed=rng.randrange(2**31))
+        done = False
+        while not done:
+            view = env.state.view(env.seat)
+            legal = legal_actions(view)
+            move = legal[0]
+            if len(legal) > 1:
+                if features is None:
+                    features = AfterstateFeatures(view)
+                c = features.build(view, random.Random(rng.randrange(2**63)))
+                label = c.legal.index(teacher.act(view))
+                data.add(c, label)
+                move = c.legal[label if actor is None else actor(c)]
+            _obs, _r, term, trunc, _info = env.step(env.space.ids_of([move])[0])
+            done = bool(term or trunc)
+        data.deals += 1
+    data.seconds = time.monotonic() - started
+    env.close()
+    return data
+
+
+def rank_network(inputs: int, net: Sequence[int], seed: int) -> Any:
+    """A torch MLP (tanh) from the inputs of one action to its score."""
+    import torch
+
+    torch.manual_seed(seed)
+    layers: list[Any] = []
+    width = inputs
+    for h in net:
+        layers += [torch.nn.Linear(width, h), torch.nn.Tanh()]
+        width = h
+    layers.append(torch.nn.Linear(width, 1))
+    return torch.nn.Sequential(*layers)
+
+
+def network_layers(model: Any) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+    """The ``(weight, bias)`` arrays of a ``rank_network``, for ``RankPolicy``."""
+    import torch
+
+    return [
+        (m.weight.detach().cpu().numpy().copy(), m.bias.detach().cpu().numpy().copy())
+        for m in model
+        if isinstance(m, torch.nn.Linear)
+    ]
+
+
+def load_layers(model: Any, layers: Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]) -> None:
+    """Set a ``rank_network``'s weights from a policy file's layers (``--resume``)."""
+    import torch
+
+    linear = [m for m in model if isinstance(m, torch.nn.Linear)]
+    if [tuple(m.weight.shape) for m in linear] != [tuple(w.shape) for w, _b in layers]:
+        raise ValueError("the policy file's layers do not match the network")
+    with torch.no_grad():
+        for m, (w, b) in zip(linear, layers, strict=True):
+            m.weight.copy_(torch.as_tensor(np.asarray(w, np.float32)))
+            m.bias.copy_(torch.as_tensor(np.asarray(b, np.float32)))
+
+
+def fit_ranked(
+    model: Any,
+    data: RankDataset,
+    epochs: float,
+    batch_size: int = 256,
+    learning_rate: float = 1e-3,
+    seed: int = 0,
+    log: Callable[[str], None] = print,
+    held_out: float = 0.05,
+) -> dict[str, float]:
+    """Fit a ``rank_network`` by cross-entropy of a softmax over each decision's legal
+    actions (the teacher's action is the target). The first layer is applied as
+    ``W_obs @ before`` per decision plus, per action, the rows of its changed entries
+    (``embedding_bag``) and ``W_extra @ extras``: the after-positions are never built.
+
+    Returns the last epoch's loss and the held-out top-1 agreement with the teacher."""
+    import torch
+    from torch.nn import functional
+
+    n = len(data)
+    before = np.stack(data.before)
+    labels = np.asarray(data.labels, np.int64)
+    counts = np.asarray(data.counts, np.int64)
+    first = np.concatenate([[0], np.cumsum(counts)])  # per decision, its first action
+    sizes = np.asarray([len(i) for i in data.idx], np.int64)
+    start = np.concatenate([[0], np.cumsum(sizes)])  # per action, its first change
+    idx_all = np.concatenate(data.idx).astype(np.int64) if len(sizes) else np.zeros(0, np.int64)
+    val_all = np.concatenate(data.val).astype(np.float32)
+    extra_all = np.concatenate(data.extra).astype(np.float32)
+    obs_size = before.shape[1]
+    linear0 = model[0]
+    gen = np.random.default_rng(seed)
+    order = gen.permutation(n)
+    cut = int(n * held_out) if n >= 40 else 0
+    test, train_idx = order[:cut], order[cut:]
+    optim = torch.optim.Adam(model.parameters(), lr=learning_rate)
+
+    def forward(dec: npt.NDArray[np.int64]) -> tuple[Any, Any]:
+        """Scores padded to (decisions, most actions), -inf past each decision's own."""
+        c = counts[dec]
+        acts = np.concatenate([np.arange(first[d], first[d + 1]) for d in dec])
+        owner = np.repeat(np.arange(len(dec)), c)
+        slot = acts - np.repeat(first[dec], c)
+        w_obs = linear0.weight[:, :obs_size]
+        w_extra = linear0.weight[:, obs_size:]
+        base = torch.as_tensor(before[dec].astype(np.float32)) @ w_obs.T
+        pieces = [np.arange(start[a], start[a + 1]) for a in acts]
+        flat = np.concatenate(pieces) if pieces else np.zeros(0, np.int64)
+        offsets = np.concatenate([[0], np.cumsum(sizes[acts])[:-1]])
+        change = functional.embedding_bag(
+            torch.as_tensor(idx_all[flat]),
+            w_obs.T,
+            torch.as_tensor(offsets),
+            mode="sum",
+            per_sample_weights=torch.as_tensor(val_all[flat]),
+        )
+        pre = base[torch.as_tensor(owner)] + change + torch.as_tensor(extra_all[acts]) @ w_extra.T
+        h = torch.tanh(pre + linear0.bias)
+        scores = model[2:](h).squeeze(-1) if len(model) > 2 else h.squeeze(-1)
+        padded = torch.full((len(dec), int(c.max())), float("-inf"))
+        padded[torch.as_tensor(owner), torch.as_tensor(slot)] = scores
+        return padded, torch.as_tensor(labels[dec])
+
+    def agreement() -> float:
+        if not len(test):
+            return float("nan")
+        hits = 0
+        with torch.no_grad():
+            for i in range(0, len(test), 1024):
+                padded, target = forward(test[i : i + 1024])
+                hits += int((padded.argmax(dim=1) == target).sum())
+        return hits / len(test)
+
+    model.train()
+    total_batches = max(1, round(epochs * len(train_idx) / batch_size))
+    done = 0
+    last_loss = float("nan")
+    epoch = 0
+    while done < total_batches:
+        perm = gen.permutation(train_idx)
+        epoch += 1
+        loss_sum, seen = 0.0, 0
+        for i in range(0, len(perm), batch_size):
+            padded, target = forward(perm[i : i + batch_size])
+            loss = functional.cross_entropy(padded, target)
+            optim.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optim.step()
+            loss_sum += loss.item() * len(target)
+            seen += len(target)
+            done += 1
+            if done >= total_batches:
+                break
+        last_loss = loss_sum / max(seen, 1)
+        log(f"epoch {epoch}: loss {last_loss:.4f}, held-out agreement {agreement():.3f}")
+    model.eval()
+    return {"loss": round(last_loss, 4), "agreement": round(agreement(), 4)}

@@ -5,6 +5,10 @@ The file holds ``meta`` (JSON: game, rules, players, observation size, action-sp
 name, size and digest, activation, training notes) and the layers ``w0, b0, w1, b1, …``
 (the last pair gives the logits). ``rami train`` writes it from sb3-contrib's
 ``MaskablePPO`` (``export_sb3``); ``rami.bots.learned`` plays it.
+
+A file whose meta says ``"policy": "rank"`` holds a ``RankPolicy`` instead: one score
+per legal action from what the action leads to (``rami.rl.afterstate``), the same
+arrays and the same ``learned:PATH`` spec; ``load_policy`` reads either kind.
 """
 
 from __future__ import annotations
@@ -12,14 +16,17 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from rami.errors import InputError
 
-__all__ = ["MlpPolicy", "export_sb3"]
+if TYPE_CHECKING:
+    from rami.rl.afterstate import Candidates
+
+__all__ = ["MlpPolicy", "RankPolicy", "export_sb3", "load_policy"]
 
 Array = npt.NDArray[np.float32]
 
@@ -73,32 +80,104 @@ class MlpPolicy:
     def save(self, path: str | Path, half: bool = False) -> None:
         """Write the file; ``half`` stores float16 arrays (half the size; ``load`` reads
         them back as float32, and the best legal id rarely changes)."""
-        arrays: dict[str, Any] = {"meta": np.asarray(json.dumps(self.meta))}
-        dtype = np.float16 if half else np.float32
-        for i, (w, b) in enumerate(self.layers):
-            arrays[f"w{i}"] = w.astype(dtype)
-            arrays[f"b{i}"] = b.astype(dtype)
-        with open(path, "wb") as fh:
-            np.savez_compressed(fh, **arrays)
+        _save(path, self.meta, self.layers, half)
 
     @classmethod
     def load(cls, path: str | Path) -> MlpPolicy:
         """Read a policy file; ``InputError`` saying why if it is not one."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                layers = []
-                i = 0
-                while f"w{i}" in data:
-                    layers.append((data[f"w{i}"], data[f"b{i}"]))
-                    i += 1
-        except FileNotFoundError:
-            raise InputError(f"no policy file {path}") from None
-        except (OSError, ValueError, KeyError) as exc:
-            raise InputError(f"{path} is not a rami policy file ({exc})") from None
-        if not layers or not isinstance(meta, dict) or "game" not in meta:
-            raise InputError(f"{path} is not a rami policy file")
+        meta, layers = _read(path)
         return cls(meta, layers)
+
+
+def _read(path: str | Path) -> tuple[dict[str, Any], list[tuple[Array, Array]]]:
+    """The meta and the layers of a policy file; ``InputError`` saying why if it is not
+    one."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            layers = []
+            i = 0
+            while f"w{i}" in data:
+                layers.append((data[f"w{i}"], data[f"b{i}"]))
+                i += 1
+    except FileNotFoundError:
+        raise InputError(f"no policy file {path}") from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise InputError(f"{path} is not a rami policy file ({exc})") from None
+    if not layers or not isinstance(meta, dict) or "game" not in meta:
+        raise InputError(f"{path} is not a rami policy file")
+    return meta, layers
+
+
+def _save(path: str | Path, meta: Mapping[str, Any], layers: Sequence[tuple[Array, Array]],
+          half: bool) -> None:  # fmt: skip
+    arrays: dict[str, Any] = {"meta": np.asarray(json.dumps(dict(meta)))}
+    dtype = np.float16 if half else np.float32
+    for i, (w, b) in enumerate(layers):
+        arrays[f"w{i}"] = w.astype(dtype)
+        arrays[f"b{i}"] = b.astype(dtype)
+    with open(path, "wb") as fh:
+        np.savez_compressed(fh, **arrays)
+
+
+class RankPolicy:
+    """Scores each legal action from what it leads to (``rami.rl.afterstate``) and plays
+    the best: an MLP (``tanh`` hidden layers, one output) over the position after the
+    action, ``before + change``, and the action's extras.
+
+    The first layer's weights are ``[W_obs | W_extra]``: ``W_obs @ before`` is computed
+    once per decision (the observation's nonzero rows only) and each action adds the rows
+    of its few changed entries, so a decision costs about one flat forward pass."""
+
+    def __init__(self, meta: Mapping[str, Any], layers: Sequence[tuple[Array, Array]]) -> None:
+        self.meta = dict(meta)
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+        size = int(self.meta["observation_size"])
+        w0 = self.layers[0][0]
+        self._obs_rows = np.ascontiguousarray(w0[:, :size].T)  # (inputs, hidden)
+        self._extra_rows = np.ascontiguousarray(w0[:, size:].T)  # (extras, hidden)
+        self.size = size
+
+    def scores(self, c: Candidates) -> Array:
+        """One score per legal action of ``c`` (higher is better)."""
+        x = c.before
+        nz = np.flatnonzero(x)
+        base = x[nz] @ self._obs_rows[nz] + self.layers[0][1]
+        pre = np.empty((len(c.legal), base.shape[0]), dtype=np.float32)
+        rows = self._obs_rows
+        for i, (idx, val) in enumerate(zip(c.idx, c.val, strict=True)):
+            pre[i] = base + val @ rows[idx] if len(idx) else base
+        h = np.tanh(pre + c.extra @ self._extra_rows)
+        last = len(self.layers) - 1
+        for w, b in self.layers[1:last]:
+            h = np.tanh(h @ w.T + b)
+        w, b = self.layers[last]
+        out: Array = (h @ w.T + b)[:, 0]
+        return out
+
+    def best(self, c: Candidates) -> int:
+        """The index in ``c.legal`` of the best-scored action."""
+        if not c.legal:
+            raise InputError("the policy was asked to move with no legal action")
+        return int(np.argmax(self.scores(c)))
+
+    def save(self, path: str | Path, half: bool = False) -> None:
+        """Write the file (``half``: float16 arrays, as ``MlpPolicy.save``)."""
+        _save(path, self.meta, self.layers, half)
+
+
+def load_policy(path: str | Path) -> MlpPolicy | RankPolicy:
+    """The policy in ``path``, of the kind its meta names; ``InputError`` saying why if
+    it is not a policy file."""
+    meta, layers = _read(path)
+    kind = meta.get("policy", "flat")
+    if kind == "rank":
+        if "observation_size" not in meta or layers[-1][0].shape[0] != 1:
+            raise InputError(f"{path} is not a rami ranking policy file")
+        return RankPolicy(meta, layers)
+    if kind != "flat":
+        raise InputError(f"{path} holds a {kind!r} policy, which this rami cannot play")
+    return MlpPolicy(meta, layers)
 
 
 def export_sb3(model: Any, meta: Mapping[str, Any]) -> MlpPolicy:

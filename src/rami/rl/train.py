@@ -7,6 +7,9 @@ sb3 model next to it (``PATH.sb3.zip``) to resume training with ``--resume``.
 
 ``--imitate TEACHER`` trains the same network by behaviour cloning instead of PPO
 (``rami.rl.imitate``): a warm start that ``--resume`` then continues with PPO.
+``--policy rank --imitate TEACHER`` clones into a policy that ranks the legal actions
+by what they lead to (``rami.rl.afterstate``, ``rami.rl.policy.RankPolicy``): the
+numpy file only, no sb3 model; ``--resume`` goes on with DAgger rounds from it.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ class TrainConfig:
     dagger_samples: int | None = None  # decisions per DAgger round (default samples / 2)
     imitate_lr: float = 1e-3
     half: bool = False  # store the policy file's arrays as float16 (half the size)
+    policy: str = "flat"  # flat (a logit per action id) or rank (a score per legal action)
     notes: dict[str, object] = field(default_factory=dict)
 
 
@@ -72,6 +76,10 @@ def _make_env(config: TrainConfig, opponent: str, index: int) -> Callable[[], An
 
 def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, object]:
     """Train, save the policy file and the sb3 model; return a summary."""
+    if config.policy == "rank":
+        return _train_ranked(config, log)
+    if config.policy != "flat":
+        raise InputError(f"unknown --policy {config.policy!r}: choose flat or rank")
     try:
         import torch
         from sb3_contrib import MaskablePPO
@@ -273,6 +281,123 @@ def _imitate(
         "epochs": config.epochs,
         "agreement": rounds[-1]["agreement"],
         "rounds": rounds,
+    }
+
+
+def _train_ranked(config: TrainConfig, log: Callable[[str], None]) -> dict[str, object]:
+    """Behaviour cloning with DAgger into a ``RankPolicy`` (``--policy rank``): the first
+    pass on the teacher's own deals (the policy's when resuming), then ``config.dagger``
+    rounds on the policy's; each fit goes over all the decisions so far."""
+    try:
+        import torch
+    except ImportError:
+        raise InputError("training needs the rl extra: pip install 'rami[rl]'") from None
+    from rami.rl.imitate import (
+        RankDataset,
+        fit_ranked,
+        load_layers,
+        make_teacher,
+        network_layers,
+        rank_network,
+        record_ranked,
+    )
+    from rami.rl.policy import RankPolicy, load_policy
+
+    if config.imitate is None:
+        raise InputError("--policy rank is trained by cloning: give --imitate TEACHER")
+    teacher = make_teacher(config.game, config.imitate, config.seed)
+    if config.samples < 1 or config.epochs <= 0 or config.dagger < 0:
+        raise InputError("--samples and --epochs must be positive, --dagger at least 0")
+    if config.envs < 1:
+        raise InputError("--envs must be at least 1")
+    if config.backend != "local":
+        raise InputError("--policy rank records in this process: use --backend local")
+    torch.set_num_threads(1)
+    opponents = list(config.opponents) or ["random"]
+    makers = [_make_env(config, opponents[i % len(opponents)], i) for i in range(config.envs)]
+    probe: Any = makers[0]()
+    probe.reset(seed=config.seed)
+    from rami.rl.afterstate import AfterstateFeatures
+
+    features = AfterstateFeatures(probe.state.view(probe.seat))
+    out = Path(config.out)
+    meta: dict[str, Any] = {
+        "policy": "rank",
+        "game": probe.spec_.name,
+        "preset": config.preset,
+        "players": probe.num_players,
+        "rules": str(config.preset),
+        "observation_size": features.size,
+        "extras": list(features.extras),
+        "action_space": probe.space.name,
+        "action_space_size": probe.space.size,
+        "action_space_digest": probe.space.digest(),
+        "activation": "tanh",
+    }
+    probe.close()
+    model = rank_network(features.size + len(features.extras), config.net, config.seed)
+    history: list[object] = []
+    if config.resume:
+        previous = load_policy(out)
+        if not isinstance(previous, RankPolicy):
+            raise InputError(f"{out} is not a ranking policy: --resume needs one")
+        try:
+            load_layers(model, previous.layers)
+        except ValueError:
+            raise InputError(f"{out}'s layers do not match --net {config.net}") from None
+        history = list(previous.meta.get("imitation", []))
+    deadline = time.monotonic() + config.minutes * 60 if config.minutes > 0 else None
+    started = time.monotonic()
+
+    def current() -> RankPolicy:
+        return RankPolicy(meta, network_layers(model))
+
+    data = RankDataset()
+    rounds: list[dict[str, object]] = []
+    for round_ in range(config.dagger + 1):
+        want = config.samples if round_ == 0 else config.dagger_samples or config.samples // 2
+        fresh = round_ == 0 and not config.resume
+        actor = None if fresh else current().best
+        share = max(1, want // len(makers))
+        for i, make in enumerate(makers):
+            part = record_ranked(make, teacher, share, config.seed * 7919 + round_ * 101 + i,
+                                 actor, deadline)  # fmt: skip
+            data.extend(part)
+        log(f"round {round_}: {len(data)} decisions from {data.deals} deals "
+            f"({data.seconds:.0f}s recording)")  # fmt: skip
+        fitted = fit_ranked(model, data, config.epochs, config.batch_size, config.imitate_lr,
+                            seed=config.seed + round_, log=log)  # fmt: skip
+        rounds.append({"decisions": len(data), **fitted})
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+    elapsed = time.monotonic() - started
+    cloned = {
+        "teacher": config.imitate,
+        "opponents": list(config.opponents),
+        "samples": len(data),
+        "deals": data.deals,
+        "dagger_rounds": len(rounds) - 1,
+        "epochs": config.epochs,
+        "agreement": rounds[-1]["agreement"],
+        "rounds": rounds,
+    }
+    meta["imitation"] = [*history, cloned]
+    meta["trained_seconds"] = round(elapsed, 1)
+    meta["config"] = {k: v for k, v in asdict(config).items() if k != "notes"}
+    meta.update(config.notes)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    current().save(out, half=config.half)
+    log(
+        f"cloned {config.imitate} into a ranking policy from {len(data)} decisions "
+        f"({data.deals} deals) in {elapsed:.0f}s, held-out agreement {cloned['agreement']}; "
+        f"policy {out}"
+    )
+    return {
+        "policy": str(out),
+        "steps": 0,
+        "seconds": round(elapsed, 1),
+        "deals": data.deals,
+        "imitation": cloned,
     }
 
 

@@ -419,6 +419,10 @@ class TableManager:
         if creator not in humans:
             raise TableError("bad_request", f"seat {creator} is not a human seat")
         levels = bot_levels()
+        if any(str(s.get("level") or "").startswith("learned:") for s in seats_in):
+            from rami.bots.learned import learned_levels  # the shipped models only
+
+            levels = (*levels, *learned_levels(spec.name, players, preset))
         token = new_token()
         seats: list[SeatRecord] = []
         for i, s in enumerate(seats_in):
