@@ -205,9 +205,16 @@ def rlcard_loop(seed: int) -> Callable[[], None] | str:
     return step
 
 
-def openspiel_loop(name: str, params: dict[str, Any], seed: int) -> Callable[[], None] | str:
+def openspiel_loop(
+    name: str, params: dict[str, Any], seed: int, observer: bool = False
+) -> Callable[[], None] | str:
+    """One OpenSpiel step: ``observation_tensor()`` (a list of floats), or with
+    ``observer`` OpenSpiel's observation object (``make_observation(game)``, whose
+    ``set_from`` fills a numpy ``tensor`` in place: no list), then ``legal_actions()``
+    and ``apply_action``; the chance nodes before it are sampled in the same step."""
     try:
         import pyspiel
+        from open_spiel.python.observation import make_observation
 
         import rami.rl.openspiel  # noqa: F401  (registers rami's games)
     except ImportError:
@@ -215,6 +222,7 @@ def openspiel_loop(name: str, params: dict[str, Any], seed: int) -> Callable[[],
     game = pyspiel.load_game(name, params)
     rng = random.Random(seed)
     box = {"state": game.new_initial_state()}
+    seen = make_observation(game) if observer else None
 
     def step() -> None:
         state = box["state"]
@@ -224,7 +232,10 @@ def openspiel_loop(name: str, params: dict[str, Any], seed: int) -> Callable[[],
         if state.is_terminal():
             box["state"] = game.new_initial_state()
             return
-        state.observation_tensor()
+        if seen is None:
+            state.observation_tensor()
+        else:
+            seen.set_from(state, state.current_player())
         legal = state.legal_actions()
         state.apply_action(legal[rng.randrange(len(legal))])
 
@@ -235,9 +246,14 @@ def openspiel_calls(seconds: float) -> dict[str, float] | str:
     """CPU microseconds per call of ``python_rami_tunisian`` 1v1 during random play:
     ``legal_actions()``, ``observation_tensor()``, a second tensor call on the same
     position (``information_state_tensor(player)``), ``apply_action`` and ``clone()``
-    (every tenth position)."""
+    (every tenth position); then, over half as long, on fresh positions taken in turn,
+    the observer's ``set_from`` (``make_observation``) and ``observation_tensor`` through
+    OpenSpiel's C++ path (``pyspiel.State.observation_tensor``: what a C++ caller gets;
+    it builds a new initial state to learn the tensor's size); and the chance phase of a
+    deal (``chance_outcomes`` and ``apply_action`` for every card of the shoe), per deal."""
     try:
         import pyspiel
+        from open_spiel.python.observation import make_observation
 
         import rami.rl.openspiel  # noqa: F401  (registers rami's games)
     except ImportError:
@@ -275,7 +291,111 @@ def openspiel_calls(seconds: float) -> dict[str, float] | str:
             spent["clone"] += t4 - t3
             spent["apply_action"] += t5 - t4
             n += 1
-    return {k: v / (clones if k == "clone" else n) * 1e6 for k, v in spent.items()}
+    out = {k: v / (clones if k == "clone" else n) * 1e6 for k, v in spent.items()}
+    seen = make_observation(game)
+    cpp = pyspiel.State.observation_tensor
+    deal = "deal: the chance phase, per deal"
+    spent = {"observer set_from": 0.0, "observation_tensor, C++ path": 0.0, deal: 0.0}
+    count = dict.fromkeys(spent, 0)
+    end = time.perf_counter() + seconds / 2
+    while time.perf_counter() < end:
+        t0 = clock()
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        spent[deal] += clock() - t0
+        count[deal] += 1
+        while not state.is_terminal():
+            player = state.current_player()
+            key = "observer set_from" if n % 2 else "observation_tensor, C++ path"
+            t0 = clock()
+            if n % 2:
+                seen.set_from(state, player)
+            else:
+                cpp(state, player)
+            spent[key] += clock() - t0
+            count[key] += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            n += 1
+    out.update({k: v / max(1, count[k]) * 1e6 for k, v in spent.items()})
+    out["deal: per card of the shoe"] = out[deal] / len(game.shoe)
+    return out
+
+
+def openspiel_share(
+    name: str, params: dict[str, Any], steps: int, rounds: int = 3
+) -> tuple[float, float, float] | str:
+    """CPU µs a decision of the OpenSpiel loop on recorded random deals, the deal's chance
+    nodes included (``chance_outcomes()`` + ``apply_action`` per card): with
+    ``observation_tensor()``, with the observer's ``set_from``, and the engine and encoder
+    alone on the same moves (the deal built by the game's hook from the same shoe order:
+    ``legal_actions()``, ``encode_state``, ``apply``). Loops in turn, the engine's memos
+    warm for all, best of ``rounds``; the random picks are in none."""
+    try:
+        import pyspiel
+        from open_spiel.python.observation import make_observation
+
+        import rami.rl.openspiel  # noqa: F401  (registers rami's games)
+    except ImportError:
+        return "open_spiel not installed (pip install open-spiel)"
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(5)
+    deals: list[tuple[list[int], list[tuple[int, int]]]] = []
+    n = 0
+    while n < steps:
+        state = game.new_initial_state()
+        order = []
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            order.append(rng.choices(outcomes, probs)[0])
+            state.apply_action(order[-1])
+        played = []
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            chosen = legal[rng.randrange(len(legal))]
+            ids = game.space.ids_of(state.engine.legal_actions())
+            played.append((chosen, ids.index(chosen)))
+            state.apply_action(chosen)
+        deals.append((order, played))
+        n += len(played)
+    seen = make_observation(game)
+
+    def looped(observer: bool) -> None:
+        for order, played in deals:
+            state = game.new_initial_state()
+            for card in order:
+                state.chance_outcomes()
+                state.apply_action(card)
+            for chosen, _k in played:
+                if observer:
+                    seen.set_from(state, state.current_player())
+                else:
+                    state.observation_tensor()
+                state.legal_actions()
+                state.apply_action(chosen)
+
+    hooks, rules, players = game.hooks, game.rules, game.players
+    encoder = encoder_for(hooks.deal(rules, players, deals[0][0], game.seed).view(0))
+
+    def bare() -> None:
+        for order, played in deals:
+            engine = hooks.deal(rules, players, order, game.seed)
+            for _c, k in played:
+                legal = engine.legal_actions()
+                encoder.encode_state(engine, engine.to_move)
+                engine.apply(legal[k])
+
+    bare()
+    loops = (lambda: looped(False), lambda: looped(True), bare)
+    best = [float("inf")] * 3
+    for _ in range(rounds):
+        for i, loop in enumerate(loops):
+            start = time.thread_time()
+            loop()
+            best[i] = min(best[i], (time.thread_time() - start) / n * 1e6)
+    return best[0], best[1], best[2]
 
 
 def encoder_times(game: str, preset: str, players: int) -> tuple[float, float, float]:
@@ -441,6 +561,14 @@ def main() -> None:
             "rami OpenSpiel python_rami_tunisian",
             openspiel_loop("python_rami_tunisian", {"max_turns": 200}, 1),
         ),
+        (
+            "rami OpenSpiel python_rami_tunisian observer",
+            openspiel_loop("python_rami_tunisian", {"max_turns": 200}, 1, observer=True),
+        ),
+        (
+            "rami OpenSpiel python_rami_marriage nepali 4p",
+            openspiel_loop("python_rami_marriage", {"players": 4, "max_turns": 200}, 1),
+        ),
         ("RLCard gin-rummy", rlcard_loop(1)),
         ("OpenSpiel gin_rummy (C++)", openspiel_loop("gin_rummy", {}, 1)),
     ]
@@ -475,6 +603,28 @@ def main() -> None:
         print(
             f"  {label:24s} env {whole:6.1f}, engine+encoder {alone:6.1f},"
             f" wrappers {whole - alone:5.1f}"
+        )
+    print(
+        "\nOpenSpiel step, CPU µs a decision (the deal's chance nodes included): the loop with"
+        " the tensor list, with the observer, the engine and encoder alone on the same moves,"
+        " the wrapper's share (list, observer):"
+    )
+    for label, name, params in (
+        ("python_rami_tunisian 1v1", "python_rami_tunisian", {"max_turns": 200}),
+        (
+            "python_rami_marriage nepali 4p",
+            "python_rami_marriage",
+            {"players": 4, "max_turns": 200},
+        ),
+    ):
+        share = openspiel_share(name, params, share_steps)
+        if isinstance(share, str):
+            print(f"  {label:30s} skipped: {share}")
+            continue
+        listed, observed, alone = share
+        print(
+            f"  {label:30s} list {listed:6.1f}, observer {observed:6.1f},"
+            f" engine+encoder {alone:6.1f}, wrapper {listed - alone:5.1f} / {observed - alone:5.1f}"
         )
     calls = openspiel_calls(seconds)
     print("\nOpenSpiel python_rami_tunisian 1v1, CPU µs per call (random play):")

@@ -127,6 +127,8 @@ def test_python_answers_equal_openspiel_cpp_path(name: str, params: dict[str, ob
     cpp = pyspiel.State
     compared = 0
     while not state.is_terminal():  # type: ignore[attr-defined]
+        assert state.is_chance_node() == cpp.is_chance_node(state)  # type: ignore[attr-defined]
+        assert state.is_player_node() == cpp.is_player_node(state)  # type: ignore[attr-defined]
         if state.is_chance_node():  # type: ignore[attr-defined]
             assert state.legal_actions() == cpp.legal_actions(state)  # type: ignore[attr-defined]
             outcomes, probs = zip(*state.chance_outcomes(), strict=True)  # type: ignore[attr-defined]
@@ -153,6 +155,8 @@ def test_python_answers_equal_openspiel_cpp_path(name: str, params: dict[str, ob
             assert str(state.clone()) == str(state)  # type: ignore[attr-defined]
         state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
     assert state.legal_actions() == [] == cpp.legal_actions(state)  # type: ignore[attr-defined]
+    assert not state.is_chance_node() and not state.is_player_node()  # type: ignore[attr-defined]
+    assert not cpp.is_player_node(state)
     with pytest.raises(pyspiel.SpielError):
         state.observation_tensor()  # type: ignore[attr-defined]  # terminal: no player
     assert compared >= 20
@@ -175,3 +179,78 @@ def test_states_serialised_before_the_core_still_load() -> None:
     assert str(loaded) == str(state)
     assert loaded.legal_actions() == state.legal_actions()  # type: ignore[attr-defined]
     assert loaded.observation_tensor(0) == state.observation_tensor(0)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES[::3])
+def test_observer_tensors_equal_the_state_tensors(name: str, params: dict[str, object]) -> None:
+    """``make_observation`` (the game's Python observer, read in place without a float
+    list) gives every player's ``observation_tensor`` / ``information_state_tensor`` on
+    every position, before and after the list calls and on clones played on; the kept
+    vectors are not changed by the observer's buffer being overwritten."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(name, params)
+    obs = make_observation(game)
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    rng = np.random.default_rng(7)
+    state = _deal(game, rng)
+    compared = 0
+    while not state.is_terminal():  # type: ignore[attr-defined]
+        branch = state.clone() if rng.random() < 0.3 else state  # type: ignore[attr-defined]
+        for player in range(game.num_players()):
+            obs.set_from(branch, player)
+            first = obs.tensor.copy()
+            assert first.tolist() == branch.observation_tensor(player)
+            info.set_from(branch, player)
+            assert info.tensor.tolist() == branch.information_state_tensor(player)
+            obs.tensor[:] = 9.0  # the observer's buffer is its own
+            obs.set_from(branch, player)
+            assert np.array_equal(obs.tensor, first)
+            compared += 1
+        if branch is not state:
+            branch.apply_action(branch.legal_actions()[0])
+        state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
+    assert compared >= 20
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES[::3])
+def test_chance_outcomes_are_the_copies_left_over_the_cards_left(
+    name: str, params: dict[str, object]
+) -> None:
+    """Every chance node of a deal offers each card kind left with probability ``copies
+    left / cards left``, exactly; a decision
+    node offers none."""
+    game = pyspiel.load_game(name, params)
+    rng = np.random.default_rng(8)
+    state = game.new_initial_state()
+    nodes = 0
+    while state.is_chance_node():
+        left = state.left  # type: ignore[attr-defined]
+        total = sum(left)
+        want = [(c, n / total) for c, n in enumerate(left) if n]
+        assert state.chance_outcomes() == want
+        outcomes, probs = zip(*want, strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+        nodes += 1
+    assert nodes == len(game.shoe)  # type: ignore[attr-defined]
+    assert state.chance_outcomes() == []
+
+
+def test_float_lists_equal_tolist_through_small_and_large_changes() -> None:
+    """``RamiGame.floats`` (the game's own list per player, patched in place) equals
+    ``vec.tolist()`` whatever came before: a few entries changed, most of them changed
+    (built afresh), the same vector again, players taken in turn."""
+    game = pyspiel.load_game("python_rami_tunisian", {"max_turns": 20})
+    size = game.encoder.size  # type: ignore[attr-defined]
+    rng = np.random.default_rng(9)
+    last = {p: np.zeros(size, dtype=np.float32) for p in range(2)}
+    for step in range(60):
+        player = step % 2
+        vec = last[player].copy()
+        many = step % 7 == 3
+        at = rng.choice(size, size // 2 if many else 12, replace=False)
+        vec[at] = rng.choice(np.array([0.0, 0.25, 0.5, 1.0], dtype=np.float32), len(at))
+        out = game.floats(player, vec)  # type: ignore[attr-defined]
+        assert out == vec.tolist()
+        assert game.floats(player, vec) is out  # type: ignore[attr-defined]  # same vector
+        last[player] = vec

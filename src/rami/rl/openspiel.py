@@ -49,6 +49,9 @@ from rami.views import GameView
 
 __all__ = ["RamiGame", "RamiState", "register_games"]
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 
 # ---------------------------------------------------------------- per-game glue
 
@@ -103,8 +106,8 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             hooks.dealt(self.rules, self.players, p) for p in range(self.players)
         )
         self.sign = spec.reward_sign
-        # per player, the last tensor given out as floats and its vector (``floats``)
-        self._floats: dict[int, tuple[np.ndarray[Any, np.dtype[np.float32]], list[float]]] = {}
+        # per player, the last tensor asked for as floats and its vector (``floats``)
+        self._floats: dict[int, _Floats] = {}
         bound = 5000.0
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
@@ -118,23 +121,26 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(_game_type(self.game_name), info, params)
 
     def floats(self, player: int, vec: np.ndarray[Any, np.dtype[np.float32]]) -> list[float]:
-        """``vec.tolist()`` (not to be changed: callers copy it), patched from the last
-        list given out for ``player`` where the vectors differ: successive positions
-        change a few entries, and a fresh list of ~2,600 floats was most of an
-        observation call (profiled). Correct whatever state the last list was from."""
+        """``vec.tolist()``, as the game's own list for ``player`` (never handed out:
+        callers copy it). The list of the last vector given for ``player`` is patched in
+        place where the vectors differ: successive positions change a few entries, and a
+        fresh list of ~2,600 floats was most of an observation call (profiled). ``vec``
+        is kept, not copied, so it must not change afterwards (the states keep theirs)."""
         kept = self._floats.get(player)
-        if kept is not None:
-            old, prev = kept
-            changed = (vec != old).nonzero()[0]  # the vectors are flat
-            if len(changed) * 8 < len(vec):
-                out = prev[:]
-                for i, v in zip(changed.tolist(), vec[changed].tolist(), strict=True):
-                    out[i] = v
-                self._floats[player] = (vec.copy(), out)
-                return out
-        out = _as_floats(vec)
-        self._floats[player] = (vec.copy(), out)
-        return out
+        if kept is None:
+            kept = self._floats[player] = _Floats(vec, _as_floats(vec))
+            return kept.out
+        if kept.vec is vec:  # the same position's vector again
+            return kept.out
+        changed = (vec != kept.vec).nonzero()[0]  # the vectors are flat
+        if len(changed) * 8 < len(vec):
+            out = kept.out
+            for i, v in zip(changed.tolist(), vec[changed].tolist(), strict=True):
+                out[i] = v
+        else:
+            kept.out = _as_floats(vec)
+        kept.vec = vec
+        return kept.out
 
     def new_initial_state(self) -> RamiState:
         return RamiState(self)
@@ -144,6 +150,16 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
     ) -> RamiObserver:
         perfect = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
         return RamiObserver(self.encoder.size, perfect)
+
+
+class _Floats:
+    """One player's last tensor (``RamiGame.floats``): the vector and its floats."""
+
+    __slots__ = ("out", "vec")
+
+    def __init__(self, vec: np.ndarray[Any, np.dtype[np.float32]], out: list[float]) -> None:
+        self.vec = vec
+        self.out = out
 
 
 def _as_floats(vec: np.ndarray[Any, np.dtype[np.float32]]) -> list[float]:
@@ -172,7 +188,7 @@ class _Core:
         "order",
         "prefix",
         "sorted_ids",
-        "tensors",
+        "vecs",
     )
 
     def __init__(self, left: list[int], players: int) -> None:
@@ -193,7 +209,9 @@ class _Core:
         self.ids: list[int] | None = None
         self.sorted_ids: list[int] = []
         self.legal: list[Action] = []
-        self.tensors: dict[int, list[float]] = {}  # per player, the tensor as floats
+        # per player, the position's tensor (``tensor_for``), kept unchanged: the game's
+        # float lists (``RamiGame.floats``) know a vector again by its identity
+        self.vecs: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Core:
         other = _Core.__new__(_Core)
@@ -294,9 +312,9 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         engine = self._core.engine
         if engine is None:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         if engine.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         seat = engine.to_move
         assert seat is not None
         return seat
@@ -309,7 +327,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         if ids is None:
             assert core.engine is not None
             core.legal = core.engine.legal_actions()
-            ids = core.ids = self._game.space.ids_of(core.legal)
+            ids = core.ids = self._rami_game.space.ids_of(core.legal)
             core.sorted_ids = sorted(ids)
         return ids
 
@@ -328,8 +346,10 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         if engine is not None and not engine.is_over:
             seat = engine.to_move
             if not player or player[0] == seat:
-                self._kept_ids()
-                return self._core.sorted_ids[:]
+                core = self._core
+                if core.ids is None:
+                    self._kept_ids()
+                return core.sorted_ids[:]
         return super().legal_actions(*player)  # type: ignore[no-any-return]
 
     def observation_tensor(self, *player: int) -> list[float]:
@@ -351,39 +371,64 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         seat = player[0] if player else self.current_player()
         if isinstance(seat, bool) or not isinstance(seat, int):
             return None
-        if not 0 <= seat < self._game.players:
+        game = self._rami_game
+        if not 0 <= seat < game.players:
             return None
-        kept = self._core.tensors
-        out = kept.get(seat)
-        if out is None:
-            out = kept[seat] = self._game.floats(seat, self.tensor_for(seat))
-        return out[:]  # the caller's own list, as OpenSpiel's
+        return game.floats(seat, self._vec(seat))[:]  # the caller's own list, as OpenSpiel's
+
+    def _vec(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """``tensor_for(seat)``, once per position (not to be changed: it is kept)."""
+        vecs = self._core.vecs
+        vec = vecs.get(seat)
+        if vec is None:
+            vec = vecs[seat] = self.tensor_for(seat)
+        return vec
+
+    def is_chance_node(self) -> bool:
+        """OpenSpiel's ``is_chance_node()`` answered in Python (the C++ one asks
+        ``current_player`` across the binding)."""
+        return self._core.engine is None
+
+    def is_player_node(self) -> bool:
+        """As ``is_chance_node``: a seat is to move (not dealing, not over)."""
+        engine = self._core.engine
+        return engine is not None and not engine.is_over
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        total = sum(self.left)
-        return [(c, n / total) for c, n in enumerate(self.left) if n]
+        """Each card kind left with ``copies / cards left``. (Tables of the outcomes per
+        number of cards left were slower in play: they fall out of the CPU caches between
+        deals, measured.)"""
+        left = self._core.left
+        total = sum(left)
+        return [(c, n / total) for c, n in enumerate(left) if n]
 
     def _apply_action(self, action: int) -> None:
-        game = self._game
-        if self.engine is None:
-            self._core.tensors = {}
-            if not self.left[action]:
-                raise pyspiel.SpielError(f"no {CARDS[action]} left to deal")
-            self.left[action] -= 1
-            self.order.append(action)
-            if len(self.order) == len(game.shoe):
-                deal = game.hooks.deal
-                self.engine = deal(game.rules, game.players, self.order, game.seed)
-                self.base = len(self.engine.events)
-            return
         core = self._core
+        engine = core.engine
+        if engine is None:
+            self._deal(action)
+            return
         ids = core.ids
         act: Action | None = None
-        if ids is not None:  # the engine's own action when the id is a kept legal one
-            with contextlib.suppress(ValueError):
-                act = core.legal[ids.index(action)]
+        if ids is not None and action in ids:  # the engine's own action for a kept id
+            act = core.legal[ids.index(action)]
         core._forget()
-        self.engine.apply(act if act is not None else game.space.action_from_id(action))
+        engine.apply(act if act is not None else self._rami_game.space.action_from_id(action))
+
+    def _deal(self, card: int) -> None:
+        """A chance outcome: the next card of the shoe; the last one builds the deal."""
+        core = self._core
+        core.vecs = {}
+        left = core.left
+        if not left[card]:
+            raise pyspiel.SpielError(f"no {CARDS[card]} left to deal")
+        left[card] -= 1
+        order = core.order
+        order.append(card)
+        game = self._rami_game
+        if len(order) == len(game.shoe):
+            self.engine = game.hooks.deal(game.rules, game.players, order, game.seed)
+            self.base = len(self.engine.events)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -391,7 +436,8 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return str(self._game.space.action_from_id(action))
 
     def is_terminal(self) -> bool:
-        return self.engine is not None and self.engine.is_over
+        engine = self._core.engine
+        return engine is not None and engine.is_over
 
     def returns(self) -> list[float]:
         n = self._game.players
@@ -426,7 +472,8 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return self.order[start:end]
 
     def tensor_for(self, player: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-        if self.engine is None:
+        engine = self._core.engine
+        if engine is None:
             out = np.zeros(self._game.encoder.size, dtype=np.float32)
             dealt = self._dealt_to(player)
             if not dealt:  # e.g. the initial state pyspiel builds to learn the shape
@@ -434,14 +481,15 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             for c in dealt:
                 out[c] += 1.0 / 4
             return np.minimum(out, 1.0)
-        encoder = self._game.encoder  # the game's, shared by the states of one game
-        if not self.prefix[player]:
+        core = self._core
+        encoder = self._rami_game.encoder  # the game's, shared by the states of one game
+        if not core.prefix[player]:
             # the same vector from the state (the deal's own first events name no move, so
             # dropping them changes nothing): the kept planes, no view built; another state
             # (a clone, a branch) has its own events list and gets planes of its own
-            return encoder.encode_state(self.engine, player)
-        view = self.engine.view(player)
-        view["history"] = self.prefix[player] + view["history"][self.base :]
+            return encoder.encode_state(engine, player)
+        view = engine.view(player)
+        view["history"] = core.prefix[player] + view["history"][core.base :]
         encoder.reset()
         return encoder.encode(view)
 
@@ -477,7 +525,10 @@ class RamiObserver:
         self.perfect_recall = perfect_recall
 
     def set_from(self, state: RamiState, player: int) -> None:
-        self.tensor[:] = state.tensor_for(player)
+        """The encoder's vector copied into ``tensor`` (what OpenSpiel's C++ side and
+        ``make_observation`` read): the position's vector is kept, as for
+        ``observation_tensor``, and no float list is built."""
+        self.tensor[...] = state._vec(player)
 
     def string_from(self, state: RamiState, player: int) -> str:
         if self.perfect_recall:
