@@ -8,6 +8,7 @@ the rule it comes from.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -104,13 +105,18 @@ def learned_seat_levels(
     """The shipped learned levels (``learned:NAME``) of a preset, each with the seat count
     it was trained for, so the lobby offers a model only at the table it fits. The server
     still judges a table's levels itself (``rami.server.tables``); none without numpy."""
+    return [{"level": level, "players": n} for level, n in _learned(game, preset, players)]
+
+
+@functools.cache
+def _learned(game: str, preset: str, players: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+    """Read once per process: the shipped models are files of the installed package, and
+    looking them up per ``/api/games`` call doubled its cost (profiled)."""
     try:
         from rami.bots.learned import learned_levels
     except ImportError:  # pragma: no cover - the rl extra is missing
-        return []
-    return [
-        {"level": level, "players": n} for n in players for level in learned_levels(game, n, preset)
-    ]
+        return ()
+    return tuple((level, n) for n in players for level in learned_levels(game, n, preset))
 
 
 def games_info() -> list[dict[str, object]]:
