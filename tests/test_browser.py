@@ -3,7 +3,8 @@
 A real uvicorn server runs on a free port with a temporary SQLite file and no bot delay.
 Through the pages only (a 375 px wide phone screen): create a Marriage table with three
 bots and play a whole deal to the settlement panel; create a Tunisian 1 v 1 table and
-play a deal to its end, partly with the keyboard, then switch to Arabic (right to left).
+play a deal to its end, partly with the keyboard, then switch to Arabic (right to left);
+seat the shipped learned bot from the lobby's picker (offered at Tunisian 1 v 1 only).
 The human's moves are whatever legal buttons the page offers. Screenshots go to
 ``artifacts/screenshots/``.
 """
@@ -217,3 +218,79 @@ def test_a_friend_joins_from_a_second_browser(browser: Any, page: Any, base_url:
         shot(friend, "tunisian-friend-fr")
     finally:
         friend_context.close()
+
+
+LEARNED_OPTION = "bot:learned:tunisian_1v1"
+
+
+def seat_options(page: Any) -> list[str]:
+    """Every option value of the lobby's seat pickers."""
+    values: list[str] = page.eval_on_selector_all(
+        "#seats select option", "els => els.map(e => e.value)"
+    )
+    return values
+
+
+def test_the_lobby_offers_the_learned_bot_only_at_its_table_and_it_plays(
+    page: Any, base_url: str
+) -> None:
+    """The shipped model is offered for Tunisian 1 v 1 only (the table it was trained
+    for), dropped when the table changes, and plays once seated."""
+    pytest.importorskip("numpy")
+    page.goto(base_url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#name", "Ann")
+    page.select_option("#game", "tunisian")
+    page.select_option("#preset", "1v1")
+    picker = page.locator("select[data-seat='1']")
+    assert LEARNED_OPTION in seat_options(page)
+    page.select_option("select[data-seat='1']", LEARNED_OPTION)
+    page.select_option("#preset", "ffa")  # four players: the model does not fit
+    page.wait_for_selector("select[data-seat='3']")
+    assert LEARNED_OPTION not in seat_options(page)
+    assert picker.input_value() == "bot:medium"  # the choice fell back to the default
+    page.select_option("#game", "marriage")
+    for players in ("2", "4"):
+        page.select_option("#players", players)
+        assert not [v for v in seat_options(page) if v.startswith("bot:learned:")]
+    page.select_option("#game", "tunisian")
+    page.select_option("#preset", "1v1")
+    page.wait_for_function("!document.querySelector(\"select[data-seat='2']\")")
+    page.select_option("select[data-seat='1']", LEARNED_OPTION)
+    label = picker.locator(f"option[value='{LEARNED_OPTION}']").text_content()
+    assert label == "Bot: learned (tunisian_1v1)"
+    page.select_option("#lang", "fr")  # the pickers are redrawn in French, the choice kept
+    checked = "document.querySelector(\"select[data-seat='1'] option:checked\").textContent"
+    page.wait_for_function(f"{checked} === 'Bot : entraîné (tunisian_1v1)'")
+    assert picker.input_value() == LEARNED_OPTION
+    page.select_option("#lang", "en")
+    page.wait_for_function(f"{checked} === '{label}'")
+    assert picker.input_value() == LEARNED_OPTION
+    picker.scroll_into_view_if_needed()
+    box = picker.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["y"] >= 0
+    assert box["x"] + box["width"] <= PHONE["width"] and box["y"] + box["height"] <= PHONE["height"]
+    no_overflow(page)
+    shot(page, "lobby-learned-bot")
+    page.click("#create-button")
+    page.wait_for_selector("body[data-version] #opponents .seat-box")
+    badge = page.locator("#opponents .seat-box .badge").first
+    assert badge.inner_text() == "bot, learned (tunisian_1v1)"
+    deadline = time.time() + DEAL_SECONDS
+    while not page.evaluate(  # the human plays until the bot has made a move of its own
+        "[...document.querySelectorAll('#log li strong')].some(s => s.textContent === 'Bot 2: ')"
+    ):
+        assert time.time() < deadline, "the learned bot did not move"
+        if page.get_attribute("body", "data-deal-over") == "1":
+            break
+        if page.get_attribute("body", "data-my-turn") == "1":
+            version = page.get_attribute("body", "data-version")
+            make_a_move(page, keyboard=False)
+            page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        else:
+            page.wait_for_timeout(100)
+    assert page.evaluate(
+        "[...document.querySelectorAll('#log li strong')].some(s => s.textContent === 'Bot 2: ')"
+    ), "no move of the learned bot in the log"
+    shot(page, "tunisian-learned-bot-table")

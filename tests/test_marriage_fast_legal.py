@@ -10,20 +10,23 @@ Each fast path is compared with a reference on thousands of random inputs:
   outside them must be one ``_add_status`` refuses (M-10);
 - the finish check's quick no (``_too_many_loners``) walks the held natural cards and
   chains sequences with bit masks: the loops it replaced are kept below as the
-  reference and must answer the same on random holdings and table melds (M-8, M-10).
+  reference and must answer the same on random holdings and table melds (M-8, M-10);
+- what a card added to a table meld makes (``_shaped_status``) is read from the meld's
+  bit masks (``_shape``): ``_add_status``, the plain tests, is the reference (M-10).
 
 Whole legal-action lists against the plain generation: tests/test_marriage_meld_options.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 
 from test_marriage_finish_prefilter import random_meld
 
 from rami.cards import CARDS, counts
-from rami.marriage.meld_options import _add_status, _offered, pure_melds
+from rami.marriage.meld_options import _add_status, _offered, _shape, _shaped_status, pure_melds
 from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import INDIAN, NEPALI, rules_from
 from rami.marriage.solver import show_meld_options
@@ -182,3 +185,43 @@ def test_M8_M10_quick_no_is_the_one_before() -> None:
             assert got == _loners_reference(hand, wilds, drops, table, rules.tunnela_melds)
             said[got] += 1
     assert min(said.values()) > 1000  # both answers are exercised
+
+
+def _any_meld(rng: random.Random, wl: Sequence[int]) -> tuple[int, ...]:
+    """A table meld (a valid one most of the time: long runs, the ace low or high,
+    trials, wild cards standing in or all wild) or any 2 … 6 cards."""
+    shape = rng.random()
+    if shape < 0.35:
+        s = rng.randrange(4)
+        length = rng.randint(3, 13)
+        start = rng.randint(1, 15 - length)
+        cards = [s * 13 + (p - 1) % 13 for p in range(start, start + length)]
+    elif shape < 0.6:
+        r = rng.randrange(13)
+        cards = [t * 13 + r for t in rng.sample(range(4), rng.choice([2, 3, 4]))]
+    elif shape < 0.75:
+        cards = [rng.choice(wl) for _ in range(rng.randint(2, 5))]
+    else:
+        cards = [rng.randrange(52) for _ in range(rng.randint(2, 6))]
+    for _ in range(rng.choice([0, 0, 1, 2, 3])):
+        cards[rng.randrange(len(cards))] = rng.choice(wl)
+    return tuple(sorted(cards))
+
+
+def test_M10_shaped_status_is_add_status() -> None:
+    """M-10: the bit-mask status of every card added to a table meld is the plain one,
+    with and without tunnelas (M-4), on valid, dirty, all-wild and arbitrary melds."""
+    rng = random.Random(14)
+    tun_rules = dataclasses.replace(INDIAN, tunnela_melds=True)
+    seen = {0: 0, 1: 0, 2: 0}
+    for _ in range(2500):
+        wilds = wild_kinds(CARDS[rng.randrange(52)])
+        meld = tuple(CARDS[c] for c in _any_meld(rng, sorted(wilds)))
+        shape = _shape(meld, wilds)
+        for rules in (INDIAN, tun_rules):
+            for k in range(52):
+                want = _add_status(meld, k, rules, wilds)
+                got = _shaped_status(shape, k, k in wilds, rules.tunnela_melds)
+                assert got == want, (meld, k, sorted(wilds), rules.tunnela_melds)
+                seen[want] += 1
+    assert min(seen.values()) > 1500, seen  # every status is exercised

@@ -42,9 +42,11 @@ SHOW_MELDS = 3  # M-6: pure melds shown to see, and kept on the table (indian)
 
 #: Per table meld (cards, wild kinds): [whether it is pure, per kind k: -1 not asked yet,
 #: 0 k may not be added, 1 m + k is a meld, 2 m + k is a pure meld, the kinds offered to
-#: it as bits (``_offered``)]. One dictionary per deal (``MarriageState``): table melds
-#: live for the whole deal.
-AddFacts = dict[tuple[tuple[Card, ...], frozenset[int]], tuple[bool, list[int], int]]
+#: it as bits (``_offered``), its ``_shape``]. One dictionary per deal
+#: (``MarriageState``): table melds live for the whole deal.
+AddFacts = dict[
+    tuple[tuple[Card, ...], frozenset[int]], tuple[bool, list[int], int, tuple[int, ...]]
+]
 
 _FACTS_BOUND = 4096
 _BIT = tuple(1 << c for c in range(53))
@@ -289,7 +291,7 @@ def meld_steps(
     for k in held:
         if base + (1 if k == taken else 0) >= 1:
             addable |= 1 << k
-    entries: list[tuple[bool, list[int], int]] = []
+    entries: list[tuple[bool, list[int], int, tuple[int, ...]]] = []
     pure_total = 0
     for m in table:
         key = (m, wilds)
@@ -297,16 +299,18 @@ def meld_steps(
         if entry is None:
             if len(facts) >= _FACTS_BOUND:
                 facts.clear()  # clones share it: a long search must not grow it for ever
-            entry = (is_pure_meld(m, rules), [-1] * 52, _offered(m, wilds))
+            entry = (is_pure_meld(m, rules), [-1] * 52, _offered(m, wilds), _shape(m, wilds))
             facts[key] = entry
         entries.append(entry)
         if entry[0]:
             pure_total += 1
     keep_pure = pure_total - 1 < SHOW_MELDS
+    _add_action(0, len(table) - 1)  # the add actions of every table index exist
     for i in range(len(table)):
         m = table[i]
-        pure, status, offered = entries[i]
+        pure, status, offered, shape = entries[i]
         need_pure = pure and keep_pure
+        adds = _ADDS[i]
         bits = addable & offered
         while bits:  # the held cards it is offered, ascending
             low = bits & -bits
@@ -314,12 +318,20 @@ def meld_steps(
             k = low.bit_length() - 1
             st = status[k]
             if st < 0:
-                st = _add_status(m, k, rules, wilds)
+                if at_least3:
+                    st = _shaped_status(shape, k, k in wilds, rules.tunnela_melds)
+                else:
+                    st = _add_status(m, k, rules, wilds)
                 status[k] = st
-            if st == 0 or (need_pure and st == 1):
-                continue
-            out.append(_add_action(k, i))
+            if st == 2 or (st == 1 and not need_pure):
+                out.append(adds[k])
     return out
+
+
+#: Per suit, per rank: the bits of its 13 kinds, of its 4 kinds.
+_SUIT_BITS = tuple(0x1FFF << (13 * t) for t in range(4))
+_RANK_BITS = tuple(sum(1 << (t * 13 + r) for t in range(4)) for r in range(13))
+_ALL_BITS = (1 << 52) - 1
 
 
 def _offered(m: tuple[Card, ...], wilds: frozenset[int]) -> int:
@@ -328,23 +340,20 @@ def _offered(m: tuple[Card, ...], wilds: frozenset[int]) -> int:
     everything when ``m`` has no natural card or mixes suits and ranks."""
     naturals = [c for c in m if c not in wilds]
     if not naturals:
-        return (1 << 52) - 1
+        return _ALL_BITS
     rank = naturals[0] % 13
     suit = naturals[0] // 13
     same_rank = all(c % 13 == rank for c in naturals)
     same_suit = all(c // 13 == suit for c in naturals)
-    out = 0
-    for k in range(52):
-        if k in wilds:
-            ok = True
-        elif same_rank:
-            ok = k % 13 == rank or (same_suit and k // 13 == suit)
-        elif same_suit:
-            ok = k // 13 == suit
-        else:
-            ok = True
-        if ok:
-            out |= 1 << k
+    if same_rank:
+        out = _RANK_BITS[rank] | (_SUIT_BITS[suit] if same_suit else 0)
+    elif same_suit:
+        out = _SUIT_BITS[suit]
+    else:
+        return _ALL_BITS
+    for k in wilds:
+        if k < 52:
+            out |= _BIT[k]
     return out
 
 
@@ -388,3 +397,100 @@ def _add_status(m: tuple[Card, ...], k: int, rules: MarriageRules, wilds: frozen
         return 1
     span = seq_span(naturals)
     return 1 if span is not None and span <= size <= MAX_SEQUENCE else 0
+
+
+def _mask_span(ranks: int) -> int:
+    """``run_span`` of the rank indices in bit mask ``ranks`` (non-empty): the shortest
+    window of positions holding them, the ace low or high."""
+    if not ranks & 1:
+        return ranks.bit_length() - (ranks & -ranks).bit_length() + 1
+    others = ranks & ~1
+    if not others:
+        return 1
+    return min(others.bit_length(), 14 - (others & -others).bit_length() + 1)
+
+
+def _rank_suit_facts(cards: Sequence[int]) -> tuple[int, int, int, int]:
+    """(their one suit or -1, their ranks as bits or -1 when a rank repeats or the suits
+    differ, their one rank or -1, their suits as bits or -1 when a suit repeats or the
+    ranks differ) of a list of cards; (4, 0, 4, 0) for none."""
+    if not cards:
+        return 4, 0, 4, 0
+    suit = cards[0] // 13
+    rank = cards[0] % 13
+    ranks = suits = 0
+    same_suit = same_rank = True
+    for c in cards:
+        cs, cr = divmod(int(c), 13)
+        if cs != suit:
+            same_suit = False
+        if cr != rank:
+            same_rank = False
+        ranks = ranks | (1 << cr) if ranks >= 0 and not (ranks >> cr) & 1 else -1
+        suits = suits | (1 << cs) if suits >= 0 and not (suits >> cs) & 1 else -1
+    return (
+        suit if same_suit else -1,
+        ranks if same_suit else -1,
+        rank if same_rank else -1,
+        suits if same_rank else -1,
+    )
+
+
+def _shape(m: tuple[Card, ...], wilds: frozenset[int]) -> tuple[int, ...]:
+    """What ``_shaped_status`` reads of table meld ``m``: its size, the kind of a pair of
+    identical cards (or -1), ``_rank_suit_facts`` of all its cards (purity goes by card
+    identity, M-6) and of its natural cards, and how many natural cards it holds."""
+    naturals = [int(c) for c in m if c not in wilds]
+    pair = int(m[0]) if len(m) == 2 and m[0] == m[1] else -1
+    return (
+        len(m),
+        pair,
+        *_rank_suit_facts([int(c) for c in m]),
+        *_rank_suit_facts(naturals),
+        len(naturals),
+    )
+
+
+def _shaped_status(shape: tuple[int, ...], k: int, k_wild: bool, tun: bool) -> int:
+    """``_add_status`` with melds of three or more (``at_least3``), read from the meld's
+    ``_shape``: the same tests on bit masks (tests/test_marriage_fast_legal.py)."""
+    n, pair, i_suit, i_ranks, i_rank, i_suits, n_suit, n_ranks, n_rank, n_suits, nat = shape
+    ks, kr = divmod(k, 13)
+    if nat and not k_wild:  # the kinds offered (``_offered``)
+        if n_rank >= 0:
+            if kr != n_rank and ks != n_suit:
+                return 0
+        elif n_suit >= 0 and ks != n_suit:
+            return 0
+    size = n + 1
+    if size < 3:
+        return 0
+    # pure, by card identity: a sequence, a trial, a tunnela
+    if i_suit == ks and i_ranks >= 0 and not (i_ranks >> kr) & 1:
+        span = _mask_span(i_ranks | (1 << kr))
+        if span == size and span <= MAX_SEQUENCE:
+            return 2
+    if i_rank == kr and i_suits >= 0 and not (i_suits >> ks) & 1 and size <= MAX_TRIAL:
+        return 2
+    if tun and size == 3 and pair == k:
+        return 2
+    # a meld with a wild card: the natural cards (and k, if natural) as a trial or a
+    # sequence (``_trial_ok``, ``seq_span``)
+    if k_wild:
+        trial = nat == 0 or (n_rank >= 0 and n_suits >= 0)
+        ranks = 0 if nat == 0 else n_ranks
+    elif nat + 1 == size:
+        return 0  # every card natural, and not pure
+    elif nat == 0:
+        trial = True
+        ranks = 1 << kr
+    else:
+        trial = n_rank == kr and n_suits >= 0 and not (n_suits >> ks) & 1
+        fits = n_suit == ks and n_ranks >= 0 and not (n_ranks >> kr) & 1
+        ranks = n_ranks | (1 << kr) if fits else -1
+    if size <= MAX_TRIAL and trial:
+        return 1
+    if ranks < 0:
+        return 0
+    span = _mask_span(ranks) if ranks else 0
+    return 1 if span <= size <= MAX_SEQUENCE else 0

@@ -209,6 +209,7 @@ class _Search:
         drop_wilds: bool = False,
         budget: list[int] | None = None,
         floors: Sequence[int] = (),
+        arrange: bool = True,
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
@@ -238,6 +239,7 @@ class _Search:
         self.failed: set[tuple[object, ...]] = set() if failed is None else failed
         self.skip = skip
         self.drop_wilds = drop_wilds
+        self.arrange = arrange  # False: a success leaves ``result`` empty (not needed)
         self.budget = budget  # [search states left]: ``WorkSpent`` when it runs out
         # Per table meld, ``_floor``: -1, or the bound below which a chosen core grows not.
         self.floors = tuple(floors) + (-1,) * (len(self.table0) - len(floors))
@@ -649,7 +651,7 @@ class _Search:
         new = tuple(sorted(new))
         self.new_melds = new
         self.dropped_card = self.drop_stack[-1] if self.drop_stack else None
-        self.result = self._groups(table, new, pool, need, extra, spare)
+        self.result = self._groups(table, new, pool, need, extra, spare) if self.arrange else []
         return True
 
     def _groups(
@@ -849,6 +851,42 @@ def _pure_cores(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ..
     return [m for m in _pure_options(hand, rules) if len(m) == 3]
 
 
+def _three_cores(hand: Sequence[int], tun: bool) -> list[tuple[int, ...]]:
+    """``_pure_cores``, in its order, read from bits: per suit each three held positions
+    in a row (ace low, then up to Q K A), per rank each three of the suits holding it,
+    then (``tun``) each kind held three times. Equal to it: test_marriage_finish_shares."""
+    out: list[tuple[int, ...]] = []
+    rows = [0, 0, 0, 0]  # per suit, bit r: rank r held
+    for k in range(52):
+        if hand[k]:
+            rows[k // 13] |= 1 << (k % 13)
+    for s in range(4):
+        bits = rows[s]
+        base = s * 13
+        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
+        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            start = low.bit_length() - 1
+            if start == 12:  # Q K A: the ace sorts first
+                out.append((base, base + 11, base + 12))
+            else:
+                out.append((base + start - 1, base + start, base + start + 1))
+    b0, b1, b2, b3 = rows
+    trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
+    while trials:
+        low = trials & -trials
+        trials ^= low
+        r = low.bit_length() - 1
+        suits = [t for t in range(4) if (rows[t] >> r) & 1]
+        for combo in itertools.combinations(suits, 3):
+            out.append((combo[0] * 13 + r, combo[1] * 13 + r, combo[2] * 13 + r))
+    if tun:
+        out.extend((k, k, k) for k in range(52) if hand[k] >= 3)
+    return out
+
+
 #: Finishing discards per holding: (hand, wild kinds, table, rules) -> {discard: melds}.
 _DROPS_MEMO: BoundedMemo[tuple[object, ...], dict[int, tuple[tuple[int, ...], ...]]] = BoundedMemo(
     2048, name="indian.drops"
@@ -898,16 +936,37 @@ def finishing_discards(
 
     One search answers all discards: the card left out is chosen inside the search,
     and after each success that card is barred and the search resumes with its memo
-    of failed states (barring more drops only removes successes). Purity (M-6) comes
-    after a pass without it, which names the only candidates; then each choice of
-    protected table melds and three-card pure cores from the hand.
+    of failed states (barring more drops only removes successes). Two quick nos come
+    first (``_too_few_wilds``, ``_too_many_loners``). Purity (M-6) comes after a pass
+    without it, which names the only candidates (no arrangements kept); then each choice
+    of protected table melds and three-card pure cores from the hand
+    (``_pure_choices``). With one choice only, it is searched at once. A discard's
+    arrangement is the first the search reaches with it left out, whatever else is
+    barred, so these shortcuts give the same arrangements
+    (tests/test_marriage_finish_shares.py).
     """
+    if sum(hand) > 1 and _quick_no(hand, rules, wilds, table):
+        return {}  # before the memo: most holdings, each asked once a turn
     key = (bytes(hand), wilds, tuple(tuple(g) for g in table), _rules_key(rules))
     got = _DROPS_MEMO.get(key)
     if got is None:
-        got = _finishing_discards(hand, rules, wilds, table)
+        got = _finishing_discards(hand, rules, wilds, table, quick=False)
         _DROPS_MEMO.put(key, got)
     return got
+
+
+def _quick_no(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+) -> bool:
+    """The two quick nos of ``finishing_discards``, the one that refuses more first
+    (seeded random play: 97 % of the holdings without a finish, against 79 %)."""
+    tun = rules.tunnela_melds
+    return _too_few_wilds(hand, wilds, 1, table, tun) or _too_many_loners(
+        hand, wilds, 1, table, tun
+    )
 
 
 def _collect(
@@ -920,13 +979,15 @@ def _collect(
     skip: list[bool],
     found: dict[int, tuple[tuple[int, ...], ...]],
     floors: Sequence[int] = (),
+    arrange: bool = True,
 ) -> None:
-    """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish."""
+    """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish (with
+    its arrangement, or with none when not ``arrange``)."""
     target = sum(hand) - 1
     while True:
         search = _Search(
             hand, rules, wilds, groups, protected, 0, 1, target,
-            failed=failed, skip=skip, drop_wilds=True, floors=floors,
+            failed=failed, skip=skip, drop_wilds=True, floors=floors, arrange=arrange,
         )  # fmt: skip
         if not search.run():
             return
@@ -1100,12 +1161,260 @@ def _augment(edges: list[int], owner: list[int], s: int, seen: list[bool]) -> bo
     return False
 
 
+#: Shares are counted in units of 1/360360 of a wild card: 360360 is the least common
+#: multiple of 1 … 13, so a meld's wild cards split among up to 13 natural cards exactly.
+_SHARE_UNIT = 360360
+#: A card whose meld is its own: two wild cards.
+_ALONE = 2 * _SHARE_UNIT
+
+
+def _run_positions(ranks: int) -> list[int]:
+    """The positions (1 … 14, the ace at both ends) of the rank indices in bit mask ``ranks``."""
+    out = [1] if ranks & 1 else []
+    out.extend(r + 1 for r in range(1, 13) if (ranks >> r) & 1)
+    if ranks & 1:
+        out.append(14)
+    return out
+
+
+def _suit_shares_of(ranks: int) -> tuple[int, ...]:
+    """Per rank index held in ``ranks`` (one suit's natural cards): the least share of
+    wild cards a new sequence holding it asks of each of its natural cards.
+
+    A sequence whose natural cards span the window [a, b] holds at most the ``n`` ranks
+    held there and asks ``max(3, b - a + 1) - n`` wild cards: ``(max(3, span) - n) / n``
+    each, which only falls as ``n`` grows, so the windows between two held positions,
+    taking every rank held in them, give the least share (M-4, ``at_least3``)."""
+    best = [_ALONE] * 13
+    pos = _run_positions(ranks)
+    for i in range(len(pos)):
+        for j in range(i, len(pos)):
+            span = pos[j] - pos[i] + 1
+            if span > MAX_SEQUENCE:
+                break
+            n = j - i + 1
+            share = ((span if span > 3 else 3) - n) * _SHARE_UNIT // n
+            for p in pos[i : j + 1]:
+                r = (p - 1) % 13
+                if share < best[r]:
+                    best[r] = share
+    return tuple(best)
+
+
+#: Per 13-bit mask of one suit's natural ranks: ``_suit_shares_of``.
+_SUIT_SHARES: GenerationMemo[int, tuple[int, ...]] = GenerationMemo(8192, name="indian.suit_shares")
+
+
+def _joined_shares_of(ranks: int, lo: int, hi: int, size: int) -> tuple[tuple[int, int], ...]:
+    """(rank index, least share) for the natural cards ``ranks`` of a suit joining a
+    table sequence of ``size`` cards whose natural cards span positions [lo, hi]: the
+    grown meld asks ``max(0, max(3, span) - size - n)`` wild cards of its ``n`` new
+    natural cards, least with every held rank of the window (M-10)."""
+    pos = _run_positions(ranks)
+    best: dict[int, int] = {}
+    lows = [lo, *(p for p in pos if p < lo)]
+    highs = [hi, *(p for p in pos if p > hi)]
+    for a in lows:
+        for b in highs:
+            span = b - a + 1
+            if span > MAX_SEQUENCE:
+                continue
+            inside = [p for p in pos if a <= p <= b]
+            if not inside:
+                continue
+            need = (span if span > 3 else 3) - size - len(inside)
+            share = need * _SHARE_UNIT // len(inside) if need > 0 else 0
+            for p in inside:
+                r = (p - 1) % 13
+                if share < best.get(r, _ALONE):
+                    best[r] = share
+    return tuple(sorted(best.items()))
+
+
+#: Per (ranks held, span of the table sequence, its size): ``_joined_shares_of``.
+_JOINED_SHARES: GenerationMemo[tuple[int, int, int, int], tuple[tuple[int, int], ...]] = (
+    GenerationMemo(20_000, name="indian.joined_shares", shared=True)
+)
+
+
+#: Per (table meld, wild kinds): ``_share_facts``, read by ``_too_few_wilds``.
+_SHARE_FACTS: GenerationMemo[
+    tuple[tuple[int, ...], int], tuple[bool, tuple[int, ...], int, int, tuple[int, ...]]
+] = GenerationMemo(20_000, name="indian.share_facts", shared=True)
+
+
+def _share_facts(
+    g: Sequence[int], wild: Sequence[bool]
+) -> tuple[bool, tuple[int, ...], int, int, tuple[int, ...]]:
+    """What ``_too_few_wilds`` reads of a table meld: whether it holds no natural card;
+    the kinds its trial could take (a rank's missing suits while it holds fewer than
+    four); the suit of its natural cards when they share one (else -1), their ranks
+    (bits), and the (low, high) positions they span, ace low then ace high."""
+    nat = [c for c in g if c < 52 and not wild[c]]
+    if not nat:
+        return True, (), -1, 0, ()
+    rank = nat[0] % 13
+    suit = nat[0] // 13
+    takes: tuple[int, ...] = ()
+    if len(g) < MAX_TRIAL and all(c % 13 == rank for c in nat):
+        takes = tuple(t * 13 + rank for t in range(4) if all(c // 13 != t for c in nat))
+    if not all(c // 13 == suit for c in nat):
+        return False, takes, -1, 0, ()
+    occupied = 0
+    for c in nat:
+        occupied |= 1 << (c % 13)
+    spans: list[int] = []
+    for high in (False, True):
+        pos = [14 if high and c % 13 == 0 else c % 13 + 1 for c in nat]
+        spans.extend((min(pos), max(pos)))
+    return False, takes, suit, occupied, tuple(spans)
+
+
+def _too_few_wilds(
+    hand: Sequence[int],
+    wilds: frozenset[int],
+    drops: int,
+    table: Sequence[Sequence[int]] = (),
+    tun: bool = True,
+) -> bool:
+    """A second quick no, by shares: the natural cards ask more wild cards than held.
+
+    Split each meld's wild cards evenly among its natural cards from the hand: a card's
+    share is at least the least over the melds that could hold it, a new sequence
+    (``_suit_shares_of``), a trial of the suits of its rank held (``(3 - n) / n``),
+    three identical cards (``tun``: none), or one of the player's table melds (M-10: a
+    trial with room takes a suit it lacks for nothing, a sequence as
+    ``_joined_shares_of`` counts, a meld of wild cards only takes one suit's or one
+    rank's cards for nothing). The shares add up to at most the wild cards held, the
+    ``drops`` largest left out (M-8: the discard). Exact arithmetic (``_SHARE_UNIT``),
+    so it never says no wrongly; it refuses holdings whose cards each have partners,
+    too few of them (``_too_many_loners`` counts cards without any).
+    """
+    h: list[int] = hand if isinstance(hand, list) else list(hand)
+    got = _least_shares(h, wilds, table, tun)
+    if got is None:
+        return False
+    naturals, share, free, budget, joins = got
+    if joins:
+        # first as if the cards a table sequence could take cost nothing: that refuses
+        # most holdings (85 % in random play) without the windows of the sequences
+        first = share[:]
+        for suit, ranks, _, _ in joins:
+            while ranks:
+                low = ranks & -ranks
+                ranks ^= low
+                first[suit * 13 + low.bit_length() - 1] = 0
+        if _share_total(h, naturals, first, free, drops) > budget:
+            return True
+        _join_shares(share, joins)
+    return _share_total(h, naturals, share, free, drops) > budget
+
+
+def _least_shares(
+    h: list[int], wilds: frozenset[int], table: Sequence[Sequence[int]], tun: bool
+) -> tuple[list[int], list[int], int, int, list[tuple[int, int, tuple[int, ...], int]]] | None:
+    """The shares of ``_too_few_wilds`` but those through table sequences: (the natural
+    kinds held, per kind its least share, the table melds of wild cards only, the wild
+    cards held in ``_SHARE_UNIT``, the table sequences the hand has cards for as (suit,
+    ranks, spans, size)); None without a natural card."""
+    wild, wmask = _wild_row(wilds)
+    wild_count = 0
+    suit_ranks = [0, 0, 0, 0]
+    rank_suits = [0] * 13
+    naturals: list[int] = []
+    for k in [k for k in range(len(h)) if h[k]]:
+        if k >= 52 or wild[k]:
+            wild_count += h[k]
+        else:
+            naturals.append(k)
+            suit_ranks[k // 13] |= 1 << (k % 13)
+            rank_suits[k % 13] += 1
+    if not naturals:
+        return None
+    share = [_ALONE] * 52
+    rows: list[tuple[int, ...]] = []
+    for s in range(4):
+        ranks = suit_ranks[s]
+        row = _SUIT_SHARES.table.get(ranks)
+        if row is None:
+            row = _SUIT_SHARES.remember(ranks, _suit_shares_of(ranks))
+        rows.append(row)
+    for k in naturals:
+        r = k % 13
+        n = rank_suits[r]
+        trial = (3 - n) * _SHARE_UNIT // n if n < 3 else 0
+        seq = rows[k // 13][r]
+        share[k] = seq if seq < trial else trial
+    free = 0  # table melds without a natural card
+    joins: list[tuple[int, int, tuple[int, ...], int]] = []
+    for g in table:
+        key = (tuple(g), wmask)
+        facts = _SHARE_FACTS.table.get(key)
+        if facts is None:
+            facts = _SHARE_FACTS.remember(key, _share_facts(g, wild))
+        no_natural, takes, suit, occupied, spans = facts
+        if no_natural:
+            free += 1
+            continue
+        for k in takes:
+            share[k] = 0
+        if suit >= 0 and suit_ranks[suit] & ~occupied:
+            joins.append((suit, suit_ranks[suit] & ~occupied, spans, len(g)))
+    if tun:
+        for k in naturals:
+            if h[k] >= 3:
+                share[k] = 0
+    return naturals, share, free, wild_count * _SHARE_UNIT, joins
+
+
+def _join_shares(share: list[int], joins: list[tuple[int, int, tuple[int, ...], int]]) -> None:
+    """Lower ``share`` to what joining each table sequence of ``joins`` asks."""
+    for suit, ranks, spans, size in joins:
+        base = suit * 13
+        for i in (0, 2):
+            jkey = (ranks, spans[i], spans[i + 1], size)
+            joined = _JOINED_SHARES.table.get(jkey)
+            if joined is None:
+                joined = _JOINED_SHARES.remember(jkey, _joined_shares_of(*jkey))
+            for r, got in joined:
+                if got < share[base + r]:
+                    share[base + r] = got
+
+
+def _share_total(h: list[int], naturals: list[int], share: list[int], free: int, drops: int) -> int:
+    """The least wild cards (in ``_SHARE_UNIT``) the natural cards ask in all, given
+    each card's least ``share``: ``free`` melds of wild cards only on the table and
+    ``drops`` cards left out take theirs (``_too_few_wilds``)."""
+    total = 0
+    for k in naturals:
+        total += h[k] * share[k]
+    if free:
+        # a table meld of wild cards only grows into one suit's sequence or one rank's
+        # trial, for no more wild cards: it takes at most the shares of the ``free``
+        # largest groups (suits, ranks) of the hand
+        groups = [0] * 17
+        for k in naturals:
+            part = h[k] * share[k]
+            groups[k // 13] += part
+            groups[4 + k % 13] += part
+        groups.sort(reverse=True)
+        total -= sum(groups[:free])
+    if drops == 1:
+        total -= max([share[k] for k in naturals])
+    elif drops:
+        shares = sorted([share[k] for k in naturals for _ in range(h[k])], reverse=True)
+        total -= sum(shares[:drops])
+    return total
+
+
 def _finishing_discards(
     hand: Sequence[int],
     rules: MarriageRules,
     wilds: frozenset[int],
     table: Sequence[Sequence[int]],
+    quick: bool = True,
 ) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """``finishing_discards`` unremembered (``quick``: its quick nos first)."""
     total = sum(hand)
     if total <= 1:
         out: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -1117,36 +1426,81 @@ def _finishing_discards(
                 if groups is not None:
                     out[k] = tuple(tuple(int(c) for c in g) for g in groups)
         return out
-    if _too_many_loners(hand, wilds, 1, table, rules.tunnela_melds):
+    if quick and _quick_no(hand, rules, wilds, table):
         return {}
+    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
+    choices = _pure_choices(hand, pure_table, _three_cores(hand, rules.tunnela_melds))
+    first = next(choices, None)
+    if first is None:
+        return {}  # no three pure melds to keep on the table (M-6)
+    second = next(choices, None)
+    if second is None:
+        # one choice of pure melds only: the pass without purity would name candidates
+        # for this one search to try (a finish is one with these pure melds)
+        return _finish_with(hand, rules, wilds, table, first, [not hand[k] for k in range(KINDS)])
     skip = [not hand[k] for k in range(KINDS)]
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
-    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed)
+    # the pass without purity only names the candidates: no arrangements
+    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed, arrange=False)
     if not relaxed:
         return {}
     skip = [k not in relaxed for k in range(KINDS)]
     found: dict[int, tuple[tuple[int, ...], ...]] = {}
     memos: dict[frozenset[int], set[tuple[object, ...]]] = {}
-    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
-    options = _pure_cores(hand, rules)
+    for choice in itertools.chain((first, second), choices):
+        protected, chosen = choice
+        rest = list(hand)
+        for m in chosen:
+            for c in m:
+                rest[c] -= 1
+        if sum(rest) == 0:
+            continue  # a discard is needed
+        if all(skip[k] or not rest[k] for k in relaxed):
+            continue  # every discard still open is inside the chosen cores
+        melds: list[Sequence[int]] = [*table, *chosen]
+        prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
+        failed = memos.setdefault(prot, set())
+        floors = [-1] * len(table) + [_floor(m) for m in chosen]
+        _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
+        if len(found) == len(relaxed):
+            return found
+    return found
+
+
+def _pure_choices(
+    hand: Sequence[int], pure_table: Sequence[int], cores: Sequence[tuple[int, ...]]
+) -> Iterator[tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]:
+    """The choices of the three pure melds a finish keeps on the table (M-6), in the
+    order tried: (indices of protected pure table melds, disjoint three-card pure cores
+    from the hand), the most table melds first."""
     for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
         for protected in itertools.combinations(pure_table, j):
-            for chosen in _disjoint_choices(hand, options, PURE_ON_TABLE - j):
-                rest = list(hand)
-                for m in chosen:
-                    for c in m:
-                        rest[c] -= 1
-                if sum(rest) == 0:
-                    continue  # a discard is needed
-                if all(skip[k] or not rest[k] for k in relaxed):
-                    continue  # every discard still open is inside the chosen cores
-                melds: list[Sequence[int]] = [*table, *chosen]
-                prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
-                failed = memos.setdefault(prot, set())
-                floors = [-1] * len(table) + [_floor(m) for m in chosen]
-                _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
-                if len(found) == len(relaxed):
-                    return found
+            for chosen in _disjoint_choices(hand, cores, PURE_ON_TABLE - j):
+                yield protected, chosen
+
+
+def _finish_with(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+    choice: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]],
+    skip: list[bool],
+) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """The finishing discards (and arrangements) of ``hand`` keeping the pure melds of
+    ``choice`` (``_pure_choices``), the discards of ``skip`` aside."""
+    protected, chosen = choice
+    rest = list(hand)
+    for m in chosen:
+        for c in m:
+            rest[c] -= 1
+    found: dict[int, tuple[tuple[int, ...], ...]] = {}
+    if sum(rest) == 0:
+        return found  # a discard is needed
+    melds: list[Sequence[int]] = [*table, *chosen]
+    prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
+    floors = [-1] * len(table) + [_floor(m) for m in chosen]
+    _collect(rest, rules, wilds, melds, prot, set(), skip, found, floors)
     return found
 
 

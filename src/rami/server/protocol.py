@@ -29,6 +29,7 @@ __all__ = [
     "Invite",
     "JoinRequest",
     "Joined",
+    "LearnedLevel",
     "PresetInfo",
     "ReplayResponse",
     "RulesOption",
@@ -235,10 +236,20 @@ class RulesOption(_Model):
     help: str
 
 
+class LearnedLevel(_Model):
+    level: str = Field(description="a bot seat's level: 'learned:' and the model's name")
+    players: int = Field(description="the seat count the shipped model was trained for")
+
+
 class PresetInfo(_Model):
     name: str
     players: list[int]
     rules: dict[str, object]
+    learned_levels: list[LearnedLevel] = Field(
+        default_factory=list,
+        description="shipped learned bots that fit this preset, offered beside bot_levels "
+        "only at a table of their seat count",
+    )
 
 
 class ClientModules(_Model):

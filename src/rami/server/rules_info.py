@@ -8,6 +8,7 @@ the rule it comes from.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -19,6 +20,7 @@ __all__ = [
     "OPTION_HELP",
     "client_folders",
     "games_info",
+    "learned_seat_levels",
     "rules_document",
     "rules_summary",
 ]
@@ -97,16 +99,43 @@ def _client_modules(name: str, folders: Mapping[str, Path]) -> dict[str, str | N
     }
 
 
+def learned_seat_levels(
+    game: str, preset: str, players: tuple[int, ...]
+) -> list[dict[str, object]]:
+    """The shipped learned levels (``learned:NAME``) of a preset, each with the seat count
+    it was trained for, so the lobby offers a model only at the table it fits. The server
+    still judges a table's levels itself (``rami.server.tables``); none without numpy."""
+    return [{"level": level, "players": n} for level, n in _learned(game, preset, players)]
+
+
+@functools.cache
+def _learned(game: str, preset: str, players: tuple[int, ...]) -> tuple[tuple[str, int], ...]:
+    """Read once per process: the shipped models are files of the installed package, and
+    looking them up per ``/api/games`` call doubled its cost (profiled)."""
+    try:
+        from rami.bots.learned import learned_levels
+    except ImportError:  # pragma: no cover - the rl extra is missing
+        return ()
+    return tuple((level, n) for n in players for level in learned_levels(game, n, preset))
+
+
 def games_info() -> list[dict[str, object]]:
-    """Every game with its presets (rules and allowed player counts) and the bot levels."""
+    """Every game with its presets (rules, allowed player counts, the learned levels that
+    fit them) and the bot levels."""
     out: list[dict[str, object]] = []
     folders = client_folders()
     for spec in GAMES.values():
         presets = []
         for name in spec.presets:
             rules = spec.rules_from(name)
+            players = spec.players_for(rules)
             presets.append(
-                {"name": name, "players": list(spec.players_for(rules)), "rules": rules.to_json()}
+                {
+                    "name": name,
+                    "players": list(players),
+                    "rules": rules.to_json(),
+                    "learned_levels": learned_seat_levels(spec.name, name, tuple(players)),
+                }
             )
         out.append(
             {

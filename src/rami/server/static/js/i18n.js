@@ -58,6 +58,14 @@ export function t(key, args = {}) {
   return text;
 }
 
+// A bot level in words: "level_NAME", or "learned:MODEL" (a shipped model) as
+// "level_learned" with the model's name.
+export function levelLabel(level) {
+  const text = String(level ?? "");
+  if (text.startsWith("learned:")) return t("level_learned", { name: text.slice("learned:".length) });
+  return t(`level_${text}`);
+}
+
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-label]")) {

@@ -1,7 +1,7 @@
 // The lobby: the player's tables, joining by code, creating a table, the rules pages.
 
 import { api, myTables, playerName, rememberSeat, savePlayerName } from "./api.js";
-import { languageSwitcher, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { languageSwitcher, levelLabel, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { choiceLabel, optionHelp, optionLabel } from "./options_text.js";
 
 const $ = (id) => document.getElementById(id);
@@ -53,10 +53,20 @@ function fillPlayers() {
   $("rules-link").href = `/rules/${game.name}/${preset.name}`;
 }
 
+// The levels a bot seat may take at this table: the game's, then the shipped learned
+// models trained for this preset and seat count (the server judges again on create).
+function seatLevels(game, preset, count) {
+  const learned = (preset.learned_levels || []).filter((l) => l.players === count).map((l) => l.level);
+  return [...game.bot_levels, ...learned];
+}
+
 function fillSeats() {
   const game = gameOf($("game").value);
+  const preset = presetOf(game, $("preset").value);
   const count = Number($("players").value);
+  const levels = seatLevels(game, preset, count);
   const old = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  const fallback = `bot:${game.bot_levels.includes("medium") ? "medium" : game.bot_levels[0]}`;
   const items = [];
   for (let i = 0; i < count; i++) {
     const li = document.createElement("li");
@@ -73,10 +83,12 @@ function fillSeats() {
       select.name = `seat${i}`;
       select.dataset.seat = String(i);
       select.append(option("human", t("seat_friend")));
-      for (const level of game.bot_levels) {
-        select.append(option(`bot:${level}`, t("seat_bot", { level: t(`level_${level}`) })));
+      for (const level of levels) {
+        select.append(option(`bot:${level}`, t("seat_bot", { level: levelLabel(level) })));
       }
-      select.value = old[i - 1] || `bot:${game.bot_levels.includes("medium") ? "medium" : game.bot_levels[0]}`;
+      // a choice that does not fit the new table (a learned model) falls back to the default
+      const kept = old[i - 1];
+      select.value = kept && [...select.options].some((o) => o.value === kept) ? kept : fallback;
       label.append(" ", select);
     }
     li.append(label);
@@ -176,7 +188,7 @@ async function createTable(event) {
   const seats = [{ kind: "human", name }];
   for (const select of $("seats").querySelectorAll("select")) {
     if (select.value === "human") seats.push({ kind: "human" });
-    else seats.push({ kind: "bot", level: select.value.split(":")[1] });
+    else seats.push({ kind: "bot", level: select.value.slice(select.value.indexOf(":") + 1) }); // "bot:learned:NAME"
   }
   const body = {
     game: $("game").value,

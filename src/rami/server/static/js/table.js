@@ -5,7 +5,7 @@
 import { api, forgetTable, playerName, rememberSeat, savePlayerName, seatOf } from "./api.js";
 import { actionLabel, cardElement, cardName, cardRow, containsAll, parseAction } from "./cards.js";
 import { HandOrder } from "./hand.js";
-import { languageSwitcher, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { languageSwitcher, levelLabel, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { logEntry } from "./log_text.js";
 
 const $ = (id) => document.getElementById(id);
@@ -507,7 +507,7 @@ function seatBox(seat, last) {
   const dot = el("span", "dot");
   dot.title = t(summary.online ? "online" : "offline");
   who.append(dot, el("strong", "", nameOf(seat)));
-  if (summary.kind === "bot") who.append(el("small", "badge", t("bot_level", { level: t(`level_${summary.level}`) })));
+  if (summary.kind === "bot") who.append(el("small", "badge", t("bot_level", { level: levelLabel(summary.level) })));
   if (summary.auto) who.append(el("small", "badge auto", t("auto")));
   if (view.dealer === seat) who.append(el("small", "badge dealer", t("dealer")));
   if (info.team !== undefined && info.team !== null) who.append(el("small", "badge", t("team_n", { n: info.team + 1 })));
@@ -903,7 +903,7 @@ function renderInvite() {
   $("invite-link").value = shared + tail;
   const items = table.seats.map((s) => {
     const li = el("li");
-    const kind = s.kind === "bot" ? t("bot_level", { level: t(`level_${s.level}`) }) : s.claimed ? t("taken") : t("free");
+    const kind = s.kind === "bot" ? t("bot_level", { level: levelLabel(s.level) }) : s.claimed ? t("taken") : t("free");
     li.append(el("span", "", `${t("seat_n", { n: s.seat + 1 })}: ${s.claimed ? s.name : "—"} (${kind})`));
     if (s.kind === "human" && !s.claimed) {
       const a = el("a", "", t("seat_link"));
