@@ -115,8 +115,8 @@ class ActionSpace:
         if not isinstance(actions, (list, tuple)):
             actions = list(actions)
         known = self._known
-        try:
-            return [known[id(a)] for a in actions]
+        try:  # in C: the ids of the objects' identities
+            return list(map(known.__getitem__, map(id, actions)))
         except KeyError:
             pass
         fields = self._fields

@@ -10,12 +10,38 @@ from rami.engine import GameState
 from rami.marriage.game import MarriageState
 from rami.marriage.rules import rules_from
 from rami.marriage.view import marriage_view
-from rami.rl.observation import TURN_SCALE, Encoder, Obs, _Planes
+from rami.rl.observation import (
+    ALL_PARTS,
+    HAND,
+    NAMED,
+    NEWS,
+    PILE,
+    TABLE,
+    TURN_SCALE,
+    Encoder,
+    Obs,
+    _Planes,
+)
 from rami.views import GameView, own_seat
 
 # rami: compiled with mypyc in the accelerated build
 
 __all__ = ["MarriageEncoder", "encoder"]
+
+# what each verb may change besides the actor's own hand (``Encoder._touches``): TABLE is
+# the seats' shown melds, exposed tunnelas and dublees; each of these changes the actor's
+# hand in the kinds it names (and the card drawn or taken) only (NAMED); a verb not named
+# here (``pass``, ``see``, ``finish``) keeps every part compared
+_TOUCHES = {
+    "draw": NAMED,
+    "take": PILE | NAMED,
+    "discard": PILE | NAMED,
+    "show": TABLE | NAMED,
+    "dublee": TABLE | NAMED,
+    "expose": TABLE | NAMED,
+    "meld": TABLE | NAMED,
+    "add": TABLE | NAMED,
+}
 
 
 class MarriageEncoder(Encoder):
@@ -95,28 +121,49 @@ class MarriageEncoder(Encoder):
         delta = p.delta
         parts = p.parts
         diff = self._diff
-        self._sync_hand(p, state.hands[seat][:52])  # no joker in Marriage
-        self._sync_pile(p, tuple(state.pile))
-        over = state.is_over
-        tiplu = state.tiplu
-        if (over or state.seen[seat]) and state.tiplu_picked and tiplu is not None:
-            key: object = (int(tiplu), state.wilds)  # a frozenset
-        else:
-            key = None
-        kept = parts.get("tiplu")
-        if kept is None or kept[0] != key:
-            new: list[int] = []
-            if tiplu is not None and key is not None:
-                new.append(pos[5][int(tiplu)])
-                new += map(pos[6].__getitem__, state.wilds)
-            diff(delta, [] if kept is None else kept[1], new)
-            parts["tiplu"] = (key, new)
-        taken = state.taken
-        kept = parts.get("taken")
-        if kept is None or kept[0] != taken:
-            new = [] if taken is None else [pos[7][taken]]
-            diff(delta, [] if kept is None else kept[1], new)
-            parts["taken"] = (taken, new)
+        dirty = p.dirty  # only the parts the new events may have changed are compared
+        p.dirty = 0
+        if dirty & HAND:
+            self._sync_hand(p, state.hands[seat][:52])  # no joker in Marriage
+        elif dirty & NAMED:
+            self._sync_kinds(p, state.hands[seat])
+        if dirty & PILE:
+            self._sync_pile(p, state.pile)
+        if dirty & NEWS:  # the tiplu is picked, seen, or shown at the end by news (M-7)
+            over = state.is_over
+            tiplu = state.tiplu
+            if (over or state.seen[seat]) and state.tiplu_picked and tiplu is not None:
+                key: object = (int(tiplu), state.wilds)  # a frozenset
+            else:
+                key = None
+            kept = parts.get("tiplu")
+            if kept is None or kept[0] != key:
+                new: list[int] = []
+                if tiplu is not None and key is not None:
+                    new.append(pos[5][int(tiplu)])
+                    new += map(pos[6].__getitem__, state.wilds)
+                diff(delta, [] if kept is None else kept[1], new)
+                parts["tiplu"] = (key, new)
+        if dirty & (PILE | NEWS):  # set by a take, cleared when the turn or deal ends
+            taken = state.taken
+            kept = parts.get("taken")
+            if kept is None or kept[0] != taken:
+                new = [] if taken is None else [pos[7][taken]]
+                diff(delta, [] if kept is None else kept[1], new)
+                parts["taken"] = (taken, new)
+        if dirty & TABLE:
+            self._sync_seats(p, state, me)
+        self._write_scalars(p, state, me, dirty)
+        return self._emit(p)
+
+    def _touches(self, verb: str) -> int:
+        return _TOUCHES.get(verb, ALL_PARTS)
+
+    def _sync_seats(self, p: _Planes, state: MarriageState, me: int) -> None:
+        """Each seat's shown melds, exposed tunnelas and dublees (M-6, M-8)."""
+        delta = p.delta
+        parts = p.parts
+        diff = self._diff
         seat_pos = self._seat_pos
         all_melds, all_exposed, all_dublees = state.melds, state.exposed, state.dublees
         for rel, s in enumerate(self._order[me]):
@@ -124,7 +171,7 @@ class MarriageEncoder(Encoder):
             kept = parts.get(s)
             if kept is None or kept[0] != (melds, exposed, dublees):
                 shown, exposing, dubleeing = seat_pos[rel]
-                new = []
+                new: list[int] = []
                 for meld in melds:
                     new += map(shown, meld)
                 if exposed:
@@ -133,13 +180,13 @@ class MarriageEncoder(Encoder):
                     new += list(map(dubleeing, dublees)) * 2
                 diff(delta, [] if kept is None else kept[1], new)
                 parts[s] = ((list(melds), list(exposed), list(dublees)), new)
-        self._write_scalars(p, state, me)
-        return self._emit(p)
 
-    def _write_scalars(self, p: _Planes, state: MarriageState, me: int) -> None:
+    def _write_scalars(self, p: _Planes, state: MarriageState, me: int, dirty: int) -> None:
         """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
         min(1, x)), written into the kept vector only where their inputs changed since the
-        seat's last call (``p.keys``; the state's lists are kept as copies)."""
+        seat's last call (``p.keys``; the state's lists are kept as copies). Whether the
+        tiplu is picked and who has seen it change by news only (``NEWS``), a seat's path
+        by a show or dublee (``TABLE``) or news."""
         keys = p.keys
         out = p.view
         b = self.plane_size
@@ -159,10 +206,12 @@ class MarriageEncoder(Encoder):
             x = turn / TURN_SCALE
             out[b + 5] = x if x < 1.0 else 1.0
             keys[2] = turn
-        picked = state.tiplu_picked
-        if picked != keys[3]:
-            out[b + 6] = 1.0 if picked else 0.0
-            keys[3] = picked
+        news = dirty & NEWS
+        if news:
+            picked = state.tiplu_picked
+            if picked != keys[3]:
+                out[b + 6] = 1.0 if picked else 0.0
+                keys[3] = picked
         # per seat, in relative order: hand size, seen, melds path, dublees path, to move
         # (five entries from b + 7 + 5 * rel)
         order = self._order[me]
@@ -172,18 +221,20 @@ class MarriageEncoder(Encoder):
             for rel, s in enumerate(order):
                 out[b + 7 + 5 * rel] = sizes[s] / size_scale
             keys[4] = sizes[:]
-        seen = state.seen
-        if seen != keys[5]:
-            for rel, s in enumerate(order):
-                out[b + 8 + 5 * rel] = 1.0 if seen[s] else 0.0
-            keys[5] = seen[:]
-        paths = state.path
-        if paths != keys[6]:
-            for rel, s in enumerate(order):
-                path = paths[s]
-                out[b + 9 + 5 * rel] = 1.0 if path == "melds" else 0.0
-                out[b + 10 + 5 * rel] = 1.0 if path == "dublees" else 0.0
-            keys[6] = paths[:]
+        if news:
+            seen = state.seen
+            if seen != keys[5]:
+                for rel, s in enumerate(order):
+                    out[b + 8 + 5 * rel] = 1.0 if seen[s] else 0.0
+                keys[5] = seen[:]
+        if dirty & (TABLE | NEWS):
+            paths = state.path
+            if paths != keys[6]:
+                for rel, s in enumerate(order):
+                    path = paths[s]
+                    out[b + 9 + 5 * rel] = 1.0 if path == "melds" else 0.0
+                    out[b + 10 + 5 * rel] = 1.0 if path == "dublees" else 0.0
+                keys[6] = paths[:]
         to_move = state.to_move
         if to_move != keys[7]:
             n = self.players

@@ -169,9 +169,8 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             assert state is not None
             self._legal = legal = state.legal_actions()
             # ``space.ids_of``'s look-up by identity inline (one call less a position)
-            known = self.space._known
-            try:
-                ids = [known[id(a)] for a in legal]
+            try:  # in C: the ids of the actions' identities
+                ids = list(map(self.space._known.__getitem__, map(id, legal)))
             except KeyError:
                 ids = self.space.ids_of(legal)
             self._ids = ids

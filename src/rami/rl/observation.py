@@ -16,14 +16,22 @@ a history that is shorter, or differs where reading stopped, is read again from 
 start).
 
 The envs call ``Encoder.encode_state(state, seat)``: the same vector as
-``encode(state.view(seat))`` (tests/test_rl_fast_observation.py), from the state's public
-properties and the seat's own hand, without building the view. It keeps each seat's
+``encode(state.view(seat))`` (tests/test_rl_fast_observation.py), from the state's
+fields and the seat's own hand, without building the view. It keeps each seat's
 planes between calls (``_Planes``): every part of the position (the hand, the pile,
 each table meld or seat's melds …) is compared with what it was at the last call and
 only a changed part's plane positions move; the history is read from the new
 ``state.events``. Another state or deal (a different or shorter events list) builds the
 planes afresh, so a re-dealt copy of a position gets its own planes. A call hands out a
 copy of the kept vector: an observation never changes after it is returned.
+
+The new events also say which parts may have changed (``_Planes.dirty``): the observer's
+hand only through its own actions (and, for a verb that names its cards, only in those
+kinds: ``NAMED``), the pile through takes and discards, the table through melds, and
+anything through the table's news (an event with no action); each game names what its
+verbs touch (``Encoder._touches``; a verb it does not name touches everything), and only
+those parts are compared. A step touches one or two parts, so most comparisons are
+skipped; the test above holds the result equal to the reference on every position.
 """
 
 from __future__ import annotations
@@ -54,13 +62,36 @@ except ImportError:  # pragma: no cover - mypy_extensions ships with mypy (the d
 
 # rami: compiled with mypyc in the accelerated build
 
-__all__ = ["TURN_SCALE", "Encoder", "Obs", "encoder_for"]
+__all__ = [
+    "ALL_PARTS",
+    "HAND",
+    "NAMED",
+    "NEWS",
+    "PILE",
+    "TABLE",
+    "TURN_SCALE",
+    "Encoder",
+    "Obs",
+    "encoder_for",
+]
 
 Obs = npt.NDArray[np.float32]
 
 # what an event's action does to the history's rows (``Encoder._parse``)
 _SKIP, _TAKE, _DISCARD, _OUT, _SWAP = range(5)
 _MANY = 32  # changes in one call from which numpy applies them faster (``_emit_many``)
+
+# the parts of a position an event may have changed (``_Planes.dirty``, ``Encoder._touches``):
+# the observer's own hand (any action of its own), the discard pile, the table's melds (the
+# seats' shown melds in Marriage), and what only the table's news changes (an opening, the
+# tiplu, a seat seeing it, the end: a news event sets every bit); the other scalars are
+# compared at every call
+HAND, PILE, TABLE, NEWS = 1, 2, 4, 8
+ALL_PARTS = HAND | PILE | TABLE | NEWS
+# a verb whose action changes the actor's hand only in the kinds its text names and the
+# card it draws or takes (``Encoder._touches``); as a dirty bit: the hand may have changed
+# in the kinds listed in ``_Planes.kinds`` only (``HAND`` itself: in any kind)
+NAMED = 16
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
 TURN_SCALE = 200.0  # turns are scaled by this in the scalars
@@ -109,10 +140,13 @@ class _Planes:
         "counts",
         "cview",
         "delta",
+        "dirty",
         "events",
         "hand",
+        "hand_key",
         "hist",
         "keys",
+        "kinds",
         "last",
         "length",
         "out",
@@ -133,13 +167,18 @@ class _Planes:
         self.events = events
         self.last: object = None
         self.length = 0
-        self.hand: Sequence[int] = (0,) * enc.kinds
-        self.pile: tuple[int, ...] = ()
+        self.hand: list[int] = [0] * enc.kinds
+        self.kinds: list[int] = []  # the kinds own NAMED actions named since the last sync
+        self.hand_key = 0  # the hand packed, for a game whose state keeps it so (empty: 0)
+        self.pile: list[int] = []
         self.parts: dict[object, tuple[object, list[int]]] = {}
         # what the game's scalars were last computed from (``encode_state``): a scalar is
         # written only when its inputs changed; None (the start) matches nothing
         self.keys: list[object] = [None] * 16
         self.delta: dict[int, int] = {}  # changes gathered during a call (``_emit``)
+        # the parts the events read since the game's last sync may have changed (HAND,
+        # PILE, TABLE bits): a fresh planes object has every part to build
+        self.dirty = ALL_PARTS
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the games' encoders, a plug-in game's
@@ -214,7 +253,8 @@ class Encoder:
         self._planes: dict[int, _Planes] = {}
         # rows 2-4 (the pile's top three) are one-hot: ``_sync_pile`` writes them directly
         assert not {2, 3, 4} & (set(count_rows) | set(seen_rows))
-        self._parsed: dict[str, tuple[int, tuple[int, ...]]] = {}  # action text -> _parse
+        # action text -> ``_parse``, and the parts the action may change (``_touches``)
+        self._parsed: dict[str, tuple[int, tuple[int, ...], int]] = {}
         self._scale_list = [float(x) for x in self._scale]
         self._kind_range = range(k)
         # per position, its kind if its row is a seen row (else -1)
@@ -363,27 +403,39 @@ class Encoder:
             p.length = len(events)
         return p
 
-    def _parse(self, text: str) -> tuple[int, tuple[int, ...]]:
+    def _touches(self, verb: str) -> int:
+        """The parts of the position (``HAND``, ``PILE``, ``TABLE``, ``NEWS``) an action of ``verb``
+        may change besides the actor's own hand: by default all of them; a game names the
+        verbs it knows (an unnamed verb keeps every part compared)."""
+        return ALL_PARTS
+
+    def _parse(self, text: str) -> tuple[int, tuple[int, ...], int]:
         """What an event's action text means to the history: (``_SKIP``, ``_TAKE``,
-        ``_DISCARD``, ``_OUT`` or ``_SWAP``; the cards it names), as ``_read`` reads it."""
+        ``_DISCARD``, ``_OUT`` or ``_SWAP``; the cards it names), as ``_read`` reads it,
+        and the parts it may change (``_touches``)."""
         verb, _, rest = text.partition(" ")
+        touch = self._touches(verb)
         if verb == "take":
-            return _TAKE, ()
+            return _TAKE, (), touch
         if not rest:
-            return _SKIP, ()
+            return _SKIP, (), touch
         if verb == "discard" or verb == "finish":
-            return _DISCARD, (_INDEX[rest],)
+            return _DISCARD, (_INDEX[rest],), touch
         if verb in self._out:
             cards = tuple(_INDEX[w] for w in rest.split() if w[0] != "@")
-            return (_SWAP if verb == "swap" else _OUT), cards
-        return _SKIP, ()
+            return (_SWAP if verb == "swap" else _OUT), cards, touch
+        return _SKIP, (), touch
 
     def _read_events(self, p: _Planes, events: Sequence[Event], start: int, me: int) -> None:
         """What ``_read`` reads from ``me``'s view of ``events[start:]``, into ``p``, from
         the events themselves: the view names a drawn card only to the drawer and a taken
         card to everyone, and the history's rows read no draw, so a draw is skipped and a
-        take reads its ``card``; each action text is parsed once per encoder (``_parse``)."""
+        take reads its ``card``; each action text is parsed once per encoder (``_parse``).
+        The parts the events may have changed are added to ``p.dirty``: a news event
+        (no action) may change any."""
         n = self.players
+        dirty = p.dirty
+        named = p.kinds
         hist = p.hist
         delta = p.delta
         get = delta.get
@@ -395,11 +447,21 @@ class Encoder:
             text = e["action"]
             seat = e["seat"]
             if text is None or seat is None:
+                dirty = ALL_PARTS
                 continue
             found = parsed.get(text)
             if found is None:
                 found = parsed[text] = self._parse(text)
-            kind, cards = found
+            kind, cards, touch = found
+            if seat == me:
+                if touch & NAMED:
+                    named += cards
+                    card = e.get("card")
+                    if card is not None:
+                        named.append(_INDEX[card])
+                else:
+                    touch |= HAND
+            dirty |= touch
             if kind == _SKIP:
                 continue
             rel = (seat - me) % n
@@ -430,6 +492,7 @@ class Encoder:
                     if hist[x]:
                         hist[x] -= 1
                         delta[x] = get(x, 0) - 1
+        p.dirty = dirty
 
     @staticmethod
     def _diff(delta: dict[int, int], old: Sequence[int], new: Sequence[int]) -> None:
@@ -440,8 +503,9 @@ class Encoder:
         for x in new:
             delta[x] = get(x, 0) + 1
 
-    def _sync_hand(self, p: _Planes, hand: Sequence[int]) -> None:
-        """Row 0: the own hand as counts per kind."""
+    def _sync_hand(self, p: _Planes, hand: list[int]) -> None:
+        """Row 0: the own hand as counts per kind (``hand`` is kept: a copy)."""
+        p.kinds.clear()
         old = p.hand
         if hand == old:
             return
@@ -451,8 +515,22 @@ class Encoder:
             delta[k] = get(k, 0) + hand[k] - old[k]
         p.hand = hand
 
-    def _sync_pile(self, p: _Planes, pile: tuple[int, ...]) -> None:
-        """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot)."""
+    @staticmethod
+    def _sync_kinds(p: _Planes, hand: Sequence[int]) -> None:
+        """Row 0 where only the kinds in ``p.kinds`` may have changed (``NAMED``)."""
+        old = p.hand
+        delta = p.delta
+        get = delta.get
+        for k in p.kinds:
+            d = hand[k] - old[k]
+            if d:
+                delta[k] = get(k, 0) + d
+                old[k] = hand[k]
+        p.kinds.clear()
+
+    def _sync_pile(self, p: _Planes, pile: Sequence[int]) -> None:
+        """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot); ``pile``
+        may be the state's own list (a copy is kept)."""
         old = p.pile
         if pile == old:
             return
@@ -460,28 +538,32 @@ class Encoder:
         delta = p.delta
         get = delta.get
         lo, ln = len(old), len(pile)
-        if ln > lo and pile[:lo] == old:  # discards on top
-            for c in pile[lo:]:
-                delta[k + c] = get(k + c, 0) + 1
-        elif ln < lo and old[:ln] == pile:  # taken from the top
-            for c in old[ln:]:
-                delta[k + c] = get(k + c, 0) - 1
-        else:  # e.g. a recycled stock
-            self._diff(delta, [k + c for c in old], [k + c for c in pile])
+        # the piles below ``m`` cards from the bottom are the same: only the cards above
+        # move (a pile changes at its top: takes and discards, e.g. a take and a discard
+        # since the last call; a recycled stock leaves no common bottom)
+        m = lo if lo < ln else ln
+        while m and pile[m - 1] != old[m - 1]:
+            m -= 1
+        if m and pile[:m] != old[:m]:
+            m = 0
+        for c in old[m:]:
+            delta[k + c] = get(k + c, 0) - 1
+        for c in pile[m:]:
+            delta[k + c] = get(k + c, 0) + 1
         # rows 2-4 hold only the pile's top three (one-hot, scale 1, not seen rows): their
         # entries are written straight into the vector
-        if pile[-3:] != old[-3:]:
-            out = p.view
-            for depth in range(3):
-                was = old[lo - 1 - depth] if depth < lo else None
-                now = pile[ln - 1 - depth] if depth < ln else None
-                if was != now:
-                    row = (2 + depth) * k
-                    if was is not None:
-                        out[row + was] = 0.0
-                    if now is not None:
-                        out[row + now] = 1.0
-        p.pile = pile
+        out = p.view
+        row = 2 * k
+        for depth in (1, 2, 3):
+            was = old[-depth] if depth <= lo else -1
+            now = pile[-depth] if depth <= ln else -1
+            if was != now:
+                if was >= 0:
+                    out[row + was] = 0.0
+                if now >= 0:
+                    out[row + now] = 1.0
+            row += k
+        p.pile = list(pile)
 
     def _emit(self, p: _Planes) -> Obs:
         """Apply the gathered changes as ``_finish`` computes each entry and hand out a

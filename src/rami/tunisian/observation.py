@@ -7,8 +7,19 @@ from __future__ import annotations
 from typing import cast
 
 from rami.engine import GameState
-from rami.rl.observation import TURN_SCALE, Encoder, Obs, _Planes
+from rami.rl.observation import (
+    ALL_PARTS,
+    HAND,
+    NEWS,
+    PILE,
+    TABLE,
+    TURN_SCALE,
+    Encoder,
+    Obs,
+    _Planes,
+)
 from rami.tunisian.game import TableMeld, TunisianState
+from rami.tunisian.phases import Phase
 from rami.tunisian.rules import rules_from
 from rami.tunisian.view import tunisian_view
 from rami.views import GameView, own_seat
@@ -16,6 +27,13 @@ from rami.views import GameView, own_seat
 # rami: compiled with mypyc in the accelerated build
 
 __all__ = ["TunisianEncoder", "encoder"]
+
+_OVER = Phase.OVER
+_JOKER = 52  # the joker's kind, last
+_JOKER_SHIFT = 2 * _JOKER  # where a packed hand keeps the jokers' count (3 bits, the top)
+
+# what each verb may change besides the actor's own hand (``Encoder._touches``)
+_TOUCHES = {"draw": 0, "take": PILE, "discard": PILE, "meld": TABLE, "add": TABLE, "swap": TABLE}
 
 
 class TunisianEncoder(Encoder):
@@ -86,15 +104,55 @@ class TunisianEncoder(Encoder):
         self._partner_of: dict[int, tuple[float, ...]] = {}
 
     def encode_state(self, state: GameState, seat: int) -> Obs:
-        """``encode(state.view(seat))`` from the same public properties ``build_view``
-        reads (and the seat's own hand), as integers: no view is built. The seat's planes
-        are kept between calls and only the parts that changed are moved (``_Planes``)."""
+        """``encode(state.view(seat))`` from the fields behind the properties
+        ``build_view`` reads (and the seat's own hand, packed), as integers: no view is
+        built. The seat's planes are kept between calls and only the parts the new
+        events may have changed are compared (``_Planes.dirty``)."""
         assert isinstance(state, TunisianState)  # this game's state (the envs hold one)
         me = seat
-        p = self._planes_for(state.events, me)
-        self._sync_hand(p, state.hand_counts(seat))
-        self._sync_pile(p, state.discard_pile)
-        table = state.table
+        p = self._planes_for(state._events, me)
+        dirty = p.dirty
+        if dirty:  # only the parts the new events may have changed are compared
+            if dirty & HAND:
+                self._sync_hand_key(p, state._keys[seat])
+            if dirty & PILE:
+                self._sync_pile(p, state._discard)
+            if dirty & TABLE:
+                self._sync_table(p, state.table, me)
+            p.dirty = 0
+        self._write_scalars(p, state, me, dirty)
+        return self._emit(p)
+
+    def _touches(self, verb: str) -> int:
+        return _TOUCHES.get(verb, ALL_PARTS)
+
+    @staticmethod
+    def _sync_hand_key(p: _Planes, key: int) -> None:
+        """Row 0 from the hand as the state keeps it packed (two bits a natural kind, the
+        jokers' count from bit 104: ``rami.tunisian.solver.pack``): the kinds whose bits
+        differ from the last call's key are the kinds whose counts changed."""
+        old = p.hand_key
+        if key == old:
+            return
+        delta = p.delta
+        get = delta.get
+        x = key ^ old
+        while x:
+            shift = ((x & -x).bit_length() - 1) & ~1
+            if shift < _JOKER_SHIFT:
+                k = shift >> 1
+                d = ((key >> shift) & 3) - ((old >> shift) & 3)
+                x &= ~(3 << shift)
+            else:
+                k = _JOKER
+                d = (key >> _JOKER_SHIFT) - (old >> _JOKER_SHIFT)
+                x = 0
+            delta[k] = get(k, 0) + d
+        p.hand_key = key
+
+    def _sync_table(self, p: _Planes, table: tuple[TableMeld, ...], me: int) -> None:
+        """The table melds' positions: each seat's "laid on the table" row, the melds'
+        own rows and the cards the jokers stand for."""
         parts = p.parts
         kept = parts.get("table")
         if kept is None or kept[0] != table:
@@ -107,83 +165,98 @@ class TunisianEncoder(Encoder):
                         p.delta, self._meld_positions(was, i, me), self._meld_positions(now, i, me)
                     )
             parts["table"] = (table, [])
-        self._write_scalars(p, state, me)
-        return self._emit(p)
 
-    def _write_scalars(self, p: _Planes, state: TunisianState, me: int) -> None:
+    def _write_scalars(self, p: _Planes, state: TunisianState, me: int, dirty: int) -> None:
         """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
         min(1, x)), written into the kept vector only where their inputs changed since the
-        seat's last call (``p.keys``: most of them stay as they were from turn to turn)."""
+        seat's last call (``p.keys``: most of them stay as they were from turn to turn).
+        The inputs are the state's own fields, read directly (the properties the view
+        reads are these fields, or copies of them, or are computed from them: a property
+        call each costs about as much as the comparison); kept lists are copies. What
+        only an opening changes (the threshold, who opened and with what, T-6) and the
+        seats in play (T-13) are compared after a news event only (``NEWS``)."""
         keys = p.keys
         out = p.view
         b = self.plane_size
-        phase = state.phase
+        phase = state._phase
         if phase != keys[0]:
             at = self._phase_at
             if keys[0] is not None:
                 out[b + at[cast(str, keys[0])]] = 0.0
             out[b + at[phase]] = 1.0
             keys[0] = phase
-        first = state.first_round
-        if first != keys[1]:
-            out[b + 4] = 1.0 if first else 0.0
-            keys[1] = first
-        stock = state.stock_size
-        if stock != keys[2]:
-            out[b + 5] = stock / self.shoe
-            keys[2] = stock
-        turn = state.turn
+        over = phase == _OVER
+        order = self._order[me]
+        news = dirty & NEWS
+        if news:
+            active = state._active
+            if active != keys[8]:
+                for rel, s in enumerate(order):
+                    out[b + 11 + 6 * rel] = 1.0 if active[s] else 0.0
+                keys[8] = active
+                keys[3] = None  # the first round depends on the seats in play (T-3)
+            threshold = max(1, state.threshold)  # T-6: from the last opening
+            new_threshold = threshold != keys[4]
+            if new_threshold:
+                x = threshold / 200.0
+                out[b + 7] = x if x < 1.0 else 1.0
+                keys[4] = threshold
+        else:
+            threshold = keys[4]  # type: ignore[assignment]
+            new_threshold = False
+        turn = state._turn
         if turn != keys[3]:
             x = turn / TURN_SCALE
             out[b + 6] = x if x < 1.0 else 1.0
             keys[3] = turn
-        threshold = max(1, state.threshold)
-        new_threshold = threshold != keys[4]
-        if new_threshold:
-            x = threshold / 200.0
-            out[b + 7] = x if x < 1.0 else 1.0
-            keys[4] = threshold
-        to_move = state.to_move
-        staged = state.staged_value if to_move is not None else 0
+            first = state.first_round  # from the turn and the seats in play (T-3)
+            if first != keys[1]:
+                out[b + 4] = 1.0 if first else 0.0
+                keys[1] = first
+        stock = len(state._stock)
+        if stock != keys[2]:
+            out[b + 5] = stock / self.shoe
+            keys[2] = stock
+        to_move = None if over else state._to_move
+        staged = 0 if over else state._staged
         if new_threshold or staged != keys[5]:
             x = staged / threshold
             out[b + 8] = x if x < 1.0 else 1.0
             keys[5] = staged
-        must = to_move is not None and state.must_open
+        must = not over and state._took is not None and state.must_open  # T-8
         if must != keys[6]:
             out[b + 9] = 1.0 if must else 0.0
             keys[6] = must
         # per seat, in relative order: hand size, active, opened, opening value, partner,
         # to move (six entries from b + 10 + 6 * rel)
-        order = self._order[me]
-        sizes = state.hand_sizes
-        if sizes != keys[7]:
+        sizes = state._sizes
+        old_sizes = keys[7]
+        if sizes != old_sizes:
+            if old_sizes is None:
+                old_sizes = [-1] * self.players
             for rel, s in enumerate(order):
-                x = sizes[s] / 16.0
-                out[b + 10 + 6 * rel] = x if x < 1.0 else 1.0
-            keys[7] = sizes
-        active = state.active
-        if active != keys[8]:
-            for rel, s in enumerate(order):
-                out[b + 11 + 6 * rel] = 1.0 if active[s] else 0.0
-            keys[8] = active
-        opened = state.opened
-        if opened != keys[9]:
-            for rel, s in enumerate(order):
-                out[b + 12 + 6 * rel] = 1.0 if opened[s] else 0.0
-            keys[9] = opened
-        values = state.opening_values
-        if new_threshold or values != keys[10]:
-            for rel, s in enumerate(order):
-                value = values[s]
-                x = 0.0 if value is None else value / threshold
-                out[b + 13 + 6 * rel] = x if x < 1.0 else 1.0
-            keys[10] = values
-        if keys[11] is None:  # fixed for a table
-            partner = self._partners(state, me)
-            for rel, s in enumerate(order):
-                out[b + 14 + 6 * rel] = partner[s]
-            keys[11] = True
+                if sizes[s] != old_sizes[s]:  # type: ignore[index]
+                    x = sizes[s] / 16.0
+                    out[b + 10 + 6 * rel] = x if x < 1.0 else 1.0
+            keys[7] = sizes[:]
+        if news:
+            opened = state._opened
+            if opened != keys[9]:
+                for rel, s in enumerate(order):
+                    out[b + 12 + 6 * rel] = 1.0 if opened[s] else 0.0
+                keys[9] = opened[:]
+            values = state._opening_values
+            if new_threshold or values != keys[10]:
+                for rel, s in enumerate(order):
+                    value = values[s]
+                    x = 0.0 if value is None else value / threshold
+                    out[b + 13 + 6 * rel] = x if x < 1.0 else 1.0
+                keys[10] = values[:]
+            if keys[11] is None:  # fixed for a table
+                partner = self._partners(state, me)
+                for rel, s in enumerate(order):
+                    out[b + 14 + 6 * rel] = partner[s]
+                keys[11] = True
         if to_move != keys[12]:
             n = self.players
             if keys[12] is not None:

@@ -10,6 +10,7 @@ drawer; a card taken from the discard pile was face up, so it is public.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard, cast
 
 from rami.cards import CARDS
@@ -104,6 +105,7 @@ def tunisian_view(view: GameView) -> TunisianView:
 
 
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
+_KINDS = range(len(_TEXT))
 _RULES_JSON: dict[TunisianRules, RulesJson] = {}
 
 
@@ -187,10 +189,14 @@ def public_event(event: Event, seat: int | None) -> HistoryEntry:
 
 
 def _hand(counts: Sequence[int]) -> list[str]:
-    """A hand's texts in ``sort_key`` order, which is card index order (joker last)."""
+    """A hand's texts in ``sort_key`` order, which is card index order (joker last); the
+    held kinds are picked in C (``compress``), not by a Python test of all 53 counts."""
     out: list[str] = []
-    for c, count in enumerate(counts):
-        if count:
+    for c in compress(_KINDS, counts):
+        count = counts[c]
+        if count == 1:
+            out.append(_TEXT[c])
+        else:
             out += [_TEXT[c]] * count
     return out
 
@@ -252,7 +258,7 @@ def build_view(state: TunisianState, seat: int | None) -> TunisianView:
         "turn": state.turn,
         "first_round": state.first_round,
         "seats": seats,
-        "hand": None if seat is None else _hand(state.hand_counts(seat)),
+        "hand": None if seat is None else _hand(state._hands[seat]),
         "table": [
             meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(state.table)
         ],
@@ -296,7 +302,7 @@ def partial_view(state: TunisianState, seat: int, keys: frozenset[str]) -> GameV
     if "turn" in keys:
         out["turn"] = state.turn
     if "hand" in keys:
-        out["hand"] = _hand(state.hand_counts(seat))
+        out["hand"] = _hand(state._hands[seat])
     if "history" in keys:
         out["history"] = _cache(state).history(seat, public_event)
     if "legal_actions" in keys:
