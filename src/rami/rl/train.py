@@ -15,10 +15,10 @@ numpy file only, no sb3 model; ``--resume`` goes on with DAgger rounds from it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from rami.errors import InputError
 from rami.games import rl_default_game
@@ -231,34 +231,45 @@ def _previous_meta(out: Path) -> dict[str, Any]:
         return {}
 
 
-def _imitate(
-    model: Any,
+class _Recorded(Protocol):
+    """What a DAgger round's recordings are kept in (``imitate.Dataset``, ``RankDataset``)."""
+
+    deals: int
+    seconds: float
+
+    def __len__(self) -> int: ...
+
+    def extend(self, other: Any) -> None: ...
+
+
+_Data = TypeVar("_Data", bound=_Recorded)
+
+
+def _dagger(
     config: TrainConfig,
     makers: Sequence[Callable[[], Any]],
+    record_part: Callable[[Callable[[], Any], int, int, Any], _Data],
+    fit_all: Callable[[_Data, int], Mapping[str, object]],
+    actor: Callable[[], Any],
     deadline: float | None,
     log: Callable[[str], None],
-) -> dict[str, object]:
-    """Behaviour cloning (``rami.rl.imitate``) of ``model``'s policy from the teacher,
-    the first pass on the teacher's own deals (the policy's own when resuming), then
-    ``config.dagger`` rounds on the policy's; ``deadline`` bounds the recording. A
-    summary for the policy's meta."""
-    from rami.rl.imitate import Dataset, fit, greedy_chooser, make_teacher, record
-
-    assert config.imitate is not None
-    teacher = make_teacher(config.game, config.imitate, config.seed)
-    policy = model.policy
-    data: Dataset | None = None
+) -> tuple[dict[str, object], _Data]:
+    """Behaviour cloning with DAgger rounds, for either policy kind: the first pass on the
+    teacher's own deals (the policy's own when resuming), then ``config.dagger`` rounds on
+    the policy's (``actor()``: its chooser now) with the teacher labelling; each fit
+    (``fit_all(data, round)``) goes over all the decisions so far; ``deadline`` bounds the
+    recording. A summary for the policy's meta, and the decisions."""
+    data: _Data | None = None
     rounds: list[dict[str, object]] = []
     for round_ in range(config.dagger + 1):
         want = config.samples if round_ == 0 else config.dagger_samples or config.samples // 2
         # the teacher plays the first pass of a new network; a resumed one (or a later
         # round) plays itself and the teacher labels its positions (DAgger)
         fresh = round_ == 0 and not config.resume
-        actor = None if fresh else greedy_chooser(policy)
+        chooser = None if fresh else actor()
         share = max(1, want // len(makers))
         for i, make in enumerate(makers):
-            part = record(make, teacher, share, config.seed * 7919 + round_ * 101 + i,
-                          actor, deadline)  # fmt: skip
+            part = record_part(make, share, config.seed * 7919 + round_ * 101 + i, chooser)
             if data is None:
                 data = part
             else:
@@ -266,13 +277,11 @@ def _imitate(
         assert data is not None
         log(f"round {round_}: {len(data)} decisions from {data.deals} deals "
             f"({data.seconds:.0f}s recording)")  # fmt: skip
-        fitted = fit(policy, data, config.epochs, config.batch_size, config.imitate_lr,
-                     seed=config.seed + round_, log=log)  # fmt: skip
-        rounds.append({"decisions": len(data), **fitted})
+        rounds.append({"decisions": len(data), **fit_all(data, round_)})
         if deadline is not None and time.monotonic() >= deadline:
             break
     assert data is not None
-    return {
+    summary: dict[str, object] = {
         "teacher": config.imitate,
         "opponents": list(config.opponents),
         "samples": len(data),
@@ -282,6 +291,41 @@ def _imitate(
         "agreement": rounds[-1]["agreement"],
         "rounds": rounds,
     }
+    return summary, data
+
+
+def _imitate(
+    model: Any,
+    config: TrainConfig,
+    makers: Sequence[Callable[[], Any]],
+    deadline: float | None,
+    log: Callable[[str], None],
+) -> dict[str, object]:
+    """Behaviour cloning (``rami.rl.imitate``) of ``model``'s policy from the teacher
+    (``_dagger``). A summary for the policy's meta."""
+    from rami.rl.imitate import fit, greedy_chooser, make_teacher, record
+
+    assert config.imitate is not None
+    teacher = make_teacher(config.game, config.imitate, config.seed)
+    policy = model.policy
+    summary, _ = _dagger(
+        config,
+        makers,
+        lambda make, n, seed, actor: record(make, teacher, n, seed, actor, deadline),
+        lambda data, round_: fit(
+            policy,
+            data,
+            config.epochs,
+            config.batch_size,
+            config.imitate_lr,
+            seed=config.seed + round_,
+            log=log,
+        ),
+        lambda: greedy_chooser(policy),
+        deadline,
+        log,
+    )
+    return summary
 
 
 def _train_ranked(config: TrainConfig, log: Callable[[str], None]) -> dict[str, object]:
@@ -293,7 +337,6 @@ def _train_ranked(config: TrainConfig, log: Callable[[str], None]) -> dict[str, 
     except ImportError:
         raise InputError("training needs the rl extra: pip install 'rami[rl]'") from None
     from rami.rl.imitate import (
-        RankDataset,
         fit_ranked,
         load_layers,
         make_teacher,
@@ -352,35 +395,24 @@ def _train_ranked(config: TrainConfig, log: Callable[[str], None]) -> dict[str, 
     def current() -> RankPolicy:
         return RankPolicy(meta, network_layers(model))
 
-    data = RankDataset()
-    rounds: list[dict[str, object]] = []
-    for round_ in range(config.dagger + 1):
-        want = config.samples if round_ == 0 else config.dagger_samples or config.samples // 2
-        fresh = round_ == 0 and not config.resume
-        actor = None if fresh else current().best
-        share = max(1, want // len(makers))
-        for i, make in enumerate(makers):
-            part = record_ranked(make, teacher, share, config.seed * 7919 + round_ * 101 + i,
-                                 actor, deadline)  # fmt: skip
-            data.extend(part)
-        log(f"round {round_}: {len(data)} decisions from {data.deals} deals "
-            f"({data.seconds:.0f}s recording)")  # fmt: skip
-        fitted = fit_ranked(model, data, config.epochs, config.batch_size, config.imitate_lr,
-                            seed=config.seed + round_, log=log)  # fmt: skip
-        rounds.append({"decisions": len(data), **fitted})
-        if deadline is not None and time.monotonic() >= deadline:
-            break
+    cloned, data = _dagger(
+        config,
+        makers,
+        lambda make, n, seed, actor: record_ranked(make, teacher, n, seed, actor, deadline),
+        lambda data, round_: fit_ranked(
+            model,
+            data,
+            config.epochs,
+            config.batch_size,
+            config.imitate_lr,
+            seed=config.seed + round_,
+            log=log,
+        ),
+        lambda: current().best,
+        deadline,
+        log,
+    )
     elapsed = time.monotonic() - started
-    cloned = {
-        "teacher": config.imitate,
-        "opponents": list(config.opponents),
-        "samples": len(data),
-        "deals": data.deals,
-        "dagger_rounds": len(rounds) - 1,
-        "epochs": config.epochs,
-        "agreement": rounds[-1]["agreement"],
-        "rounds": rounds,
-    }
     meta["imitation"] = [*history, cloned]
     meta["trained_seconds"] = round(elapsed, 1)
     meta["config"] = {k: v for k, v in asdict(config).items() if k != "notes"}
