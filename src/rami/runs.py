@@ -25,6 +25,7 @@ __all__ = [
     "rank_index_at",
     "run_span",
     "three_windows",
+    "threes_held",
 ]
 
 ACE_LOW = 1
@@ -98,3 +99,23 @@ def run_span(ranks: Iterable[int]) -> int:
         pos = [*others, ace]
         best = min(best, max(pos) - min(pos) + 1)
     return best
+
+
+def threes_held(rows: list[int], out: list[tuple[int, ...]]) -> None:
+    """Append each three held cards in a row, per suit: ``rows[s]`` has bit r set when
+    rank index r of suit s is held; ace low first, Q K A last (listed ace first), as the
+    plain loops over positions list them. Bits, not loops: the meld searches call this
+    per holding."""
+    for s in range(4):
+        bits = rows[s]
+        base = s * 13
+        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
+        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE
+        while starts:
+            low = starts & -starts
+            starts ^= low
+            start = low.bit_length() - 1
+            if start == 12:  # Q K A: the ace sorts first
+                out.append((base, base + 11, base + 12))
+            else:
+                out.append((base + start - 1, base + start, base + start + 1))

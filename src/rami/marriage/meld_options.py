@@ -32,6 +32,7 @@ from rami.marriage.melds import (
 from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import show_meld_options
 from rami.memo import GenerationMemo
+from rami.runs import threes_held
 
 __all__ = ["AddFacts", "listed", "meld_steps", "packs", "pure_melds", "show_steps"]
 
@@ -102,19 +103,7 @@ def _threes_of_hand(h: list[int]) -> list[tuple[int, ...]]:
     each three held positions in a row (ace low or high), then each tunnela."""
     out: list[tuple[int, ...]] = []
     held = sum([_BIT[c] for c in range(52) if h[c]])
-    for s in range(4):
-        bits = (held >> (13 * s)) & 0x1FFF
-        base = s * 13
-        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
-        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE
-        while starts:
-            low = starts & -starts
-            starts ^= low
-            start = low.bit_length() - 1
-            if start == 12:  # Q K A: the ace sorts first
-                out.append((base, base + 11, base + 12))
-            else:
-                out.append((base + start - 1, base + start, base + start + 1))
+    threes_held([(held >> (13 * s)) & 0x1FFF for s in range(4)], out)
     for k in range(52):
         if h[k] >= 3:
             out.append((k, k, k))

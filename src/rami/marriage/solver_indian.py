@@ -37,7 +37,7 @@ from rami.cards import CARDS, KINDS, Card
 from rami.marriage.melds import MAX_SEQUENCE, MAX_TRIAL, is_pure_meld, seq_span
 from rami.marriage.rules import MarriageRules
 from rami.memo import BoundedMemo, GenerationMemo
-from rami.runs import POSITIONS, RUN_KINDS, kind_at, positions, three_windows
+from rami.runs import POSITIONS, RUN_KINDS, kind_at, positions, three_windows, threes_held
 
 __all__ = ["arrange_indian", "indian_discards", "indian_finish", "indian_missing"]
 
@@ -860,19 +860,7 @@ def _three_cores(hand: Sequence[int], tun: bool) -> list[tuple[int, ...]]:
     for k in range(52):
         if hand[k]:
             rows[k // 13] |= 1 << (k % 13)
-    for s in range(4):
-        bits = rows[s]
-        base = s * 13
-        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
-        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE
-        while starts:
-            low = starts & -starts
-            starts ^= low
-            start = low.bit_length() - 1
-            if start == 12:  # Q K A: the ace sorts first
-                out.append((base, base + 11, base + 12))
-            else:
-                out.append((base + start - 1, base + start, base + start + 1))
+    threes_held(rows, out)
     b0, b1, b2, b3 = rows
     trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
     while trials:
