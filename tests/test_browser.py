@@ -293,4 +293,5 @@ def test_the_lobby_offers_the_learned_bot_only_at_its_table_and_it_plays(
     assert page.evaluate(
         "[...document.querySelectorAll('#log li strong')].some(s => s.textContent === 'Bot 2: ')"
     ), "no move of the learned bot in the log"
+    page.wait_for_timeout(400)  # the discard's landing animation (0.28 s) is over
     shot(page, "tunisian-learned-bot-table")
