@@ -168,6 +168,61 @@ def unpack_masks(packed: npt.NDArray[np.uint8], size: int) -> npt.NDArray[np.boo
     return np.unpackbits(packed, axis=1, count=size).astype(np.bool_)
 
 
+def _fit_loop(
+    n: int,
+    loss_of: Callable[[npt.NDArray[np.int64]], Any],
+    hits_of: Callable[[npt.NDArray[np.int64]], int],
+    optim: Any,
+    epochs: float,
+    batch_size: int,
+    seed: int,
+    held_out: float,
+    log: Callable[[str], None],
+) -> dict[str, float]:
+    """The cloning fit both policy kinds share: a held-out share of the ``n`` decisions,
+    ``epochs`` passes of minibatches (``loss_of(batch)``: the batch's mean loss, a torch
+    scalar), each epoch logged with the held-out top-1 agreement (``hits_of(batch)``:
+    decisions where the policy's best action is the teacher's).
+
+    Returns the last epoch's loss and the held-out agreement."""
+    import torch
+
+    gen = np.random.default_rng(seed)
+    order = gen.permutation(n)
+    cut = int(n * held_out) if n >= 40 else 0
+    test, train_idx = order[:cut], order[cut:]
+
+    def agreement() -> float:
+        if not len(test):
+            return float("nan")
+        with torch.no_grad():
+            hits = sum(hits_of(test[i : i + 1024]) for i in range(0, len(test), 1024))
+        return hits / len(test)
+
+    total_batches = max(1, round(epochs * len(train_idx) / batch_size))
+    done = 0
+    last_loss = float("nan")
+    epoch = 0
+    while done < total_batches:
+        perm = gen.permutation(train_idx)
+        epoch += 1
+        loss_sum, seen = 0.0, 0
+        for i in range(0, len(perm), batch_size):
+            batch = perm[i : i + batch_size]
+            loss = loss_of(batch)
+            optim.zero_grad()
+            loss.backward()
+            optim.step()
+            loss_sum += loss.item() * len(batch)
+            seen += len(batch)
+            done += 1
+            if done >= total_batches:
+                break
+        last_loss = loss_sum / max(seen, 1)
+        log(f"epoch {epoch}: loss {last_loss:.4f}, held-out agreement {agreement():.3f}")
+    return {"loss": round(last_loss, 4), "agreement": round(agreement(), 4)}
+
+
 def fit(
     policy: Any,
     data: Dataset,
@@ -188,11 +243,6 @@ def fit(
     from torch.nn import functional
 
     obs, masks, actions, returns = data.arrays()
-    n = len(actions)
-    gen = np.random.default_rng(seed)
-    order = gen.permutation(n)
-    cut = int(n * held_out) if n >= 40 else 0
-    test, train_idx = order[:cut], order[cut:]
     params = [
         *policy.mlp_extractor.parameters(),
         *policy.action_net.parameters(),
@@ -207,46 +257,21 @@ def fit(
         legal = torch.as_tensor(unpack_masks(masks[idx], data.size))
         return logits.masked_fill(~legal, -1e9), policy.value_net(latent_vf).squeeze(-1)
 
-    def agreement() -> float:
-        if not len(test):
-            return float("nan")
-        hits = 0
-        with torch.no_grad():
-            for i in range(0, len(test), 1024):
-                idx = test[i : i + 1024]
-                logits, _v = forward(idx)
-                hits += int((logits.argmax(dim=1).numpy() == actions[idx]).sum())
-        return hits / len(test)
+    def loss_of(idx: npt.NDArray[np.int64]) -> Any:
+        logits, values = forward(idx)
+        loss = functional.cross_entropy(logits, torch.as_tensor(actions[idx]))
+        return loss + value_coef * functional.mse_loss(values, torch.as_tensor(returns[idx]))
+
+    def hits_of(idx: npt.NDArray[np.int64]) -> int:
+        logits, _v = forward(idx)
+        return int((logits.argmax(dim=1).numpy() == actions[idx]).sum())
 
     policy.set_training_mode(True)
-    total_batches = max(1, round(epochs * len(train_idx) / batch_size))
-    done = 0
-    loss_sum = 0.0
-    seen = 0
-    epoch = 0
-    while done < total_batches:
-        perm = gen.permutation(train_idx)
-        epoch += 1
-        for i in range(0, len(perm), batch_size):
-            idx = perm[i : i + batch_size]
-            logits, values = forward(idx)
-            target = torch.as_tensor(actions[idx])
-            loss = functional.cross_entropy(logits, target)
-            loss = loss + value_coef * functional.mse_loss(values, torch.as_tensor(returns[idx]))
-            optim.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            optim.step()
-            loss_sum += loss.item() * len(idx)
-            seen += len(idx)
-            done += 1
-            if done >= total_batches:
-                break
-        log(f"epoch {epoch}: loss {loss_sum / max(seen, 1):.4f}, held-out agreement "
-            f"{agreement():.3f}")  # fmt: skip
-        last_loss = loss_sum / max(seen, 1)
-        loss_sum, seen = 0.0, 0
+    fitted = _fit_loop(
+        len(actions), loss_of, hits_of, optim, epochs, batch_size, seed, held_out, log
+    )
     policy.set_training_mode(False)
-    return {"loss": round(last_loss, 4), "agreement": round(agreement(), 4)}
+    return fitted
 
 
 def greedy_chooser(policy: Any) -> Chooser:
@@ -421,10 +446,6 @@ def fit_ranked(
     extra_all = np.concatenate(data.extra).astype(np.float32)
     obs_size = before.shape[1]
     linear0 = model[0]
-    gen = np.random.default_rng(seed)
-    order = gen.permutation(n)
-    cut = int(n * held_out) if n >= 40 else 0
-    test, train_idx = order[:cut], order[cut:]
     optim = torch.optim.Adam(model.parameters(), lr=learning_rate)
 
     def forward(dec: npt.NDArray[np.int64]) -> tuple[Any, Any]:
@@ -453,37 +474,14 @@ def fit_ranked(
         padded[torch.as_tensor(owner), torch.as_tensor(slot)] = scores
         return padded, torch.as_tensor(labels[dec])
 
-    def agreement() -> float:
-        if not len(test):
-            return float("nan")
-        hits = 0
-        with torch.no_grad():
-            for i in range(0, len(test), 1024):
-                padded, target = forward(test[i : i + 1024])
-                hits += int((padded.argmax(dim=1) == target).sum())
-        return hits / len(test)
+    def loss_of(dec: npt.NDArray[np.int64]) -> Any:
+        return functional.cross_entropy(*forward(dec))
+
+    def hits_of(dec: npt.NDArray[np.int64]) -> int:
+        padded, target = forward(dec)
+        return int((padded.argmax(dim=1) == target).sum())
 
     model.train()
-    total_batches = max(1, round(epochs * len(train_idx) / batch_size))
-    done = 0
-    last_loss = float("nan")
-    epoch = 0
-    while done < total_batches:
-        perm = gen.permutation(train_idx)
-        epoch += 1
-        loss_sum, seen = 0.0, 0
-        for i in range(0, len(perm), batch_size):
-            padded, target = forward(perm[i : i + batch_size])
-            loss = functional.cross_entropy(padded, target)
-            optim.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            optim.step()
-            loss_sum += loss.item() * len(target)
-            seen += len(target)
-            done += 1
-            if done >= total_batches:
-                break
-        last_loss = loss_sum / max(seen, 1)
-        log(f"epoch {epoch}: loss {last_loss:.4f}, held-out agreement {agreement():.3f}")
+    fitted = _fit_loop(n, loss_of, hits_of, optim, epochs, batch_size, seed, held_out, log)
     model.eval()
-    return {"loss": round(last_loss, 4), "agreement": round(agreement(), 4)}
+    return fitted
