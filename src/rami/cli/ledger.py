@@ -24,6 +24,7 @@ import typer
 from rami.cli.hooks import LedgerPrompts
 from rami.errors import InputError
 from rami.games import all_games, game_names, get_game
+from rami.wording import count
 
 _PRESETS_HELP = "; ".join(f"{g.title.split()[0]}: {', '.join(g.presets)}" for g in all_games())
 
@@ -54,10 +55,13 @@ def load(path: Path) -> dict[str, Any]:
             f"no ledger at {path}: start one with "
             f"'rami ledger new {game_names()[0]} --players A,B,C'"
         )
+    from rami.cli.calc import loads
+
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path} is not a JSON ledger: {exc}") from None
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not a JSON ledger: not UTF-8 text") from None
+    doc = loads(text, str(path))
     if not isinstance(doc, dict):
         raise InputError(f"{path} is not a JSON ledger")
     return doc
@@ -100,7 +104,8 @@ def standing_text(doc: dict[str, Any], result: dict[str, Any]) -> str:
     chosen = result.get(spec.preset_label)
     preset = chosen.get("preset") if isinstance(chosen, Mapping) else chosen
     width = max(6, *(len(n) for n in names))
-    lines = [f"{spec.title} · {preset} · {len(names)} players · {len(result['deals'])} deals"]
+    deals = count(len(result["deals"]), "deal")
+    lines = [f"{spec.title} · {preset} · {len(names)} players · {deals}"]
     lines.append(f"{'#':>3}  {'dealer':<{width}}  " + "  ".join(f"{n:>{width}}" for n in names))
     for deal in result["deals"]:
         cells = prompts.deal_cells(deal["result"])
@@ -324,7 +329,7 @@ def ledger_import(
     file: FileOpt = None,
 ) -> None:
     """Make a ledger (a JSON file or a link shared from the page) the current one."""
-    from rami.cli.calc import read_json
+    from rami.cli.calc import loads, read_json
 
     text = source.strip()
     if "#ledger=" in text:
@@ -332,9 +337,10 @@ def ledger_import(
 
         data = text.split("#ledger=", 1)[1]
         try:
-            doc = json.loads(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)))
-        except (ValueError, UnicodeDecodeError):
+            raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)).decode("utf-8")
+        except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
             raise InputError("the link holds no readable ledger") from None
+        doc = loads(raw, "the link's ledger")
     else:
         doc = read_json(source)
     result = compute(doc)

@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from rami.errors import InputError
 from rami.games import rl_default_game
+from rami.wording import count
 
 __all__ = ["TrainConfig", "train"]
 
@@ -158,7 +159,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
                 self.logged = len(episodes)
                 recent = episodes[-200:]
                 log(
-                    f"{self.num_timesteps} steps, {len(episodes)} deals, "
+                    f"{self.num_timesteps} steps, {count(len(episodes), 'deal')}, "
                     f"mean final reward of the last 200: {sum(recent) / len(recent):.3f}"
                 )
             return deadline is None or time.monotonic() < deadline
@@ -215,7 +216,7 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
         )
         return summary
     log(
-        f"trained {summary['steps']} steps ({summary['deals']} deals) in {elapsed:.0f}s; "
+        f"trained {summary['steps']} steps ({count(int(summary['deals']), 'deal')}) in {elapsed:.0f}s; "
         f"policy {out}, model {model_path}"
     )
     return summary
@@ -275,7 +276,7 @@ def _dagger(
             else:
                 data.extend(part)
         assert data is not None
-        log(f"round {round_}: {len(data)} decisions from {data.deals} deals "
+        log(f"round {round_}: {count(len(data), 'decision')} from {count(data.deals, 'deal')} "
             f"({data.seconds:.0f}s recording)")  # fmt: skip
         rounds.append({"decisions": len(data), **fit_all(data, round_)})
         if deadline is not None and time.monotonic() >= deadline:
@@ -421,7 +422,7 @@ def _train_ranked(config: TrainConfig, log: Callable[[str], None]) -> dict[str, 
     current().save(out, half=config.half)
     log(
         f"cloned {config.imitate} into a ranking policy from {len(data)} decisions "
-        f"({data.deals} deals) in {elapsed:.0f}s, held-out agreement {cloned['agreement']}; "
+        f"({count(data.deals, 'deal')}) in {elapsed:.0f}s, held-out agreement {cloned['agreement']}; "
         f"policy {out}"
     )
     return {
