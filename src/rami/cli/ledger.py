@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 import typer
 
-from rami.cli.hooks import LedgerPrompts
+from rami.cli.hooks import Check, LedgerPrompts
 from rami.errors import InputError
 from rami.games import all_games, game_names, get_game
 from rami.wording import count
@@ -135,15 +135,27 @@ def deal_text(result: dict[str, Any], number: int, entry: dict[str, Any]) -> str
 
 
 class Asker:
-    """Questions one at a time; ``default`` is kept when the answer is empty."""
+    """Questions one at a time (``hooks.Ask``); ``default`` is kept when the answer is
+    empty, and an answer ``check`` refuses is asked again with the reason."""
 
-    def __init__(self, read: Callable[[str], str] = input) -> None:
+    def __init__(
+        self, read: Callable[[str], str] = input, write: Callable[[str], None] = print
+    ) -> None:
         self.read = read
+        self.write = write
 
-    def __call__(self, question: str, default: str = "") -> str:
+    def __call__(self, question: str, default: str = "", check: Check | None = None) -> str:
         shown = f" [{default}]" if default else ""
-        answer = self.read(f"{question}{shown}: ").strip()
-        return answer or default
+        while True:
+            answer = self.read(f"{question}{shown}: ").strip() or default
+            if check is None:
+                return answer
+            try:
+                check(answer)
+            except ValueError as exc:
+                self.write(f"  not taken: {exc}; answer again")
+                continue
+            return answer
 
 
 def tokens(text: str) -> list[str]:
@@ -162,7 +174,7 @@ def session(
     path: Path, read: Callable[[str], str] = input, write: Callable[[str], None] = print
 ) -> None:
     """The questions loop: every change is recomputed and saved, a bad one changes nothing."""
-    ask = Asker(read)
+    ask = Asker(read, write)
     doc = load(path)
     result = compute(doc)
     write(standing_text(doc, result))

@@ -113,6 +113,17 @@ def preset_help(option: str) -> str:
     return " ".join(f"{g.title.split()[0]} {option}: {_or(g.presets)}." for g in games)
 
 
+def check_preset(game: str, preset: str) -> str:
+    """``preset`` if ``game`` has it; otherwise one line naming it as the game's users do
+    (``preset_label``: "unknown tunisian mode 'x'", the same words as ``simulate``)."""
+    spec = get_game(game)
+    if preset not in spec.presets:
+        raise InputError(
+            f"unknown {spec.name} {spec.preset_label} {preset!r}: choose {_or(spec.presets)}"
+        )
+    return preset
+
+
 def _or(items: tuple[str, ...]) -> str:
     return ", ".join(items[:-1]) + f" or {items[-1]}" if len(items) > 1 else items[0]
 
