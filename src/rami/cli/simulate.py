@@ -57,7 +57,7 @@ def _table(summary: Any) -> Table:
     table = Table(
         caption=_better(spec),
         title=f"{config.game} {config.preset}: {count(summary.games, 'game')}, "
-        f"{count(summary.deals, 'deal')}"
+        f"{count(summary.deals, 'deal')}",
     )
     table.add_column("bot")
     table.add_column(points + " (95% CI)", justify="right")
@@ -185,15 +185,15 @@ def simulate(
     max_turns: Annotated[
         int,
         typer.Option(
-            help=f"Cap on a deal's turns (0: none; default {_caps_help()}).",
-            show_default="the game's cap",  # -1 stands for it
+            help=f"Cap on a deal's turns (0: none; default: the game's cap, {_caps_help()}).",
+            show_default=False,  # -1 stands for the game's cap
         ),
     ] = -1,
     workers: Annotated[
         int | None,
         typer.Option(
-            help="Parallel workers.",
-            show_default="1 locally; with --backend ray, one per CPU",
+            help="Parallel workers (default: 1; with --backend ray, one per CPU).",
+            show_default=False,
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,

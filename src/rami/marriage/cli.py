@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from rami.cards import CardError, parse_card
 from rami.cli.calc import AsciiOpt, FileArg, JsonOpt, emit, read_json
 from rami.cli.demo import SeedOpt as DemoSeedOpt
-from rami.cards import CardError, parse_card
 from rami.cli.hooks import Ask, Check, CliCommands, LedgerPrompts
 from rami.cli.ledger import NUMBER, signed, tokens
-from rami.cli.simulate import check_preset
 from rami.cli.play import AsciiOpt as PlayAsciiOpt
 from rami.cli.play import DelayOpt, LevelOpt, MaxTurnsOpt, SeedOpt, start
+from rami.cli.simulate import check_preset
 from rami.errors import InputError
 
 if TYPE_CHECKING:
@@ -189,9 +189,7 @@ def _ask(
     rules = rules_from(rules_doc)
     indian = rules.scoring == "indian"
     old_rows: list[dict[str, Any]] = old["players"] if old else [{} for _ in names]
-    tiplu = ask(
-        "Tiplu (a card; empty: nobody saw)", (old or {}).get("tiplu") or "", _tiplu_check
-    )
+    tiplu = ask("Tiplu (a card; empty: nobody saw)", (old or {}).get("tiplu") or "", _tiplu_check)
     rows: list[dict[str, Any]] = []
     choices = "u/s/d" if rules.dublees else "u/s"
     for name, prev in zip(names, old_rows, strict=True):

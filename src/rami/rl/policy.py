@@ -112,7 +112,9 @@ def _read(path: str | Path) -> tuple[dict[str, Any], list[tuple[Array, Array]]]:
         reason = (
             "it holds pickled objects, which rami never loads"
             if "pickle" in str(exc)
-            else said[0] if said else type(exc).__name__
+            else said[0]
+            if said
+            else type(exc).__name__
         )
         raise InputError(f"{path} is not a rami policy file ({reason})") from None
     if not layers or not isinstance(meta, dict) or "game" not in meta:

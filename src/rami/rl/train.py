@@ -267,7 +267,8 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
         )
         return summary
     log(
-        f"trained {summary['steps']} steps ({count(int(summary['deals']), 'deal')}) in {elapsed:.0f}s; "
+        f"trained {summary['steps']} steps ({count(len(episodes), 'deal')}) "
+        f"in {elapsed:.0f}s; "
         f"policy {out}, model {model_path}"
     )
     return summary
@@ -280,7 +281,7 @@ def _clock(seconds: float) -> str:
 
 
 def _budget_text(config: TrainConfig, steps: int) -> str:
-    """"5:00", "1024 steps" or both: what a progress line's figures run up to."""
+    """ "5:00", "1024 steps" or both: what a progress line's figures run up to."""
     parts = []
     if config.minutes > 0:
         parts.append(_clock(config.minutes * 60))
@@ -494,7 +495,8 @@ def _train_ranked(config: TrainConfig, log: Callable[[str], None]) -> dict[str, 
     current().save(out, half=config.half)
     log(
         f"cloned {config.imitate} into a ranking policy from {len(data)} decisions "
-        f"({count(data.deals, 'deal')}) in {elapsed:.0f}s, held-out agreement {cloned['agreement']}; "
+        f"({count(data.deals, 'deal')}) in {elapsed:.0f}s, "
+        f"held-out agreement {cloned['agreement']}; "
         f"policy {out}"
     )
     return {

@@ -151,7 +151,8 @@ def make_config(
                 f"--bots names {count(len(names), 'bot')}"
             )
         raise InputError(
-            f"{preset} {game} is for {allowed[0]}–{allowed[-1]} players: --bots names {count(len(names), 'bot')}"
+            f"{preset} {game} is for {allowed[0]}–{allowed[-1]} players: "
+            f"--bots names {count(len(names), 'bot')}"
         )
     if max_turns == -1:
         max_turns = spec.turn_cap

@@ -10,14 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
+from rami.cards import parse_card
 from rami.cli.calc import AsciiOpt, FileArg, JsonOpt, emit, read_json
 from rami.cli.demo import SeedOpt as DemoSeedOpt
-from rami.cards import parse_card
 from rami.cli.hooks import Ask, Check, CliCommands, LedgerPrompts
 from rami.cli.ledger import NUMBER, tokens
-from rami.cli.simulate import check_preset
 from rami.cli.play import AsciiOpt as PlayAsciiOpt
 from rami.cli.play import DelayOpt, LevelOpt, MaxTurnsOpt, SeedOpt, start
+from rami.cli.simulate import check_preset
 from rami.errors import InputError
 from rami.tunisian.rules import PRESETS
 
