@@ -222,13 +222,13 @@ def analyze(hand: str, threshold: int = 71) -> OpeningAnalysis:
     """
     try:  # errors named like Marriage's analyse (--hand: …)
         cards = parse_cards(hand)
+        if not 1 <= len(cards) <= MAX_ANALYSIS_CARDS:
+            raise InputError(
+                f"a hand to analyse holds 1 to {MAX_ANALYSIS_CARDS} cards, not {len(cards)}"
+            )
         check_copies(cards, 2, 4)
-    except CardError as err:
-        raise CardError(f"--hand: {err}") from None
-    if not 1 <= len(cards) <= MAX_ANALYSIS_CARDS:
-        raise InputError(
-            f"--hand: a hand to analyse holds 1 to {MAX_ANALYSIS_CARDS} cards, not {len(cards)}"
-        )
+    except (CardError, InputError) as err:
+        raise type(err)(f"--hand: {err}") from None
     threshold = _whole(threshold, "the threshold")
     best = best_opening(counts(cards))
     opening: OpeningPlan | None = None
