@@ -24,6 +24,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # sub-commands inherit it
 )
 
 
@@ -111,5 +112,7 @@ def main(argv: list[str] | None = None) -> None:
         fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
     except KeyboardInterrupt:
         raise SystemExit(130) from None
+    except RecursionError:  # a document nested deeper than a check foresaw (issue 23)
+        fail("the input is nested too deeply")
     if isinstance(code, int) and code:
         raise SystemExit(code)

@@ -24,6 +24,7 @@ from rami.errors import InputError
 from rami.games import Game, all_games, get_game
 from rami.sim.stats import Estimate, TimeHistogram, mean_ci, proportion_ci
 from rami.views import GameView
+from rami.wording import count
 
 __all__ = [
     "DealOutcome",
@@ -142,15 +143,16 @@ def make_config(
     preset = _preset(spec, {"rules": rules, "mode": mode}, len(names))
     allowed = spec.players_for(spec.rules_from(preset))
     if players is not None and players != len(names):
-        raise InputError(f"--players is {players} but --bots names {len(names)} bots")
+        raise InputError(f"--players is {players} but --bots names {count(len(names), 'bot')}")
     if len(names) not in allowed:
         if len(allowed) == 1:
             raise InputError(
                 f"{spec.preset_label} {preset} has {allowed[0]} seats: "
-                f"--bots names {len(names)} bots"
+                f"--bots names {count(len(names), 'bot')}"
             )
         raise InputError(
-            f"{preset} {game} is for {allowed[0]}–{allowed[-1]} players: --bots names {len(names)}"
+            f"{preset} {game} is for {allowed[0]}–{allowed[-1]} players: "
+            f"--bots names {count(len(names), 'bot')}"
         )
     if max_turns == -1:
         max_turns = spec.turn_cap
