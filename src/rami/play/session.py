@@ -142,6 +142,13 @@ class Session:
             self.match.to_json(),
         ).write()
 
+    def write_record(self) -> Path:
+        """The match's open ``.rami`` record (docs/records.md), rewritten at each deal's end."""
+        from rami.play.records import write_session_record
+
+        s = self.settings
+        return write_session_record(s.game, self.match, self.human, s.level, s.seed)
+
     def ledger(self) -> Ledger:
         """The running score from the match's public standing, as the renderer draws it."""
         st = self.match.standing()
@@ -337,6 +344,7 @@ class Session:
         view = deal.view(self.human)
         items = deal_end_screen(view, self.names, self.ledger(), self.settings.ascii)
         self.screen = _Screen()
+        items.append(Text(f"Record of the match: {self.write_record()}", style="dim"))
         if self.match.is_over:
             items.extend(match_end_lines(self.winners(), self.names, self.settings.game))
             self.emit(items)

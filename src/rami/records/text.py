@@ -12,13 +12,13 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
-from rami.cards import Card, CardError, parse_card
+from rami.cards import CardError, parse_card
 from rami.engine import Action, GameState
 from rami.errors import IllegalAction, InputError
 from rami.games import Game, get_game
-from rami.records.shuffle import commits
 from rami.records.model import (
     FORMAT_VERSION,
     ChanceStep,
@@ -35,6 +35,7 @@ from rami.records.model import (
     _steps,
     json_value,
 )
+from rami.records.shuffle import commits
 
 __all__ = ["MAGIC", "read", "write"]
 
@@ -49,15 +50,17 @@ _HEX32 = re.compile(r"[0-9a-f]{32}")
 
 
 def _card(text: str, ascii: bool) -> str:
-    return Card.parse(text).text(ascii) if ascii else text
+    """A canonical card's text (``10♣``), or its canonical ASCII (``10C``): N-1."""
+    return text.translate(_SUITS) if ascii else text
 
 
 def _cards(cards: Sequence[str], ascii: bool) -> str:
-    return " ".join(_card(c, ascii) for c in cards)
+    return _card(" ".join(cards), ascii)
 
 
 def _action(text: str, ascii: bool) -> str:
-    return Action.parse(text).text(ascii) if ascii else text
+    """A canonical action's text: its cards are the only non-ASCII in it."""
+    return text.translate(_SUITS) if ascii else text
 
 
 def _json(value: JsonValue, ascii: bool) -> str:
@@ -159,14 +162,28 @@ def _int(line: _Line, what: str, low: int | None = None, high: int | None = None
     return value
 
 
+@lru_cache(maxsize=4096)
+def _canonical(token: str) -> str:
+    return str(parse_card(token))
+
+
 def _parse_cards(line: _Line, text: str) -> tuple[str, ...]:
     out: list[str] = []
     for pos, token in enumerate(text.replace(",", " ").split(), 1):
         try:
-            out.append(str(parse_card(token, pos)))
-        except CardError as exc:
-            raise line.fail(str(exc)) from None
+            out.append(_canonical(token))
+        except CardError:
+            try:
+                parse_card(token, pos)
+            except CardError as exc:  # the message that names the token's position
+                raise line.fail(str(exc)) from None
+            raise
     return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _parsed_action(text: str) -> Action:
+    return Action.parse(text)
 
 
 def _parse_json(line: _Line, text: str) -> JsonValue:
@@ -263,13 +280,14 @@ def _header(lines: list[_Line], total: int) -> tuple[Game, MatchRecord]:
         else:
             raise line.fail(f"unknown header line {line.key!r}")
     where = lines[-1].number if lines else 1
-    for key in ("Game", "Players"):
-        if key not in fields:
-            raise RecordError(f"line {where}: the header has no '{key}:' line")
+    if "Game" not in fields:
+        raise RecordError(f"line {where}: the header has no 'Game:' line")
     try:
         game = get_game(fields["Game"].value)
     except InputError as exc:
         raise fields["Game"].fail(str(exc)) from None
+    if "Players" not in fields:
+        raise RecordError(f"line {where}: the header has no 'Players:' line")
     preset_line = fields.get("Preset")
     doc: dict[str, JsonValue] = dict(rules)
     if preset_line is not None and preset_line.value:
@@ -348,13 +366,14 @@ class _DealText:
     hands: dict[int, tuple[_Line, tuple[str, ...]]]
     steps: list[tuple[_Line, Step]]
     settlement: list[tuple[_Line, str, JsonValue]]
+    actions: list[Action]  # each move's action, parsed once
 
 
 def _parse_deal(lines: list[_Line], header: MatchRecord, number: int) -> _DealText:
     heading = lines[0]
     if heading.key != f"Deal {number}":
         raise heading.fail(f"expected 'Deal {number}' here, not {heading.key!r}")
-    out = _DealText(heading, {}, {}, [], [])
+    out = _DealText(heading, {}, {}, [], [], [])
     players = header.players
     for line in lines[1:]:
         key = line.key
@@ -363,9 +382,11 @@ def _parse_deal(lines: list[_Line], header: MatchRecord, number: int) -> _DealTe
             assert m is not None
             seat = _seat_ref(line, f"S{m.group(1)}", players)
             try:
-                action = str(Action.parse(m.group(2)))
+                parsed = _parsed_action(m.group(2))
             except IllegalAction as exc:
                 raise line.fail(str(exc)) from None
+            action = str(parsed)
+            out.actions.append(parsed)
             card = None
             if m.group(3) is not None:
                 got = _parse_cards(line, m.group(3))
@@ -405,7 +426,9 @@ def _deal(game: Game, header: MatchRecord, lines: list[_Line], number: int) -> D
     active = tuple(True for _ in range(players))
     if "Active" in fields:
         line = fields["Active"]
-        listed = [_int(replace(line, value=w), "a seat", 0, players - 1) for w in line.value.split()]
+        listed = [
+            _int(replace(line, value=w), "a seat", 0, players - 1) for w in line.value.split()
+        ]
         active = tuple(s in listed for s in range(players))
     commit = None
     if "Commitment" in fields:
@@ -468,12 +491,13 @@ def _order(want: Sequence[str], got: Sequence[str]) -> str:
 def _replayed(game: Game, deal: DealRecord, text: _DealText) -> DealRecord:
     fields = text.fields
     seed_line = fields["Seed"]
-    if deal.commitment is not None and deal.salt is not None and deal.seed is not None:
-        if not commits(deal.commitment, deal.seed, deal.salt):
-            raise seed_line.fail(
-                f"deal {deal.number}: sha256(seed || salt) does not match the commitment "
-                "published before the deal: the seed or the salt was changed"
-            )
+    commit, salt, seed = deal.commitment, deal.salt, deal.seed
+    opened = None if commit is None or salt is None or seed is None else commits(commit, seed, salt)
+    if opened is False:  # the shuffle was not the one committed to
+        raise seed_line.fail(
+            f"deal {deal.number}: sha256(seed || salt) does not match the commitment "
+            "published before the deal: the seed or the salt was changed"
+        )
     try:
         state = _load(game, deal._doc())
     except (RecordError, InputError) as exc:
@@ -491,6 +515,7 @@ def _replayed(game: Game, deal: DealRecord, text: _DealText) -> DealRecord:
     pending: list[Step] = list(_steps(state.events))
     steps: list[Step] = []
     last = seed_line
+    actions = iter(text.actions)
     for line, step in text.steps:
         last = line
         if isinstance(step, ChanceStep):
@@ -501,7 +526,9 @@ def _replayed(game: Game, deal: DealRecord, text: _DealText) -> DealRecord:
             if want.kind != step.kind:
                 raise line.fail(f"chance here is '{want.kind}', not '{step.kind}'")
             if want.cards != step.cards:
-                raise line.fail(f"this {want.kind} is not the seed's: {_order(want.cards, step.cards)}")
+                raise line.fail(
+                    f"this {want.kind} is not the seed's: {_order(want.cards, step.cards)}"
+                )
             steps.append(want)
             continue
         assert isinstance(step, Move)
@@ -513,15 +540,17 @@ def _replayed(game: Game, deal: DealRecord, text: _DealText) -> DealRecord:
             raise line.fail("the deal is already over")
         before = len(state.events)
         try:
-            applied = state.apply(step.action, step.seat)
+            applied = state.apply(next(actions), step.seat)
         except IllegalAction as exc:
             raise line.fail(f"S{step.seat} '{step.action}' is refused: {exc}") from None
         new = _steps(state.events[before:])
         made = new.pop(0) if new and isinstance(new[0], Move) else Move(step.seat, str(applied))
         assert isinstance(made, Move)
         if step.card is not None and made.card != step.card:
-            got = made.card or "no card"
-            raise line.fail(f"this '{made.action}' gets {got} from the seed's deal, not {step.card}")
+            drawn = made.card or "no card"
+            raise line.fail(
+                f"this '{made.action}' gets {drawn} from the seed's deal, not {step.card}"
+            )
         steps.append(made)
         pending = new
     if pending:
