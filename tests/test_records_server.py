@@ -50,7 +50,7 @@ def test_record_hides_the_deal_in_play_and_reveals_a_finished_deal(client: TestC
         assert "attachment" in response.headers["content-disposition"]
         text = response.text
         assert not state["view"].get("result")
-        for hidden in ("Seed:", "Salt:", "Hand ", "Chance ", "["):
+        for hidden in ("Seed:", "Salt:", "Hand ", "Chance ", "draw ["):
             assert hidden not in text  # nothing of the deal in play beyond its public moves
         assert f"Commitment: {shuffle['commitment']}" in text
         assert '"Ana" human' in text
