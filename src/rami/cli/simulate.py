@@ -200,6 +200,8 @@ def simulate(
         seed=seed,
     )
     if records is not None:
+        if get_game(game).load_deal is None:
+            raise InputError(f"{get_game(game).title} games cannot be written as records")
         records.mkdir(parents=True, exist_ok=True)
         config = dataclasses.replace(config, records=str(records))
     jobs = schedule(config, games)
