@@ -12,8 +12,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-import test_browser  # noqa: E402
-from test_browser import CHROMIUM  # noqa: E402
+import test_browser
+from test_browser import CHROMIUM
 from test_table_browser import DESKTOP, PHONE, bots, create, inside, open_table, play_to_end, shot
 
 from rami.records import read, verify

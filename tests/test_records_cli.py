@@ -103,7 +103,8 @@ def test_simulate_writes_one_verified_record_per_game(
         record = read(text)
         assert [s.kind for s in record.seats] == ["bot", "bot"]
         assert record.standing is not None and record.standing.over
-    code, _, err = run(capsys, "simulate", "marriage", "--games", "1", "--quiet", "--records", str(folder))
+    argv = ["simulate", "marriage", "--games", "1", "--quiet", "--records", str(folder)]
+    code, _, err = run(capsys, *argv)
     assert code == 0, err
     assert verify((folder / "marriage-nepali-00001.rami").read_text(encoding="utf-8")).ok
 
