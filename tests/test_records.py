@@ -209,3 +209,42 @@ def test_comments_and_blank_lines_are_ignored_and_ascii_reads_back() -> None:
     assert read(annotated) == read(text)
     ascii = write(read(text), ascii=True)
     assert ascii.isascii() and "Zo\\u00eb" in ascii and read(ascii) == read(text)
+
+
+def _eliminating_match(seed: int) -> object:
+    """A Tunisian ffa game of greedy bots eliminated at 100 points, played to deal 2's end."""
+    spec = get_game("tunisian")
+    match = spec.new_match({"preset": "ffa", "elimination": 100, "max_turns": 200}, None, seed)
+    players = [make_bot("tunisian", "greedy", seed + s) for s in range(4)]
+    for _ in range(2):
+        while not match.current.is_over:
+            seat = match.current.to_move
+            assert seat is not None
+            match.apply(players[seat].act(match.view(seat)), seat)
+        if match.is_over:
+            break
+        match.next_deal()
+    return match
+
+
+def test_eliminated_seats_are_left_out_of_later_deals() -> None:
+    """T-13: a seat eliminated in deal 1 is not dealt in deal 2 (``Active:``); the record
+    round-trips and replays the smaller deal."""
+    for seed in range(1, 40):
+        match = _eliminating_match(seed)
+        record = _record("tunisian", match, seed)
+        deals = record.deals  # type: ignore[attr-defined]
+        if len(deals) == 2 and 0 < sum(deals[1].active) < 4:
+            break
+    else:
+        raise AssertionError("no game eliminated a seat in deal 1 and went on")
+    out = [s for s, on in enumerate(deals[1].active) if not on]
+    text = write(record)  # type: ignore[arg-type]
+    active = " ".join(str(s) for s, on in enumerate(deals[1].active) if on)
+    assert f"\nActive: {active}\n" in text
+    again = read(text)
+    assert again == record and write(again) == text
+    start = again.deals[1].start()
+    assert all(not start.view(s).get("hand") for s in out)
+    final = again.deals[1].final_state()
+    assert final.to_json() == match.current.to_json()  # type: ignore[attr-defined]

@@ -87,3 +87,44 @@ def test_table_seeds_are_drawn_with_secrets_and_wide() -> None:
     seeds = {new_match_seed() for _ in range(50)}
     assert len(seeds) == 50 and all(0 <= s < 1 << SEED_BITS for s in seeds)
     assert max(seeds) >= 1 << 48  # wider than the old 48-bit seeds
+
+
+def test_a_new_deal_gets_a_new_commitment_and_the_past_deal_verifies(client: TestClient) -> None:
+    """Two humans over HTTP: deal 1 ends (its seed revealed), deal 2 is dealt with its own
+    commitment; the record then verifies deal 1 and keeps deal 2 hidden."""
+    made = new_table(client, [{"kind": "human"}, {"kind": "human"}], options={"max_turns": 4})
+    code = made["code"]
+    joined = client.post(f"/api/tables/{code}/join", json={"name": "Bo"}).json()
+    auth = [{"Authorization": f"Bearer {t}"} for t in (made["token"], joined["token"])]
+    first = made["table"]["shuffle"]["commitment"]
+
+    def play_deal() -> dict[str, object]:
+        for _ in range(200):
+            state = client.get(f"/api/tables/{code}/view", headers=auth[0]).json()
+            view = state["view"]
+            if view.get("result"):
+                return state  # type: ignore[no-any-return]
+            seat = view["to_move"]
+            mine = client.get(f"/api/tables/{code}/view", headers=auth[seat]).json()["view"]
+            action = mine["legal_actions"][-1]
+            response = client.post(
+                f"/api/tables/{code}/actions", json={"action": action}, headers=auth[seat]
+            )
+            assert response.status_code == 200, response.text
+        raise AssertionError("the deal did not end")
+
+    over = play_deal()
+    assert over["table"]["shuffle"]["seed"] is not None  # revealed at the deal's end
+    assert client.post(f"/api/tables/{code}/next-deal", headers=auth[0]).status_code == 200
+    table = client.get(f"/api/tables/{code}").json()
+    second = table["shuffle"]
+    assert second["deal"] == 2 and second["commitment"] not in (None, first)
+    assert second["seed"] is None and second["salt"] is None
+    text = client.get(f"/api/tables/{code}/record").text
+    record = read(text)
+    assert [d.revealed for d in record.deals] == [True, False]
+    assert [d.commitment for d in record.deals] == [first, second["commitment"]]
+    verdict = verify(text)
+    assert verdict.ok and "deal 2 still in play" in verdict.message
+    deal2 = text.split("\nDeal 2\n", 1)[1]
+    assert "Seed:" not in deal2 and "Hand " not in deal2 and "draw [" not in deal2
