@@ -248,3 +248,30 @@ def test_eliminated_seats_are_left_out_of_later_deals() -> None:
     assert all(not start.view(s).get("hand") for s in out)
     final = again.deals[1].final_state()
     assert final.to_json() == match.current.to_json()  # type: ignore[attr-defined]
+
+
+def test_mangled_records_always_get_one_record_error() -> None:
+    """Lines deleted, doubled, swapped, cut or changed: never a traceback, always one line."""
+    texts = [_text("tunisian", "1v1", 3), _text("marriage", "nepali", 4)]
+    rng = random.Random(0)
+    values = ["null", "-1", "0", "99999999999999999999", '"x"', "[]", "S9", "10♣", "", "0 1"]
+    for _ in range(150):
+        lines = rng.choice(texts).split("\n")
+        for _ in range(rng.randrange(1, 4)):
+            k = rng.randrange(len(lines))
+            op = rng.randrange(5)
+            if op == 0:
+                del lines[k]
+            elif op == 1:
+                lines.insert(k, lines[rng.randrange(len(lines))])
+            elif op == 2:
+                lines[k], lines[k - 1] = lines[k - 1], lines[k]
+            elif op == 3 and lines[k]:
+                j = rng.randrange(len(lines[k]))
+                lines[k] = lines[k][:j] + rng.choice('xX9 :[]"{}♠-@S#') + lines[k][j + 1 :]
+            else:
+                lines[k] = lines[k].split(":")[0] + ": " + rng.choice(values)
+        try:
+            read("\n".join(lines))
+        except RecordError as exc:
+            assert "\n" not in str(exc) and str(exc).startswith("line ")

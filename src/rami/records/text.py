@@ -42,6 +42,7 @@ __all__ = ["MAGIC", "read", "write"]
 MAGIC = "rami-record"
 _SUITS = str.maketrans({"♠": "S", "♥": "H", "♦": "D", "♣": "C"})
 _MOVE = re.compile(r"S(\d+) (.+?)(?: \[([^\]]*)\])?")
+_MOVE_KEY = "\n"  # the key of a move line: no "Key: value" line can have it
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEX32 = re.compile(r"[0-9a-f]{32}")
 
@@ -141,7 +142,7 @@ def _lines(text: str) -> list[_Line]:
         if not line or line.startswith("#"):
             continue
         if _MOVE.fullmatch(line) is not None:
-            out.append(_Line(number, "S", line))
+            out.append(_Line(number, _MOVE_KEY, line))
         elif line.startswith(("Deal ", MAGIC)) or line == "Standing":
             out.append(_Line(number, line, ""))
         elif ":" in line:
@@ -264,7 +265,7 @@ def _header(lines: list[_Line], total: int) -> tuple[Game, MatchRecord]:
     rules: dict[str, JsonValue] = {}
     seat_lines: dict[int, _Line] = {}
     for line in lines:
-        if line.key.startswith("Deal ") or line.key == "Standing" or line.key == "S":
+        if line.key.startswith("Deal ") or line.key == "Standing" or line.key == _MOVE_KEY:
             break
         if line.key.startswith("Rule "):
             rules[line.key[5:].strip()] = _parse_json(line, line.value)
@@ -377,7 +378,7 @@ def _parse_deal(lines: list[_Line], header: MatchRecord, number: int) -> _DealTe
     players = header.players
     for line in lines[1:]:
         key = line.key
-        if key == "S":
+        if key == _MOVE_KEY:
             m = _MOVE.fullmatch(line.value)
             assert m is not None
             seat = _seat_ref(line, f"S{m.group(1)}", players)
