@@ -427,12 +427,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     async def get_record(
         code: str,
+        request: Request,
         mgr: Manager,
         ascii: Annotated[bool, Query(description="cards as 10C, QH; ASCII only")] = False,
     ) -> Response:
         """The table's open .rami record (docs/records.md): finished deals in full with
         their seeds and salts; the deal in play only as its public moves and commitment."""
-        live = await mgr.get(code)
+        live = await find(request, mgr, code)  # counted like every table look-up
         text = await mgr.record(live, ascii)
         filename = f"rami-{live.code}.rami"
         return Response(
