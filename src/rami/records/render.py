@@ -53,12 +53,32 @@ def _deal(record: MatchRecord, deal: DealRecord, seat: int | None) -> Iterator[s
         res = deal.result
         winner = "nobody" if res.winner is None else _who(record, res.winner)
         yield f"  Result: {winner} wins the deal"
-        label = get_game(record.game).points_label
-        points = ", ".join(f"S{s} {p:+d}" for s, p in enumerate(res.points))
+        game = get_game(record.game)
+        points = ", ".join(
+            f"S{s} {p:+d}" if game.signed_points else f"S{s} {p}" for s, p in enumerate(res.points)
+        )
+        label = game.points_label
         yield f"  {label.capitalize()}: {points}"
         for key, value in res.settlement:
-            text = json.dumps(value, ensure_ascii=False)
-            yield f"    {key}: {text if len(text) <= 160 else text[:157] + '...'}"
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                yield f"    {key}:"  # one line per item (e.g. per seat)
+                for i, item in enumerate(value):
+                    yield f"      {i}: {_plain(item)}"
+            else:
+                yield f"    {key}: {_plain(value)}"
+
+
+def _plain(value: object) -> str:
+    """A settlement value in words: lists of cards as cards, objects as "key value" pairs."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value) if value else "-"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return "[" + "; ".join(_plain(v) for v in value) + "]"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
 
 
 def render(record: MatchRecord, seat: int | None = None) -> list[str]:
