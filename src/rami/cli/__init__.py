@@ -12,7 +12,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperOption
 from typer.exceptions import TyperException
 
-from rami.cli import calc, demo, ledger, play, serve, simulate, train
+from rami.cli import calc, demo, ledger, play, records, serve, simulate, train
 from rami.cli.hooks import CliCommands
 from rami.games import all_games
 
@@ -82,6 +82,9 @@ app.add_typer(ledger.ledger_app, name="ledger")
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
 app.command("train")(train.train)
+app.command("record")(records.record)
+app.command("verify")(records.verify)
+app.command("export")(records.export)
 
 
 def fail(message: str) -> None:

@@ -7,6 +7,7 @@ Example: ``rami simulate GAME --games 400 --bots greedy,search,greedy,greedy
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -202,6 +203,10 @@ def simulate(
         Path | None, typer.Option("--json", help="Write the full results to this JSON file.")
     ] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    records: Annotated[
+        Path | None,
+        typer.Option(help="Write each game's .rami record into this folder (docs/records.md)."),
+    ] = None,
 ) -> None:
     """Play bots against each other and report each bot's strength with 95% intervals."""
     from rami.sim.backends import BACKENDS, run_jobs
@@ -226,6 +231,11 @@ def simulate(
         max_turns=None if max_turns == 0 else max_turns,
         seed=seed,
     )
+    if records is not None:
+        if get_game(game).load_deal is None:
+            raise InputError(f"{get_game(game).title} games cannot be written as records")
+        records.mkdir(parents=True, exist_ok=True)
+        config = dataclasses.replace(config, records=str(records))
     jobs = schedule(config, games)
     console = Console(stderr=True)
     started = time.perf_counter()

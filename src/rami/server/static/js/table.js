@@ -845,6 +845,29 @@ function renderResult() {
   $("result-body").replaceChildren(...body);
   $("next-deal").hidden = !!over || mySeat() === null;
   $("rematch").hidden = !over || mySeat() === null;
+  renderRecordLink(body);
+}
+
+// The deal's open record (docs/records.md) and its revealed shuffle, near the result:
+// a link to GET /api/tables/{code}/record (finished deals only are shown in full there).
+function renderRecordLink(body) {
+  let link = $("record-download");
+  if (!link) {
+    link = el("a", "button", t("download_record"));
+    link.id = "record-download";
+    link.href = `/api/tables/${encodeURIComponent(code)}/record`;
+    link.setAttribute("download", `rami-${code}.rami`);
+    $("replay-button").after(link);
+  }
+  const shuffle = state.table?.shuffle;
+  if (shuffle && shuffle.seed !== null && shuffle.seed !== undefined) {
+    const line = el("p", "muted small shuffle-revealed", t("shuffle_revealed", {
+      deal: shuffle.deal, seed: shuffle.seed, salt: shuffle.salt, commitment: shuffle.commitment,
+    }));
+    line.id = "shuffle-revealed";
+    line.style.overflowWrap = "anywhere"; // the 64-digit commitment wraps on a phone
+    $("result-body").append(line);
+  }
 }
 
 function scoreboard() {
