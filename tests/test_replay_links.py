@@ -88,7 +88,7 @@ def test_a_finished_deal_replays_move_by_move_from_an_unguessable_link(
     page = client.get(f"/r/{link['link']}")
     assert page.status_code == 200 and "replay-view.js" in page.text
     replay = client.get(f"/api/replays/{link['link']}").json()
-    assert [s["name"] for s in replay["seats"]][0] == "Ana"
+    assert replay["seats"][0]["name"] == "Ana"
     (deal,) = replay["deals"]
     frames = deal["frames"]
     assert frames[0]["move"] is None and all(f["move"] for f in frames[1:])
@@ -106,7 +106,8 @@ def test_a_finished_deal_replays_move_by_move_from_an_unguessable_link(
 
 def test_hands_of_a_deal_in_play_are_never_served(client: TestClient) -> None:
     made = new_table(
-        client, [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "easy"}],
+        client,
+        [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "easy"}],
         options={"max_turns": 6, "elimination": 50},
     )
     code, token = made["code"], made["token"]
@@ -155,14 +156,17 @@ def test_the_creator_makes_replays_private_and_only_the_tables_seats_open_them(
     assert client.get(f"/api/replays/{link}/verify").status_code == 403
     assert client.get(f"/api/replays/{link}", headers=bearer(joined["token"])).status_code == 200
     assert link_of(client, code)["private"] is True  # stored
-    bad = client.put(f"/api/tables/{code}/replay-privacy", json={"private": "x"}, headers=bearer(token))
+    bad = client.put(
+        f"/api/tables/{code}/replay-privacy", json={"private": "x"}, headers=bearer(token)
+    )
     assert bad.status_code in (400, 422)
     client.put(f"/api/tables/{code}/replay-privacy", json={"private": False}, headers=bearer(token))
     assert client.get(f"/api/replays/{link}").status_code == 200
 
 
-def test_the_privacy_setting_survives_a_restart(tmp_path: Path) -> None:
-    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'rami.db'}", bot_delay=0)
+def test_the_link_and_its_privacy_survive_a_restart(db_url: str) -> None:
+    """Stored (migration 0003), on SQLite and PostgreSQL."""
+    config = ServerConfig(db_url=db_url, bot_delay=0)
     with TestClient(create_app(config)) as c:
         made = new_table(c, [{"kind": "human"}, {"kind": "bot"}])
         link = link_of(c, made["code"])["link"]
@@ -174,7 +178,10 @@ def test_the_privacy_setting_survives_a_restart(tmp_path: Path) -> None:
     with TestClient(create_app(config)) as c:
         assert c.get(f"/api/replays/{link}").json()["error"]["code"] == "private"
         assert link_of(c, made["code"], made["token"]) == {
-            "link": link, "url": f"http://testserver/r/{link}", "private": True, "creator": True
+            "link": link,
+            "url": f"http://testserver/r/{link}",
+            "private": True,
+            "creator": True,
         }
 
 
@@ -229,9 +236,22 @@ def fake_reviewer(gate: threading.Event) -> Callable[..., Mapping[str, Any]]:
         progress(1, 2)
         progress(2, 2)
         move = doc["actions"][0]
-        return {"seat": seat, "decisions": [{"index": 0, "move": move, "best": move,
-                "loss": 0.0, "stderr": 0.0, "label": "good", "why": None}],
-                "points_lost": 0.0, "accuracy": 100.0}
+        return {
+            "seat": seat,
+            "decisions": [
+                {
+                    "index": 0,
+                    "move": move,
+                    "best": move,
+                    "loss": 0.0,
+                    "stderr": 0.0,
+                    "label": "good",
+                    "why": None,
+                }
+            ],
+            "points_lost": 0.0,
+            "accuracy": 100.0,
+        }
 
     return run
 

@@ -44,7 +44,15 @@ from rami.server.storage import Store, metadata
 from rami.server.tables import LiveTable, TableManager
 from rami.views import GameView
 
-__all__ = ["LINK_BYTES", "ReviewJobs", "created", "replay_of", "router"]
+__all__ = [
+    "LINK_BYTES",
+    "ReviewJobs",
+    "created",
+    "real_reviewer",
+    "replay_of",
+    "review_available",
+    "router",
+]
 
 LINK_BYTES = 16  # 128 bits of ``secrets``: as unguessable as a seat token
 MAX_FRAMES = 2000  # per deal
@@ -86,7 +94,9 @@ def _row(store: Store, *, link: str | None = None, table_id: int | None = None) 
         links_t.c.creator_seat,
         links_t.c.private,
     ).join(tables_t, tables_t.c.id == links_t.c.table_id)
-    query = query.where(links_t.c.link == link if link is not None else links_t.c.table_id == table_id)
+    query = query.where(
+        links_t.c.link == link if link is not None else links_t.c.table_id == table_id
+    )
     with store.engine.connect() as conn:
         found = conn.execute(query).first()
     if found is None:
@@ -106,7 +116,7 @@ def ensure_link(store: Store, table_id: int, creator_seat: int | None = None) ->
         "private": False,
         "created_at": time.time(),
     }
-    with contextlib.suppress(IntegrityError), store._writing() as conn:  # noqa: SLF001
+    with contextlib.suppress(IntegrityError), store._writing() as conn:
         conn.execute(links_t.insert().values(**row))  # another request may have been first
     made = _row(store, table_id=table_id)
     assert made is not None
@@ -114,10 +124,8 @@ def ensure_link(store: Store, table_id: int, creator_seat: int | None = None) ->
 
 
 def set_private(store: Store, table_id: int, private: bool) -> None:
-    with store._writing() as conn:  # noqa: SLF001
-        conn.execute(
-            update(links_t).where(links_t.c.table_id == table_id).values(private=private)
-        )
+    with store._writing() as conn:
+        conn.execute(update(links_t).where(links_t.c.table_id == table_id).values(private=private))
 
 
 def created(store: Store, table_id: int, creator_seat: int | None) -> str:
@@ -132,19 +140,20 @@ def _cards(value: object) -> list[str]:
     return [str(c) for c in value] if isinstance(value, list | tuple) else []
 
 
-def _frame(
-    state: Any, players: int, move: Move | None, public: GameView
-) -> dict[str, object]:
+def _items(value: object) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def _frame(state: Any, players: int, move: Move | None, public: GameView) -> dict[str, object]:
     """One position: every hand (the deal is over), the public table, the move that led here."""
     hands = [_cards(state.view(s).get("hand")) for s in range(players)]
-    seats = public.get("seats") or []
+    seats = _items(public.get("seats"))
     melds = [
-        [_cards(m) for m in (s.get("melds") or [])] if isinstance(s, Mapping) else []
-        for s in seats
+        [_cards(m) for m in _items(s.get("melds"))] if isinstance(s, Mapping) else [] for s in seats
     ]
     table = [
         {"cards": _cards(m.get("cards")), "owner": m.get("owner")}
-        for m in public.get("table") or []
+        for m in _items(public.get("table"))
         if isinstance(m, Mapping)
     ]
     pile = _cards(public.get("discard_pile"))
@@ -286,11 +295,22 @@ def review_available() -> bool:
     return importlib.util.find_spec("rami.review") is not None
 
 
-def _run_review(doc: Mapping[str, Any], seat: int, progress: Callable[[int, int], None]) -> Any:
-    """``rami.review.review`` of one deal document (the deal ``to_json`` layout)."""
+def _run_review(
+    doc: Mapping[str, Any],
+    seat: int,
+    progress: Callable[[int, int], None],
+    samples: int | None = None,
+) -> Any:
+    """``rami.review.review`` of one deal document (the deal ``to_json`` layout);
+    ``samples`` None: the game's own number of determinizations per decision."""
     module: Any = importlib.import_module("rami.review")
     item = module.ReviewDeal(str(doc["game"]), dict(doc), 1, seat)
-    return module.review(item, seat, progress).to_json()
+    return module.review(item, seat, progress, samples=samples).to_json()
+
+
+def real_reviewer(samples: int | None = None) -> Reviewer:
+    """The review of ``rami.review`` (``samples``: fewer for a quick test)."""
+    return lambda doc, seat, progress: _run_review(doc, seat, progress, samples)
 
 
 class ReviewJobs:
@@ -298,7 +318,8 @@ class ReviewJobs:
     and seat: asking again for the same deal and seat gives the same job."""
 
     def __init__(self, reviewer: Reviewer | None = None) -> None:
-        self.reviewer: Reviewer = reviewer if reviewer is not None else _run_review
+        self.real = reviewer is None
+        self.reviewer: Reviewer = reviewer if reviewer is not None else real_reviewer()
         self.jobs: dict[str, Job] = {}
         self.by_key: dict[tuple[int, int, int], Job] = {}
         self._pool: ThreadPoolExecutor | None = None
@@ -496,14 +517,19 @@ async def put_replay_privacy(
     if seat is None or seat != row.creator_seat:
         raise TableError("not_creator", "only the table's creator can change who sees its replays")
     await asyncio.to_thread(set_private, store, live.record.id, body.private)
-    return {"link": row.link, "url": _url(request, row.link), "private": body.private, "creator": True}
+    return {
+        "link": row.link,
+        "url": _url(request, row.link),
+        "private": body.private,
+        "creator": True,
+    }
 
 
 @router.get("/api/replays/{link}", responses=_ERRORS, tags=["replays"])
 async def get_replay(link: str, request: Request, token: Token) -> dict[str, object]:
     """The finished deals of the link's table move by move (every hand: they are over);
     a deal in play is only counted (``in_play``), never shown."""
-    _row_, live = await _link(request, link, token)
+    _, live = await _link(request, link, token)
     text = await _manager(request).record(live)
     record = await asyncio.to_thread(read, text)
     out = await asyncio.to_thread(replay_of, record)
@@ -521,7 +547,7 @@ async def get_replay(link: str, request: Request, token: Token) -> dict[str, obj
 )
 async def get_replay_record(link: str, request: Request, token: Token) -> Response:
     """The link's ``.rami`` record (the deal in play as its public moves only)."""
-    _row_, live = await _link(request, link, token)
+    _, live = await _link(request, link, token)
     text = await _manager(request).record(live)
     return Response(
         text.encode("utf-8"),
@@ -535,7 +561,7 @@ async def get_replay_record(link: str, request: Request, token: Token) -> Respon
 )
 async def get_replay_verify(link: str, request: Request, token: Token) -> dict[str, object]:
     """Verify this shuffle: each revealed seed opens its commitment and deals the cards."""
-    _row_, live = await _link(request, link, token)
+    _, live = await _link(request, link, token)
     text = await _manager(request).record(live)
     return await asyncio.to_thread(verify_text, text)
 
@@ -561,7 +587,7 @@ async def post_review(
 ) -> dict[str, object]:
     """Review the token's own seat in a finished deal, in the background: the job to poll.
     The same deal and seat again gives the same job (its progress or its result)."""
-    _row_, live = await _link(request, link, token)
+    _, live = await _link(request, link, token)
     seat = live.seat_for_token(token)
     if seat is None:
         raise TableError("spectator", "only a seated player can review their own decisions")
@@ -573,7 +599,7 @@ async def post_review(
     if not deal.active[seat]:
         raise TableError("bad_request", f"your seat did not play deal {body.deal}")
     jobs = _jobs(request)
-    if jobs.reviewer is _run_review and not review_available():
+    if jobs.real and not review_available():
         raise TableError("unavailable", "this server has no move-by-move review")
     doc = {
         "game": deal.game,

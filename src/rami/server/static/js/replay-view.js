@@ -176,12 +176,13 @@ function render() {
   const slider = $("replay-slider");
   slider.max = String(last);
   slider.value = String(state.step);
-  slider.setAttribute("aria-valuetext", t("replay_step", { i: state.step, n: last }));
-  $("replay-count").textContent = t("replay_step", { i: state.step, n: last });
+  slider.setAttribute("aria-valuetext", t("replay_move_of", { i: state.step, n: last }));
+  $("replay-count").textContent = t("replay_move_of", { i: state.step, n: last });
   $("replay-first").disabled = $("replay-prev").disabled = state.step === 0;
   $("replay-next").disabled = $("replay-last").disabled = state.step === last;
   document.body.dataset.step = String(state.step);
   document.body.dataset.steps = String(last);
+  for (const id of ["replay-controls", "replay-seats", "replay-felt"]) $(id).hidden = !deal;
   if (!deal) {
     $("replay-seats").replaceChildren();
     $("replay-felt").replaceChildren();

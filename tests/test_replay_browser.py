@@ -1,0 +1,200 @@
+"""The web replay (issue 24): a player finishes a deal, opens its replay link; another
+browser steps through it with the arrow keys, sees the settlement and verifies the shuffle;
+the player reviews their own decisions with a progress line that survives a reload; a
+``.rami`` file opens in the replay page and a bad one gets one error naming its line."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("playwright.sync_api")
+
+import httpx
+import test_browser
+import uvicorn
+from browser_support import free_port
+from test_browser import CHROMIUM
+from test_table_browser import DESKTOP, PHONE, bots, create, inside, open_table, play_to_end, shot
+
+from rami.server import ServerConfig, create_app
+from rami.server.replays import ReviewJobs, real_reviewer, review_available
+
+browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
+
+AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed")
+
+
+def axe_serious(page: Any) -> list[str]:
+    """axe-core's serious and critical violations (none when axe-core is not installed:
+    ``make test`` installs it with npm)."""
+    if not AXE.exists():
+        return []
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async () => { const r = await axe.run(document, {resultTypes: ['violations']});"
+        " return r.violations.filter(v => ['serious', 'critical'].includes(v.impact))"
+        ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')); }"
+    )
+    return list(found)
+
+
+def slow_fake(doc: Mapping[str, Any], seat: int, progress: Callable[[int, int], None]) -> Any:
+    """A stand-in review (until ``rami.review`` is on this branch): the real JSON shape,
+    progress over about two seconds."""
+    moves = list(doc["actions"])[:3]
+    for i in range(4):
+        progress(i, 4)
+        time.sleep(0.5)
+    progress(4, 4)
+    decisions = [
+        {"index": i, "move": m, "best": m, "loss": 0.0, "stderr": 0.0, "label": "good", "why": None}
+        for i, m in enumerate(moves)
+    ]
+    return {"seat": seat, "decisions": decisions, "points_lost": 0.0, "accuracy": 100.0}
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("replay") / "rami.db"
+    app = create_app(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0))
+    # a quick review: few determinizations per decision (the real one when it is here)
+    app.state.review_jobs = ReviewJobs(
+        real_reviewer(samples=4) if review_available() else slow_fake
+    )
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 15
+    while not server.started:
+        assert time.time() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
+    browser: Any, base_url: str, tmp_path: Path
+) -> None:
+    made = create(
+        base_url,
+        "tunisian",
+        "1v1",
+        [{"kind": "human"}, *bots(1)],
+        options={"max_turns": 6, "elimination": 50},
+    )
+    code, token = made["code"], made["token"]
+    context, page, errors = open_table(browser, base_url, code, token, DESKTOP)
+    other = browser.new_context(viewport=DESKTOP, locale="en-GB", reduced_motion="reduce")
+    other.add_init_script("try { localStorage.setItem('rami.lang', 'en') } catch {}")
+    try:
+        play_to_end(page)
+        link = page.locator("#replay-link")
+        link.wait_for(state="visible")
+        inside(page, "#replay-link", DESKTOP)
+        shot(page, "replay-table-link")
+        url = link.get_attribute("href") or ""
+        assert "/r/" in url and code not in url
+        # another browser, with no seat: the link, the arrow keys, the settlement, verify
+        viewer = other.new_page()
+        viewer.on("pageerror", lambda exc: errors.append("viewer: " + str(exc)))
+        viewer.goto(url)
+        viewer.wait_for_selector("body[data-ready='1']")
+        assert viewer.locator("#review-box").is_hidden()  # not their seat: no review
+        assert viewer.locator("#replay-seats .seat-box").count() == 2
+        assert viewer.get_attribute("body", "data-step") == "0"
+        viewer.locator("body").press("ArrowRight")
+        viewer.locator("body").press("ArrowRight")
+        viewer.locator("body").press("ArrowRight")
+        assert viewer.get_attribute("body", "data-step") == "3"
+        viewer.locator("body").press("ArrowLeft")
+        assert viewer.get_attribute("body", "data-step") == "2"
+        assert viewer.locator("#replay-move").inner_text().strip()
+        shot(viewer, "replay-step")
+        viewer.locator("body").press("End")
+        viewer.locator("#replay-result").wait_for(state="visible")
+        assert "finished" in viewer.locator("#replay-result").inner_text() or "no finisher" in (
+            viewer.locator("#replay-result").inner_text()
+        )
+        viewer.click("#replay-verify")
+        viewer.wait_for_selector("body[data-verified]")
+        verdict = viewer.locator("#replay-verdict").inner_text()
+        assert viewer.get_attribute("body", "data-verified") == "ok", verdict
+        assert "The shuffle holds" in verdict and "verified 1 deal" in verdict
+        inside(viewer, "#replay-steps button, #replay-verify", DESKTOP)
+        shot(viewer, "replay-settlement-verified")
+        assert axe_serious(viewer) == []
+        # every hand or one seat's view: the bot's cards become backs from seat 0's view
+        viewer.select_option("#replay-pov", "0")
+        backs = viewer.locator("#replay-seats .seat-box").nth(1).locator(".card.back")
+        assert backs.count() > 0
+        viewer.set_viewport_size(PHONE)
+        viewer.locator("body").press("Home")
+        inside(viewer, "#replay-steps button, #replay-slider", PHONE)
+        wide = viewer.evaluate(
+            "[...document.querySelectorAll('body *')].filter(e => "
+            "e.getBoundingClientRect().right > innerWidth + 0.5).slice(0, 5)"
+            ".map(e => e.tagName + '#' + e.id + '.' + e.className)"
+        )
+        assert viewer.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
+        shot(viewer, "replay-phone")
+        # the player: their own review, with a progress line that survives a reload
+        assert link.get_attribute("target") == "_blank"  # the table stays open
+        mine = context.new_page()  # the same browser as the table: it knows the seat
+        mine.on("pageerror", lambda exc: errors.append("mine: " + str(exc)))
+        mine.goto(url)
+        mine.wait_for_selector("body[data-ready='1']")
+        mine.locator("#review-box").wait_for(state="visible")
+        mine.click("#review-start")
+        progress = mine.locator("#review-progress")
+        progress.wait_for(state="visible")
+        assert "Review" in progress.inner_text() or "Waiting" in progress.inner_text()
+        shot(mine, "replay-review-progress")
+        mine.reload()
+        mine.wait_for_selector("body[data-ready='1']")
+        mine.wait_for_selector("body[data-review]")  # the same job, found again
+        mine.wait_for_selector("body[data-review='done']", timeout=60_000)
+        rows = mine.locator("#review-result tr")
+        assert rows.count() >= 2
+        summary = mine.locator(".review-summary").inner_text()
+        assert "points lost" in summary and "accuracy" in summary
+        shot(mine, "replay-review-done")
+        assert axe_serious(mine) == []
+        # a .rami file opened in the replay page; a bad one names its line
+        text = httpx.get(f"{base_url}/api/tables/{code}/record", timeout=10).text
+        good = tmp_path / "deal.rami"
+        good.write_text(text, encoding="utf-8")
+        bad = tmp_path / "bad.rami"
+        bad.write_text(text.replace("Seed: ", "Seed: x", 1), encoding="utf-8")
+        viewer.goto(f"{base_url}/replay")
+        viewer.wait_for_selector("body[data-ready='1']")
+        viewer.set_input_files("#replay-file", str(bad))
+        viewer.wait_for_function(
+            "document.getElementById('replay-notice').textContent.includes('bad.rami')"
+        )
+        error = viewer.locator("#replay-notice").inner_text()
+        assert "line" in error and "\n" not in error.strip(), error
+        shot(viewer, "replay-bad-file")
+        viewer.set_input_files("#replay-file", str(good))
+        viewer.wait_for_function("document.body.dataset.steps > 0")
+        assert viewer.locator("#replay-notice").is_hidden()
+        viewer.click("#replay-verify")
+        viewer.wait_for_selector("body[data-verified='ok']")
+        shot(viewer, "replay-file")
+    finally:
+        other.close()
+        context.close()
+    assert not errors, errors
