@@ -66,6 +66,8 @@ def slow_fake(doc: Mapping[str, Any], seat: int, progress: Callable[[int, int], 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("replay") / "rami.db"
+    patch = pytest.MonkeyPatch()
+    patch.setenv("RAMI_CACHE_DIR", str(db.parent / "reviews"))  # not the user's cache
     app = create_app(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0))
     # a quick review: few determinizations per decision (the real one when it is here)
     app.state.review_jobs = ReviewJobs(
@@ -84,6 +86,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        patch.undo()
 
 
 def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
@@ -173,6 +176,26 @@ def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
         assert "points lost" in summary and "accuracy" in summary
         shot(mine, "replay-review-done")
         assert axe_serious(mine) == []
+        first = mine.locator("#review-result td button").first
+        index = int(first.inner_text()) - 1
+        first.click()  # the position of that decision, from the player's own view
+        assert mine.get_attribute("body", "data-step") == str(index)
+        assert mine.locator("#replay-pov").input_value() == "0"
+        # the creator makes the table's replays private: the other browser is refused
+        page.click("#result-hide")  # see the table, then its invite drawer
+        page.click("[data-drawer='invite']")
+        private = page.locator("#replay-private")
+        private.wait_for(state="visible")
+        shot(page, "replay-private-setting")
+        private.check()
+        page.wait_for_function("!document.getElementById('replay-private').disabled")
+        viewer.reload()
+        viewer.wait_for_selector("body[data-ready='1']")
+        assert "private" in viewer.locator("#replay-notice").inner_text()
+        assert viewer.locator("#replay-seats .seat-box").count() == 0
+        mine.reload()  # the player's own browser still opens it
+        mine.wait_for_selector("body[data-ready='1']")
+        assert mine.locator("#replay-seats .seat-box").count() == 2
         # a .rami file opened in the replay page; a bad one names its line
         text = httpx.get(f"{base_url}/api/tables/{code}/record", timeout=10).text
         good = tmp_path / "deal.rami"
@@ -194,6 +217,10 @@ def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
         viewer.click("#replay-verify")
         viewer.wait_for_selector("body[data-verified='ok']")
         shot(viewer, "replay-file")
+        viewer.select_option("#lang", "ar")
+        viewer.wait_for_function("document.documentElement.dir === 'rtl'")
+        assert viewer.locator("#replay-verify").inner_text() == "تحقق من هذا الخلط"
+        shot(viewer, "replay-file-arabic")
     finally:
         other.close()
         context.close()

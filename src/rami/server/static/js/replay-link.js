@@ -64,7 +64,9 @@ export async function addReplayPrivacy(code, token, container) {
   box.checked = got.private;
   const text = document.createElement("span");
   text.textContent = t("replay_private");
-  label.append(box, " ", text);
+  label.style.cssText = "display: flex; flex-direction: row; align-items: center; gap: 0.5rem;";
+  box.style.cssText = "min-height: 1.5rem; width: 1.5rem; height: 1.5rem; flex: 0 0 auto; margin: 0;";
+  label.append(box, text);
   p.append(label);
   container.append(p);
   box.addEventListener("change", async () => {

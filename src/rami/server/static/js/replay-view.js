@@ -22,6 +22,7 @@ const state = {
   step: 0,
   pov: "all", // "all" or a seat number
   pollTimer: null,
+  verdict: null, // the last "Verify this shuffle" answer
 };
 
 function el(tag, cls, text) {
@@ -122,6 +123,7 @@ async function openFile(file) {
 
 function start() {
   state.step = 0;
+  state.verdict = null;
   $("replay-verdict").hidden = true;
   fillChoices();
   render();
@@ -319,9 +321,17 @@ async function verify() {
   } catch (error) {
     verdict = { ok: false, message: error.message };
   }
-  line.classList.add(verdict.ok ? "ok" : "bad");
-  line.textContent = t(verdict.ok ? "verify_holds" : "verify_fails", { message: verdict.message });
+  state.verdict = verdict;
+  showVerdict();
   document.body.dataset.verified = verdict.ok ? "ok" : "bad";
+}
+
+function showVerdict() {
+  const { verdict } = state;
+  const line = $("replay-verdict");
+  if (!verdict) return;
+  line.className = `replay-verdict ${verdict.ok ? "ok" : "bad"}`;
+  line.textContent = t(verdict.ok ? "verify_holds" : "verify_fails", { message: verdict.message });
 }
 
 function download(event) {
@@ -428,8 +438,20 @@ function renderReview(review) {
     move.append(actionLabel(d.move));
     const best = el("td");
     best.append(actionLabel(d.best));
+    const at = el("td");
+    const jump = el("button", "small link", String(d.index + 1));
+    jump.type = "button";
+    jump.title = t("review_show");
+    jump.addEventListener("click", () => {
+      // the position the seat decided in, from its own view
+      state.pov = String(review.seat);
+      $("replay-pov").value = state.pov;
+      go(d.index);
+      $("replay-controls").scrollIntoView({ block: "start" });
+    });
+    at.append(jump);
     row.append(
-      el("td", "", String(d.index + 1)),
+      at,
       move,
       best,
       el("td", "", `${d.loss.toFixed(2)} ± ${d.stderr.toFixed(2)}`),
@@ -449,11 +471,9 @@ function keys(event) {
   const target = event.target;
   if (target instanceof HTMLSelectElement || (target instanceof HTMLInputElement && target.type !== "range")) return;
   if (target instanceof HTMLInputElement && target.type === "range") return; // the slider steps itself
-  const rtl = document.documentElement.dir === "rtl";
-  const forward = rtl ? "ArrowLeft" : "ArrowRight";
-  const back = rtl ? "ArrowRight" : "ArrowLeft";
-  if (event.key === forward) go(state.step + 1);
-  else if (event.key === back) go(state.step - 1);
+  // the step bar runs left to right in every language (as the table's seats do)
+  if (event.key === "ArrowRight") go(state.step + 1);
+  else if (event.key === "ArrowLeft") go(state.step - 1);
   else if (event.key === "Home") go(0);
   else if (event.key === "End") go(Number.MAX_SAFE_INTEGER);
   else return;
@@ -500,6 +520,7 @@ async function main() {
     if (state.data) {
       fillChoices();
       render();
+      showVerdict();
     }
   });
   wire();
