@@ -285,3 +285,36 @@ def test_a_review_runs_in_the_background_for_the_seats_own_decisions(client: Tes
     assert client.get(f"{path}/nosuchjob", headers=bearer(token)).status_code == 404
     assert client.post(path, json={"deal": 2}, headers=bearer(token)).status_code == 409
     assert client.post(path, json={"deal": 0}, headers=bearer(token)).status_code in (400, 422)
+
+
+def test_a_finished_deal_shows_while_the_next_one_stays_hidden(client: TestClient) -> None:
+    made = new_table(
+        client,
+        [{"kind": "human", "name": "Ana"}, {"kind": "bot", "level": "easy"}],
+        options={"max_turns": 6},  # T-13: the match goes on after deal 1
+    )
+    code, token = made["code"], made["token"]
+    link = link_of(client, code)["link"]
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        play(ws, hello(ws, token))
+        dealt = client.post(f"/api/tables/{code}/next-deal", headers=bearer(token))
+        assert dealt.status_code == 200, dealt.text
+        state = until(ws, lambda m: is_state(m) and m["table"]["shuffle"]["deal"] == 2)
+        state = play(ws, state, moves=2)
+        assert not state["view"].get("result")
+        replay = client.get(f"/api/replays/{link}").json()
+        assert [d["number"] for d in replay["deals"]] == [1] and replay["in_play"] == 1
+        commitment = state["table"]["shuffle"]["commitment"]
+        assert commitment not in str(replay)  # nothing of deal 2, not even its commitment
+        review = client.post(f"/api/replays/{link}/review", json={"deal": 2}, headers=bearer(token))
+        assert review.status_code == 409
+        asked = client.get(f"/api/replays/{link}?deal=2")  # not even when asked for
+        assert asked.status_code == 400 and commitment not in asked.text
+        state = play(ws, state)
+    replay = client.get(f"/api/replays/{link}").json()  # deal 2 is over: it shows, last
+    assert [d["frames"] is not None for d in replay["deals"]] == [False, True]
+    first = client.get(f"/api/replays/{link}?deal=1").json()["deals"]
+    assert first[0]["frames"] and first[1]["frames"] is None
+    text = client.get(f"/api/tables/{code}/record").text
+    checked = client.post("/api/records/check", json={"text": text, "deal": 1}).json()
+    assert checked["deals"][0]["frames"] == first[0]["frames"]

@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
@@ -185,7 +185,7 @@ def _settlement(record: MatchRecord, deal: DealRecord) -> list[str]:
     return []
 
 
-def _deal_json(record: MatchRecord, deal: DealRecord) -> dict[str, object]:
+def _frames(deal: DealRecord) -> list[dict[str, object]]:
     state = deal.start()
     players = deal.players
     frames = [_frame(state, players, None, state.view(None))]
@@ -193,15 +193,22 @@ def _deal_json(record: MatchRecord, deal: DealRecord) -> dict[str, object]:
         if len(frames) >= MAX_FRAMES:
             break
         frames.append(_frame(after, players, move, after.view(None)))
+    return frames
+
+
+def _deal_json(record: MatchRecord, deal: DealRecord, with_frames: bool) -> dict[str, object]:
+    """A finished deal; its positions only for the deal asked for (a Marriage deal's are
+    about 450 KB of JSON: the page asks for another deal's when it shows it)."""
     result = deal.result
     return {
         "number": deal.number,
+        "moves": len(deal.moves),
         "dealer": deal.dealer,
         "active": list(deal.active),
         "commitment": deal.commitment,
         "seed": deal.seed,
         "salt": deal.salt,
-        "frames": frames,
+        "frames": _frames(deal) if with_frames else None,
         "result": None
         if result is None
         else {"winner": result.winner, "points": list(result.points)},
@@ -209,11 +216,16 @@ def _deal_json(record: MatchRecord, deal: DealRecord) -> dict[str, object]:
     }
 
 
-def replay_of(record: MatchRecord) -> dict[str, object]:
-    """The replay's steps as JSON: only deals whose seed is revealed (over); a deal in
-    play is counted, never shown."""
+def replay_of(record: MatchRecord, deal: int | None = None) -> dict[str, object]:
+    """The replay as JSON: only deals whose seed is revealed (over), with the positions
+    of deal ``deal`` (1-based; None: the last finished one); a deal in play is counted,
+    never shown."""
     game = get_game(record.game)
-    deals = [_deal_json(record, d) for d in record.deals if d.revealed]
+    over = [d for d in record.deals if d.revealed]
+    chosen = over[-1].number if deal is None and over else deal
+    if deal is not None and all(d.number != deal for d in over):
+        raise TableError("bad_request", f"deal {deal} is not a finished deal of this record")
+    deals = [_deal_json(record, d, d.number == chosen) for d in over]
     return {
         "game": record.game,
         "title": game.title,
@@ -235,16 +247,15 @@ def replay_of(record: MatchRecord) -> dict[str, object]:
     }
 
 
-def check_text(text: str) -> dict[str, object]:
+def check_text(text: str, deal: int | None = None) -> dict[str, object]:
     """Read a posted record (one ``bad_record`` error naming the line) into replay steps."""
     try:
         record = read(text)
     except InputError as exc:
         raise TableError("bad_record", str(exc)) from None
-    out = replay_of(record)
-    if not out["deals"]:
+    if not any(d.revealed for d in record.deals):
         raise TableError("bad_record", "no deal of this record is over yet: nothing to replay")
-    return out
+    return replay_of(record, deal)
 
 
 def verify_text(text: str) -> dict[str, object]:
@@ -403,6 +414,10 @@ class RecordText(_Model):
     text: str = Field(max_length=MAX_RECORD_CHARS, description="a .rami record")
 
 
+class RecordCheck(RecordText):
+    deal: int | None = Field(None, ge=1, le=10_000, description="whose positions (default: last)")
+
+
 class VerifyAnswer(_Model):
     ok: bool
     message: str
@@ -526,13 +541,20 @@ async def put_replay_privacy(
 
 
 @router.get("/api/replays/{link}", responses=_ERRORS, tags=["replays"])
-async def get_replay(link: str, request: Request, token: Token) -> dict[str, object]:
-    """The finished deals of the link's table move by move (every hand: they are over);
-    a deal in play is only counted (``in_play``), never shown."""
+async def get_replay(
+    link: str,
+    request: Request,
+    token: Token,
+    deal: Annotated[
+        int | None, Query(ge=1, le=10_000, description="whose positions (default: the last)")
+    ] = None,
+) -> dict[str, object]:
+    """The finished deals of the link's table, deal ``deal`` move by move (every hand:
+    it is over); a deal in play is only counted (``in_play``), never shown."""
     _, live = await _link(request, link, token)
     text = await _manager(request).record(live)
     record = await asyncio.to_thread(read, text)
-    out = await asyncio.to_thread(replay_of, record)
+    out = await asyncio.to_thread(replay_of, record, deal)
     seat = live.seat_for_token(token)
     out["link"] = link
     out["my_seat"] = seat
@@ -567,10 +589,10 @@ async def get_replay_verify(link: str, request: Request, token: Token) -> dict[s
 
 
 @router.post("/api/records/check", responses=_ERRORS, tags=["replays"])
-async def post_record_check(body: RecordText) -> dict[str, object]:
+async def post_record_check(body: RecordCheck) -> dict[str, object]:
     """A ``.rami`` file's replay steps (the same as a link's); a bad file gets one
     ``bad_record`` error naming the line and the rule."""
-    return await asyncio.to_thread(check_text, body.text)
+    return await asyncio.to_thread(check_text, body.text, body.deal)
 
 
 @router.post(

@@ -67,14 +67,18 @@ function currentDeal() {
 // ------------------------------------------------------------------ loading
 
 async function loadLink() {
+  const wanted = Number(parts[2] || 0);
+  const query = Number.isInteger(wanted) && wanted > 0 ? `?deal=${wanted}` : "";
   try {
-    state.data = await api(`/api/replays/${encodeURIComponent(link)}`, { token: myToken() });
+    state.data = await api(`/api/replays/${encodeURIComponent(link)}${query}`, { token: myToken() }).catch((error) => {
+      if (query && error.code === "bad_request") return api(`/api/replays/${encodeURIComponent(link)}`, { token: myToken() });
+      throw error;
+    });
   } catch (error) {
     notice(error instanceof ApiError ? error.message : String(error));
     return;
   }
-  const wanted = Number(parts[2] || 0);
-  const index = state.data.deals.findIndex((d) => d.number === wanted);
+  const index = state.data.deals.findIndex((d) => d.frames);
   state.deal = index >= 0 ? index : Math.max(0, state.data.deals.length - 1);
   $("replay-download").href = `/api/replays/${encodeURIComponent(link)}/record`;
   $("replay-download").setAttribute("download", "rami-replay.rami");
@@ -117,7 +121,7 @@ async function openFile(file) {
   $("replay-download").hidden = false;
   state.text = text;
   state.fileName = file.name;
-  state.deal = 0;
+  state.deal = Math.max(0, state.data.deals.findIndex((d) => d.frames));
   start();
 }
 
@@ -172,7 +176,7 @@ function moveText(frame, viewer) {
 
 function render() {
   const deal = currentDeal();
-  const frames = deal ? deal.frames : [];
+  const frames = deal?.frames || [];
   const last = Math.max(0, frames.length - 1);
   state.step = Math.min(Math.max(0, state.step), last);
   const slider = $("replay-slider");
@@ -184,8 +188,8 @@ function render() {
   $("replay-next").disabled = $("replay-last").disabled = state.step === last;
   document.body.dataset.step = String(state.step);
   document.body.dataset.steps = String(last);
-  for (const id of ["replay-controls", "replay-seats", "replay-felt"]) $(id).hidden = !deal;
-  if (!deal) {
+  for (const id of ["replay-controls", "replay-seats", "replay-felt"]) $(id).hidden = !frames.length;
+  if (!deal || !frames.length) {
     $("replay-seats").replaceChildren();
     $("replay-felt").replaceChildren();
     $("replay-result").hidden = true;
@@ -299,6 +303,27 @@ function renderResult(deal, atEnd) {
   for (const text of deal.settlement.slice(2)) lines.append(el("li", "", text));
   if (lines.childElementCount) body.push(lines);
   $("replay-result-body").replaceChildren(...body);
+}
+
+// Another deal: its positions are fetched when first shown (one deal's can be large).
+async function showDeal(index) {
+  const deal = state.data.deals[index];
+  if (!deal) return;
+  if (!deal.frames) {
+    try {
+      const got = state.text !== null
+        ? await api("/api/records/check", { method: "POST", body: { text: state.text, deal: deal.number } })
+        : await api(`/api/replays/${encodeURIComponent(link)}?deal=${deal.number}`, { token: myToken() });
+      deal.frames = got.deals.find((d) => d.number === deal.number)?.frames || [];
+    } catch (error) {
+      notice(error.message);
+      return;
+    }
+  }
+  state.deal = index;
+  state.step = 0;
+  render();
+  renderReviewBox();
 }
 
 function go(step) {
@@ -486,12 +511,7 @@ function wire() {
   $("replay-next").addEventListener("click", () => go(state.step + 1));
   $("replay-last").addEventListener("click", () => go(Number.MAX_SAFE_INTEGER));
   $("replay-slider").addEventListener("input", (e) => go(Number(e.target.value)));
-  $("replay-deal").addEventListener("change", (e) => {
-    state.deal = Number(e.target.value);
-    state.step = 0;
-    render();
-    renderReviewBox();
-  });
+  $("replay-deal").addEventListener("change", (e) => showDeal(Number(e.target.value)));
   $("replay-pov").addEventListener("change", (e) => {
     state.pov = e.target.value;
     render();
