@@ -9,6 +9,7 @@ import { languageSwitcher, levelLabel, pickLanguage, setLanguage, t, translatePa
 import { logEntry } from "./log_text.js";
 import { avatar, backsFan, ringTimer } from "./felt.js";
 import { animateChanges, settle, snapshot } from "./motion.js";
+import { markTerms } from "./terms.js";
 import { playSound, setSoundOn, soundOn as soundIsOn, unlock } from "./sound.js";
 
 const $ = (id) => document.getElementById(id);
@@ -282,6 +283,7 @@ function render() {
   renderLog();
   renderInvite();
   renderHint();
+  markTerms($("main"), $("result-body"), $("log"));
   restoreFocus(keepAction, inActions, inHand);
   turnCue();
 }
@@ -478,6 +480,10 @@ function road(seat) {
   if (!limit) return null;
   const bar = el("span", "road");
   bar.title = t("road_to", { total, limit });
+  bar.setAttribute("role", "progressbar");
+  bar.setAttribute("aria-valuemin", "0");
+  bar.setAttribute("aria-valuemax", String(limit));
+  bar.setAttribute("aria-valuenow", String(Math.min(total, limit)));
   bar.setAttribute("aria-label", t("road_to", { total, limit }));
   const fill = el("span");
   fill.style.width = `${Math.min(100, (100 * total) / limit)}%`;
