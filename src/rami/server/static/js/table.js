@@ -630,6 +630,7 @@ function renderTableMelds() {
     const key = m.cards.join(" ");
     const row = cardRow(m.cards);
     meldsSeen.set(m.index, key);
+    li.title = `@${m.index}: ${m.value} · ${nameOf(m.owner)}`; // shown when a short screen hides the text
     li.append(el("span", "index", `@${m.index}`), row, el("span", "small", `${m.value} · ${nameOf(m.owner)}`));
     if (m.staged) li.append(el("span", "small badge", t("staged_meld")));
     return li;
