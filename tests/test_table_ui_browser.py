@@ -127,9 +127,17 @@ def test_every_phone_shape_shows_the_whole_turn(
                     " return r.bottom > box.bottom + 1 || r.top < box.top - 1; }).length; }"
                 )
                 assert clipped == 0, (game, lang, size)
-                assert (
-                    page.eval_on_selector("#all-moves", "s => s.value") == ""
-                )  # nothing preselected
+                small = page.evaluate(
+                    "() => [...document.querySelectorAll('header button, header select, #stock,"
+                    " #actions-box button, #actions-box select, .hand-tools button')]"
+                    ".filter(e => e.offsetParent !== null).map(e => [e.id || e.textContent,"
+                    " e.getBoundingClientRect()])"
+                    ".filter(([, r]) => r.height < 43.5 || r.width < 43.5)"
+                    ".map(([n, r]) => `${n} ${r.width}x${r.height}`)"
+                )
+                assert not small, small  # touch targets of 44 px at least
+                chosen = page.eval_on_selector("#all-moves", "s => s.value")
+                assert chosen == ""  # nothing preselected
                 assert page.is_disabled("#play-selected")
                 if game == "tunisian":
                     assert page.locator(".seat-box .badge.partner").count() == 1
@@ -247,7 +255,24 @@ def test_reduced_motion_moves_nothing_and_the_keyboard_plays(browser: Any, base_
         got = page.evaluate(SAMPLE_DRAW)
         assert got["animated"] == 0 and got["running"] == 0, got
         assert len({(round(x), round(y)) for x, y in got["samples"]}) == 1, got["samples"]
-        # the keyboard alone: the drawn card has the focus's neighbourhood; D discards it
+        # a selected card (raised, gold) never looks like the focused one (blue ring)
+        page.focus("#hand .card >> nth=0")
+        page.keyboard.press("Space")  # selects it
+        page.keyboard.press("ArrowRight" if page.evaluate("document.dir") != "rtl" else "ArrowLeft")
+        looks = page.evaluate(
+            "() => [...document.querySelectorAll('#hand .card')].slice(0, 2).map(c => {"
+            " const s = getComputedStyle(c); return [c.getAttribute('aria-pressed'),"
+            " c === document.activeElement, s.outlineStyle, s.outlineColor, s.transform,"
+            " s.backgroundColor]; })"
+        )
+        (
+            (pressed0, focus0, outline0, _, lift0, paper0),
+            (pressed1, focus1, outline1, ring1, lift1, paper1),
+        ) = looks
+        assert pressed0 == "true" and not focus0 and outline0 == "none" and lift0 != "none"
+        assert pressed1 == "false" and focus1 and outline1 == "solid" and lift1 == "none"
+        assert ring1 == "rgb(26, 115, 232)" and paper0 != paper1, looks
+        # the keyboard alone: D discards the focused card
         before = version(page)
         card = page.locator("#hand .card.discardable").first
         card.focus()
