@@ -49,20 +49,21 @@ export function backsFan(count) {
   return fan;
 }
 
-// The ring round the avatar of the seat whose clock runs: `share` of the time left (0..1).
+// The ring round the avatar of the seat whose clock runs, filled with the share of the
+// time left. Seats are redrawn with every state, so each tick finds the avatar again.
 let ringTick = null;
 export function ringTimer(root, seat, endsAt, total) {
   clearInterval(ringTick);
   for (const a of root.querySelectorAll(".avatar.timed")) a.classList.remove("timed", "low");
   if (seat === null || seat === undefined || !total) return;
-  const target = root.querySelector(`.avatar[data-seat="${seat}"]`);
-  if (!target) return;
   const tick = () => {
     const left = Math.max(0, endsAt - Date.now()) / 1000;
-    target.style.setProperty("--ring", String(Math.min(1, left / total)));
-    target.classList.toggle("low", left <= 10);
+    for (const target of root.querySelectorAll(`.avatar[data-seat="${seat}"]`)) {
+      target.classList.add("timed");
+      target.style.setProperty("--ring", String(Math.min(1, left / total)));
+      target.classList.toggle("low", left <= 10);
+    }
   };
-  target.classList.add("timed");
-  tick();
+  queueMicrotask(tick); // after the redraw that called it
   ringTick = setInterval(tick, 250);
 }
