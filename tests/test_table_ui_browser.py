@@ -145,6 +145,11 @@ def test_every_phone_shape_shows_the_whole_turn(
                 assert page.locator(".seat-box .avatar").count() == others
                 if lang == "ar":
                     assert page.evaluate("document.documentElement.dir") == "rtl"
+                if lang == "ar" and game == "marriage":  # a term in Arabic script, Latin tooltip
+                    term = page.eval_on_selector(
+                        "#wild-label .term", "e => [e.textContent, e.title]"
+                    )
+                    assert term == ["تيبلو", "tiplu"]
                 shot(page, f"{game}-{width}x{height}-{lang}")
         finally:
             context.close()
