@@ -1,7 +1,7 @@
 """The table players prefer (issue 21), in headless Debian Chromium.
 
-- Every phone shape: both games at 375×812, 812×375 (sideways), 915×412 and 1280×800, in
-  English and Arabic: on the player's turn the whole hand, the stock, the pile's top, the
+- Every phone shape: both games at 375×812, 812×375 (sideways), 915×412, 1280×800 and the
+  range's ends 640×360, 360×640 and 1920×1080, in English and Arabic: on the player's turn the whole hand, the stock, the pile's top, the
   move controls and the status are inside the viewport (bounding boxes), the page does not
   scroll, nothing is preselected in "All moves", and in 2 v 2 the partner is marked.
 - axe-core (npm, pinned in package.json; ``make test`` installs it) on the lobby, a table,
@@ -44,7 +44,7 @@ LANGS = [
         (Path(__file__).resolve().parents[1] / "src/rami/server/static/i18n").glob("*.json")
     )
 ]
-SIZES = [(375, 812), (812, 375), (915, 412), (1280, 800)]
+SIZES = [(375, 812), (812, 375), (915, 412), (1280, 800), (640, 360), (360, 640), (1920, 1080)]
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed")
 
