@@ -1,9 +1,12 @@
 """The table players prefer (issue 21), in headless Debian Chromium.
 
 - Every phone shape: both games at 375×812, 812×375 (sideways), 915×412, 1280×800 and the
-  range's ends 640×360, 360×640 and 1920×1080, in English and Arabic: on the player's turn the whole hand, the stock, the pile's top, the
-  move controls and the status are inside the viewport (bounding boxes), the page does not
-  scroll, nothing is preselected in "All moves", and in 2 v 2 the partner is marked.
+  range's ends 640×360, 360×640 and 1920×1080, in English and Arabic: on the player's
+  turn the whole hand, the stock, the pile's top and who threw it, the move controls and
+  the status are inside the viewport (bounding boxes) and not clipped, the page does not
+  scroll, every control is a 44 px touch target, nothing is preselected in "All moves",
+  seats have avatars, in 2 v 2 the partner is marked, and Arabic writes tiplu as تيبلو with
+  the Latin word as tooltip.
 - axe-core (npm, pinned in package.json; ``make test`` installs it) on the lobby, a table,
   the rules and /score in every language: no serious or critical violation.
 - Motion: a draw (a tap on the stock) flies the new card from the stock into the hand
