@@ -234,6 +234,12 @@ SAMPLE_DRAW = """async () => {
 def test_a_draw_flies_from_the_stock_into_the_hand(browser: Any, base_url: str) -> None:
     code, token = draw_turn(base_url)
     context = context_for(browser, "en", size=(812, 375), motion="no-preference")
+    context.add_init_script(  # which elements fly (motion.js animates with element.animate)
+        "window.flights = []; const animate = Element.prototype.animate;"
+        "Element.prototype.animate = function (...a) {"
+        " window.flights.push(this.id || this.dataset.card || this.className);"
+        " return animate.apply(this, a); };"
+    )
     page, errors = open_seat(context, base_url, code, token)
     try:
         page.wait_for_function("document.body.dataset.myTurn === '1'")
@@ -248,6 +254,16 @@ def test_a_draw_flies_from_the_stock_into_the_hand(browser: Any, base_url: str) 
         assert len(moving) >= 3, samples  # seen in flight, not only at both ends
         assert samples[-1] == samples[-2]  # and it lands (flights are at most 300 ms)
         shot(page, "motion-after-draw")
+        # my discard flies to the pile, then the bot's from its seat (and its draw to it)
+        page.evaluate("window.flights = []")
+        before = version(page)
+        page.locator("#hand .card.discardable").first.dblclick()
+        wait_version(page, before)
+        page.wait_for_function("document.body.dataset.myTurn === '1'", timeout=20_000)
+        page.wait_for_timeout(100)
+        flights = page.evaluate("window.flights")
+        assert flights.count("pile-top-card") >= 2, flights  # mine and the bot's
+        assert any("back" in f for f in flights), flights  # the bot's draw from the stock
     finally:
         context.close()
     assert not errors, errors
