@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
@@ -27,6 +28,7 @@ from rami.errors import InputError
 from rami.games import all_games
 from rami.memo import freeze_collector
 from rami.server.config import ServerConfig, default_db_url
+from rami.server.install import router as install_router
 from rami.server.limits import BadJSON, BodyGuard, SafeJSONResponse, dumps, loads
 from rami.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from rami.server.protocol import (
@@ -160,11 +162,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         default_response_class=SafeJSONResponse,
     )
     app.add_middleware(BodyGuard)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, strings (issue 21)
     for name, folder in client_folders().items():  # before /static, which would take them
         app.mount(f"/static/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(score_router)  # the scorekeeper: /score, /api/score/… (issue 15)
     app.include_router(replays_router)  # replay links /r/{id}, record checks, reviews (issue 24)
+    app.include_router(install_router)  # the manifest and the app shell's worker (issue 21)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
