@@ -104,14 +104,14 @@ def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
         play_to_end(page)
         link = page.locator("#replay-link")
         link.wait_for(state="visible")
-        inside(page, "#replay-link", DESKTOP)
+        inside(page, "#replay-link, #review-link", DESKTOP)
         shot(page, "replay-table-link")
         url = link.get_attribute("href") or ""
         assert "/r/" in url and code not in url
         # another browser, with no seat: the link, the arrow keys, the settlement, verify
         viewer = other.new_page()
         viewer.on("pageerror", lambda exc: errors.append("viewer: " + str(exc)))
-        viewer.goto(url)
+        viewer.goto(f"{url}#review")  # even with the table's review link
         viewer.wait_for_selector("body[data-ready='1']")
         assert viewer.locator("#review-box").is_hidden()  # not their seat: no review
         assert viewer.locator("#replay-seats .seat-box").count() == 2
@@ -155,10 +155,12 @@ def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
         assert link.get_attribute("target") == "_blank"  # the table stays open
         mine = context.new_page()  # the same browser as the table: it knows the seat
         mine.on("pageerror", lambda exc: errors.append("mine: " + str(exc)))
-        mine.goto(url)
+        review_url = page.locator("#review-link").get_attribute("href") or ""
+        assert review_url == f"{url}#review"  # the result panel's Review my decisions
+        mine.goto(review_url)
         mine.wait_for_selector("body[data-ready='1']")
         mine.locator("#review-box").wait_for(state="visible")
-        mine.click("#review-start")
+        assert mine.locator("#review-start").is_disabled()  # started by the link
         progress = mine.locator("#review-progress")
         progress.wait_for(state="visible")
         assert "Review" in progress.inner_text() or "Waiting" in progress.inner_text()

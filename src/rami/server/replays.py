@@ -58,6 +58,7 @@ LINK_BYTES = 16  # 128 bits of ``secrets``: as unguessable as a seat token
 MAX_FRAMES = 2000  # per deal
 MAX_RECORD_CHARS = 60_000  # a posted record (the body guard allows 64 KiB)
 MAX_JOBS = 16  # reviews waiting or running at once, all tables together
+KEPT_JOBS = 2000  # finished reviews kept in memory (the oldest go first)
 
 links_t = Table(
     "rami_replay_links",
@@ -349,6 +350,13 @@ class ReviewJobs:
             busy = sum(1 for j in self.jobs.values() if j.status in ("queued", "running"))
             if busy >= MAX_JOBS:
                 raise TableError("busy", "the server is reviewing other deals: try again soon")
+            if len(self.jobs) >= KEPT_JOBS:
+                for old in [j for j in self.jobs.values() if j.status in ("done", "failed")][
+                    : len(self.jobs) - KEPT_JOBS + 1
+                ]:
+                    del self.jobs[old.id]
+                    if self.by_key.get(old.key) is old:
+                        del self.by_key[old.key]
             job = Job(secrets.token_urlsafe(12), key)
             self.jobs[job.id] = job
             self.by_key[key] = job

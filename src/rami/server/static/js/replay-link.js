@@ -49,6 +49,18 @@ export async function addReplayLink(code, token, anchor, deal) {
   a.textContent = t("replay_open");
   a.title = t("replay_link");
   a.href = deal ? `${got.url}/${deal}` : got.url;
+  if (!token) return; // a seat reviews its own decisions: spectators get no Review button
+  let review = document.getElementById("review-link");
+  if (!review) {
+    review = document.createElement("a");
+    review.id = "review-link";
+    review.className = "button";
+    review.target = "_blank";
+    review.rel = "noopener";
+    a.after(review);
+  }
+  review.textContent = t("review_start");
+  review.href = `${a.href}#review`;
 }
 
 // The creator's "keep replays private" setting, once, at the end of `container`.

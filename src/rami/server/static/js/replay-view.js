@@ -383,6 +383,10 @@ function renderReviewBox() {
   if (!can) return;
   const job = readMap(REVIEW_JOBS)[jobKey()];
   if (job) poll(job); // a reload finds the review where it was
+  else if (location.hash === "#review") {
+    history.replaceState(null, "", location.pathname); // once: a reload does not restart it
+    startReview(); // the table's "Review my decisions"
+  }
 }
 
 async function startReview() {
