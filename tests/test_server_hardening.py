@@ -56,6 +56,11 @@ def make_client(tmp_path: Path, limits: RateLimits | None = None, **extra: Any) 
     return TestClient(create_app(cfg), raise_server_exceptions=False)
 
 
+@pytest.fixture(autouse=True)
+def _key_beside_the_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAMI_SECRET_FILE", raising=False)
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with make_client(tmp_path) as c:
@@ -148,13 +153,20 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_the_secret_file_is_made_once_and_bad_ones_are_one_clear_error(tmp_path: Path) -> None:
+def test_the_secret_file_is_made_once_and_bad_ones_are_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "keys" / "server.secret"
     key = load_secret(path)
     assert len(key) == 32 and load_secret(path) == key
     assert secret_path(f"sqlite:///{tmp_path}/x.db") == Path(f"{tmp_path}/x.db.secret")
     assert secret_path("sqlite://") is None and secret_path("sqlite://", "k") == Path("k")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert secret_path("postgresql://u@h/db") == tmp_path / "data" / "rami" / "server.secret"
+    monkeypatch.setenv("RAMI_SECRET_FILE", str(path))
+    assert secret_path("postgresql://u@h/db") == secret_path("sqlite:///x.db") == path
     path.write_text("not a key\n")
+
     with pytest.raises(ValueError, match="does not hold a key"):
         load_secret(path)
 

@@ -4,7 +4,8 @@ A seat code is an HMAC of the seat's stored token hash under this key (``seat_ti
 so whoever reads the database (a leaked backup, a shared PostgreSQL) learns no seat code
 and cannot act for any seat (issue 23). The key is never stored in the database:
 
-- ``--secret-file PATH`` (or ``$RAMI_SECRET_FILE``) names the file that holds it;
+- ``--secret-file PATH`` (``ServerConfig.secret_file``), else ``$RAMI_SECRET_FILE``,
+  names the file that holds it;
 - otherwise a SQLite database ``rami.sqlite3`` keeps it beside itself in
   ``rami.sqlite3.secret``, and any other database in the data folder
   (``$XDG_DATA_HOME/rami/server.secret``);
@@ -29,13 +30,16 @@ from sqlalchemy.engine import make_url
 from rami.errors import InputError
 from rami.server.config import data_dir
 
-__all__ = ["SECRET_BYTES", "load_secret", "secret_path"]
+__all__ = ["SECRET_BYTES", "SECRET_ENV", "load_secret", "secret_path"]
 
 SECRET_BYTES = 32
+SECRET_ENV = "RAMI_SECRET_FILE"
 
 
 def secret_path(db_url: str, secret_file: str | Path | None = None) -> Path | None:
     """Where the key of the server on ``db_url`` lives (None: in memory only)."""
+    if secret_file is None:
+        secret_file = os.environ.get(SECRET_ENV) or None
     if secret_file is not None:
         return Path(secret_file).expanduser()
     url = make_url(db_url)
