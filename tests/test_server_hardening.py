@@ -218,17 +218,22 @@ def test_every_look_up_path_counts_misses(client: TestClient, path: str) -> None
 
 
 def test_listing_codes_counts_each_code_tested(tmp_path: Path) -> None:
-    """``?codes=`` tested 30 codes per allowed look-up; now each code is one."""
+    """``?codes=`` tested 30 codes per allowed look-up; now each code is one, and the
+    codes past the budget are not tested (a real one among them is not answered)."""
     with make_client(tmp_path) as client:
-        thirty = ",".join(f"ZZ{i:04d}" for i in range(30))
-        refused = client.get(f"/api/tables?codes={thirty}")  # 30 misses > the 20 allowed
+        code, _tokens = two_humans(client)
+        thirty = [f"ZZ{i:04d}" for i in range(29)] + [code]
+        assert client.get(f"/api/tables?codes={','.join(thirty)}").json() == []
+        refused = client.get(f"/api/tables?codes={code}")  # the 20 misses are spent
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
     few = RateLimits(lookups=Bucket(burst=10, per_second=0.001), misses=None)
     with make_client(tmp_path, few) as client:
         code, _tokens = two_humans(client)
-        assert len(client.get(f"/api/tables?codes={code}").json()) == 1
-        eleven = ",".join([code] + [f"ZZ{i:04d}" for i in range(10)])
-        assert client.get(f"/api/tables?codes={eleven}").status_code == 429
+        first = client.get(f"/api/tables?codes={code},ZZ0001,ZZ0002")
+        assert [t["code"] for t in first.json()] == [code]
+        eight = ",".join([f"ZZ{i:04d}" for i in range(7)] + [code, code])
+        assert client.get(f"/api/tables?codes={eight}").json() == []  # spent before the real code
+        assert client.get(f"/api/tables?codes={code}").status_code == 429
 
 
 def test_players_out_of_misses_still_reach_their_own_tables(client: TestClient) -> None:

@@ -319,12 +319,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if blocked is not None:
             raise blocked
         found = await asyncio.to_thread(mgr.store.existing_codes, wanted)
+        tested = []
         for code in wanted:  # each code tested is one look-up, and a miss if it is not there
-            limiter.lookup(who)
+            try:
+                limiter.lookup(who)
+            except TableError:
+                if not tested:
+                    raise
+                break  # the budget is spent: the codes after this one are not tested
+            tested.append(code)
             if code not in found:
                 limiter.miss(who)
         out = []
-        for code in found:
+        for code in (c for c in tested if c in found):
             with contextlib.suppress(TableError):
                 out.append((await mgr.get(code)).summary())
         return out
