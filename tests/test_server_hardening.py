@@ -26,7 +26,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
 import httpx
-from browser_support import served
+from browser_support import free_port, served
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -284,7 +284,12 @@ def test_sockets_per_address_and_per_table_are_capped(tmp_path: Path) -> None:
                 assert again.receive_json()["type"] == "welcome"
 
 
-def test_limits_scale_and_the_cli_option() -> None:
+def serve(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", "from rami.cli import main; main()", "serve", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+
+
+def test_limits_scale_and_the_cli_options(tmp_path: Path) -> None:
     scaled = RateLimits().scaled(10)
     assert scaled.messages == Bucket(600, 200) and scaled.misses is not None
     assert scaled.misses.burst == 200 and scaled.misses.per_second == pytest.approx(10 / 6)
@@ -292,13 +297,14 @@ def test_limits_scale_and_the_cli_option() -> None:
     assert RateLimits.off().sockets_per_address is None
     with pytest.raises(ValueError):
         RateLimits().scaled(0)
-    done = subprocess.run(
-        [sys.executable, "-c", "from rami.cli import main; main()", "serve", "--limits-scale", "0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = serve("--limits-scale", "0")
     assert done.returncode == 2 and done.stderr.startswith("error: --limits-scale"), done.stderr
+    bad = tmp_path / "key"
+    bad.write_text("oops")
+    db = ["--db", str(tmp_path / "x.db"), "--port", str(free_port())]
+    done = serve(*db, "--secret-file", str(bad))
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "does not hold a key" in lines[0], lines
 
 
 # ---------------------------------------------------------------------------- bursts
