@@ -319,7 +319,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if blocked is not None:
             raise blocked
         found = await asyncio.to_thread(mgr.store.existing_codes, wanted)
-        tested = []
+        tested: list[str] = []
         for code in wanted:  # each code tested is one look-up, and a miss if it is not there
             try:
                 limiter.lookup(who)
