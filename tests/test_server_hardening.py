@@ -237,7 +237,8 @@ def test_listing_codes_counts_each_code_tested(tmp_path: Path) -> None:
 
 
 def test_players_out_of_misses_still_reach_their_own_tables(client: TestClient) -> None:
-    """A prober behind the same address (a club's NAT) locks out nobody's own seat."""
+    """A prober behind the same address (a club's NAT) locks out nobody's own seat, nor
+    a friend with the table's invite."""
     code, tokens = two_humans(client)
     seat_code = hello(client, code, tokens[0])["seat_code"]
     _spend_misses(client, "GET ", code)
@@ -248,6 +249,11 @@ def test_players_out_of_misses_still_reach_their_own_tables(client: TestClient) 
         view = client.get(f"/api/tables/{code}/view", headers=auth(token))
         assert view.status_code == 200 and view.json()["seat"] == seat
     assert hello(client, code, tokens[1])["seat"] == 1
+    other = client.post("/api/tables", json=TUNISIAN_1V1)  # creating names no code: allowed
+    invited = other.json()
+    path = f"/api/tables/{invited['code']}/join"
+    assert client.post(path, json={"invite": "not-the-invite"}).status_code == 429
+    assert client.post(path, json={"invite": invited["invite"]}).status_code == 200  # a friend
     with client.websocket_connect(f"/ws/tables/{code}") as ws:  # a spectator: refused
         ws.send_json({"type": "hello", "token": None, "id": "h"})
         refused = ws.receive_json()

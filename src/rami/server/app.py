@@ -94,17 +94,22 @@ def _client(conn: Request | WebSocket) -> str:
 
 
 async def find(
-    conn: Request | WebSocket, mgr: TableManager, code: str, token: str | None = None
+    conn: Request | WebSocket,
+    mgr: TableManager,
+    code: str,
+    token: str | None = None,
+    invite: str | None = None,
 ) -> LiveTable:
     """The table ``code``, counted against the client's look-up limits.
 
-    A client out of misses is refused, unless ``token`` opens a seat of this very table:
-    players behind an address a prober shares are not locked out of their own tables.
+    A client out of misses is refused, unless ``token`` opens a seat of this very table
+    or ``invite`` is its invite: players behind an address a prober shares are not
+    locked out of their own tables, nor friends of the table they were invited to.
     """
     limiter: Limiter = conn.app.state.limiter
     who = _client(conn)
     blocked = limiter.out_of_misses(who)
-    if blocked is not None and not token:
+    if blocked is not None and not token and not invite:
         raise blocked
     limiter.count_lookup(who)
     try:
@@ -115,9 +120,16 @@ async def find(
             if blocked is not None:
                 raise blocked from None
         raise
-    if blocked is not None and not _opens_seat(live, token):
+    if blocked is not None and not (_opens_seat(live, token) or _invited(live, invite)):
         raise blocked
     return live
+
+
+def _invited(live: LiveTable, invite: str | None) -> bool:
+    expected = live.record.invite
+    if not invite or expected is None:
+        return False
+    return hmac.compare_digest(invite.encode(), expected.encode())
 
 
 def _opens_seat(live: LiveTable, token: str | None) -> bool:
@@ -353,7 +365,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         knowing the public code lets one watch, not sit down.
         """
         request.app.state.limiter.join(_client(request))
-        live = await find(request, mgr, code)
+        live = await find(request, mgr, code, invite=body.invite)
         expected = live.record.invite
         if cfg.require_invite and expected is not None:
             given = body.invite or ""
