@@ -186,13 +186,18 @@ def test_the_link_and_its_privacy_survive_a_restart(db_url: str) -> None:
 
 
 def test_unknown_links_count_as_misses_like_table_codes(client: TestClient) -> None:
-    code = new_table(client, [{"kind": "human"}, {"kind": "bot"}])["code"]
+    made = new_table(client, [{"kind": "human"}, {"kind": "bot"}])
+    code = made["code"]
     link = link_of(client, code)["link"]
     statuses = [client.get(f"/api/replays/{'x' * 21}{i}").status_code for i in range(40)]
     assert statuses[:20] == [404] * 20 and set(statuses[20:]) == {429}
     refused = client.get(f"/api/replays/{link}")  # even the real link, while out of misses
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
     assert client.get(f"/api/tables/{code}").status_code == 429  # the same budget as codes
+    # a seat's own token still opens its table's replay (a prober may share its address)
+    assert client.get(f"/api/replays/{link}", headers=bearer(made["token"])).status_code == 200
+    guess = client.get(f"/api/replays/{'y' * 22}", headers=bearer(made["token"]))
+    assert guess.status_code == 429  # but not another guess
 
 
 def test_a_posted_record_replays_and_a_bad_one_gets_one_error_naming_the_line(

@@ -452,26 +452,41 @@ def _jobs(request: Request) -> ReviewJobs:
     return jobs
 
 
-async def _table(request: Request, code: str) -> LiveTable:
+async def _table(request: Request, code: str, token: str | None) -> LiveTable:
     from rami.server.app import find
 
-    return await find(request, _manager(request), code)
+    return await find(request, _manager(request), code, token)
+
+
+def _opens_seat(live: LiveTable, token: str | None) -> bool:
+    try:
+        return live.seat_for_token(token) is not None
+    except TableError:
+        return False
 
 
 async def _link(request: Request, link: str, token: str | None) -> tuple[LinkRow, LiveTable]:
-    """The link's table, counted like a table look-up (an unknown id is a miss); a
-    private one opens only with a token of one of its seats."""
+    """The link's table, counted like a table look-up (``rami.server.app.find``): an
+    unknown id is a miss, and a client out of misses is refused unless its token opens
+    a seat of that table. A private link opens only with such a token."""
     limiter: Limiter = request.app.state.limiter
     who = _client(request)
-    limiter.lookup(who)
+    blocked = limiter.out_of_misses(who)
+    if blocked is not None and not token:
+        raise blocked
+    limiter.count_lookup(who)
     mgr = _manager(request)
     row = None
     if 8 <= len(link) <= 32:
         row = await asyncio.to_thread(_row, mgr.store, link=link)
     if row is None:
         limiter.miss(who)
+        if blocked is not None:
+            raise blocked
         raise TableError("no_replay", "no replay has this link: check it")
     live = await mgr.get(row.code)
+    if blocked is not None and not _opens_seat(live, token):
+        raise blocked
     if row.private and live.seat_for_token(token) is None:
         raise TableError("private", "the table's creator keeps its replays private")
     return row, live
@@ -511,7 +526,7 @@ async def replay_file_page() -> FileResponse:
 )
 async def get_replay_link(code: str, request: Request, token: Token) -> dict[str, object]:
     """The table's replay link (made on first use); ``creator`` for its creator's token."""
-    live = await _table(request, code)
+    live = await _table(request, code, token)
     seat = live.seat_for_token(token)
     row = await asyncio.to_thread(ensure_link, _manager(request).store, live.record.id)
     return {
@@ -533,7 +548,7 @@ async def put_replay_privacy(
 ) -> dict[str, object]:
     """Make the table's replays private (only its seats open the link) or public again:
     its creator's seat only."""
-    live = await _table(request, code)
+    live = await _table(request, code, token)
     seat = live.seat_for_token(token)
     store = _manager(request).store
     row = await asyncio.to_thread(ensure_link, store, live.record.id)

@@ -927,7 +927,7 @@ function renderInvite() {
     inviteAsked = true;
     api(`/api/tables/${code}/invite`, { token: mine.token })
       .then((got) => {
-        inviteUrl = got.invite_url;
+        inviteUrl = new URL(got.invite_url, location.href).href; // the server may answer a path
         renderInvite();
       })
       .catch(() => {
