@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from test_server_ws import hello, is_state, new_table, until
 
 from rami.server import ServerConfig, create_app
-from rami.server.replays import ReviewJobs
+from rami.server.replays import ReviewJobs, real_reviewer, review_available
 
 Message = dict[str, Any]
 
@@ -323,3 +323,29 @@ def test_a_finished_deal_shows_while_the_next_one_stays_hidden(client: TestClien
     text = client.get(f"/api/tables/{code}/record").text
     checked = client.post("/api/records/check", json={"text": text, "deal": 1}).json()
     assert checked["deals"][0]["frames"] == first[0]["frames"]
+
+
+@pytest.mark.skipif(not review_available(), reason="rami.review is not on this branch yet")
+def test_the_real_review_runs_in_a_child_process_with_progress(client: TestClient) -> None:
+    """``rami.review`` (from the seat's view only) in a spawned process: the server's
+    interpreter never runs it; progress and the JSON of ``rami review --json`` come back."""
+    client.app.state.review_jobs = ReviewJobs(real_reviewer(samples=4))  # type: ignore[attr-defined]
+    code, token, _made = finished_table(client)
+    link = link_of(client, code)["link"]
+    path = f"/api/replays/{link}/review"
+    job = client.post(path, json={"deal": 1}, headers=bearer(token)).json()
+    deadline = time.monotonic() + 60
+    seen: set[str] = set()
+    while True:
+        polled = client.get(f"{path}/{job['job']}", headers=bearer(token)).json()
+        seen.add(polled["status"])
+        if polled["status"] in ("done", "failed") or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert polled["status"] == "done", polled["error"]
+    review = polled["review"]
+    assert review["seat"] == 0 and polled["done"] == polled["total"] == len(review["decisions"])
+    assert set(review) >= {"seat", "decisions", "points_lost", "accuracy"}
+    for decision in review["decisions"]:
+        assert set(decision) >= {"index", "move", "best", "loss", "stderr", "label", "why"}
+        assert decision["label"] in ("good", "inaccuracy", "mistake", "blunder")

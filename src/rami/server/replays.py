@@ -19,6 +19,9 @@ import asyncio
 import contextlib
 import importlib
 import importlib.util
+import multiprocessing
+import os
+import queue
 import secrets
 import threading
 import time
@@ -46,6 +49,7 @@ from rami.views import GameView
 
 __all__ = [
     "LINK_BYTES",
+    "ProcessReviewer",
     "ReviewJobs",
     "created",
     "real_reviewer",
@@ -320,9 +324,68 @@ def _run_review(
     return module.review(item, seat, progress, samples=samples).to_json()
 
 
+def _child(doc: dict[str, Any], seat: int, samples: int | None, out: Any) -> None:
+    """The review process: progress and the result (or the error) go back through ``out``."""
+    if hasattr(os, "nice"):
+        os.nice(10)  # the tables come first
+    try:
+        result = _run_review(doc, seat, lambda d, t: out.put(("progress", d, t)), samples)
+        out.put(("done", result))
+    except InputError as exc:
+        out.put(("input", str(exc)))
+    except Exception as exc:  # reported to the job, never raised into the server
+        out.put(("error", f"the review failed: {type(exc).__name__}: {exc}"))
+
+
+class ProcessReviewer:
+    """``rami.review`` in a child process (spawned: no copy of the server's threads), so
+    that a review's CPU never holds the server's interpreter lock: in a thread, a review
+    stalled a table's event loop for up to 0.28 s (p99 76 ms). Progress comes back over a
+    queue; ``stop`` ends the review under way (the server is closing)."""
+
+    def __init__(self, samples: int | None = None) -> None:
+        self.samples = samples
+        self._current: Any = None
+
+    def __call__(
+        self, doc: Mapping[str, Any], seat: int, progress: Callable[[int, int], None]
+    ) -> Mapping[str, Any]:
+        ctx = multiprocessing.get_context("spawn")
+        out = ctx.Queue()
+        proc = ctx.Process(target=_child, args=(dict(doc), seat, self.samples, out), daemon=True)
+        proc.start()
+        self._current = proc
+        try:
+            while True:
+                try:
+                    message = out.get(timeout=1.0)
+                except queue.Empty:
+                    if not proc.is_alive():
+                        raise InputError("the review stopped before its end") from None
+                    continue
+                if message[0] == "progress":
+                    progress(int(message[1]), int(message[2]))
+                elif message[0] == "done":
+                    result: Mapping[str, Any] = message[1]
+                    return result
+                else:
+                    raise InputError(str(message[1]))
+        finally:
+            self._current = None
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+
+    def stop(self) -> None:
+        proc = self._current
+        if proc is not None and proc.is_alive():
+            proc.kill()
+
+
 def real_reviewer(samples: int | None = None) -> Reviewer:
-    """The review of ``rami.review`` (``samples``: fewer for a quick test)."""
-    return lambda doc, seat, progress: _run_review(doc, seat, progress, samples)
+    """The review of ``rami.review`` in a child process (``samples``: fewer for a quick
+    test; None: the game's own)."""
+    return ProcessReviewer(samples)
 
 
 class ReviewJobs:
@@ -378,6 +441,9 @@ class ReviewJobs:
             job.error, job.status = f"the review failed: {type(exc).__name__}", "failed"
 
     def close(self) -> None:
+        stop = getattr(self.reviewer, "stop", None)
+        if callable(stop):
+            stop()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
