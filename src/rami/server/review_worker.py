@@ -4,7 +4,7 @@ The server (``rami.server.replays.ProcessReviewer``) writes one JSON line on std
 ``{"doc": <a deal's to_json>, "seat": n, "samples": n | null}``; this process answers
 with JSON lines on stdout: ``{"progress": [done, total]}``… then ``{"done": <review>}``
 or ``{"error": "one line"}``. A process of its own, so that a review's CPU never holds
-the server's interpreter lock (in a thread it stalled a table's event loop).
+the server's interpreter lock (in a thread it delayed the tables' event loop).
 """
 
 from __future__ import annotations
