@@ -6,6 +6,7 @@ the player reviews their own decisions with a progress line that survives a relo
 from __future__ import annotations
 
 import os
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -27,6 +28,8 @@ from test_table_browser import DESKTOP, PHONE, bots, create, inside, open_table,
 from test_table_ui_browser import AXE
 from test_table_ui_browser import axe_serious as table_axe
 
+from rami.games import get_game
+from rami.records import SeatInfo, match_record, read, write
 from rami.server import ServerConfig, create_app
 from rami.server.replays import ReviewJobs, real_reviewer, review_available
 
@@ -58,6 +61,22 @@ def slow_fake(doc: Mapping[str, Any], seat: int, progress: Callable[[int, int], 
         for i, m in enumerate(moves)
     ]
     return {"seat": seat, "decisions": decisions, "points_lost": 0.0, "accuracy": 100.0}
+
+
+def two_deals() -> str:
+    """A record of a two-deal match played at random (T-13: six turns a deal)."""
+    game = get_game("tunisian")
+    match = game.new_match({"preset": "1v1", "max_turns": 6}, 2, 5)
+    rng = random.Random(2)
+    for number in range(2):
+        if number:
+            match.next_deal()
+        state = match.current
+        while not state.is_over:
+            legal = state.view(state.to_move)["legal_actions"]
+            state.apply(rng.choice(legal), state.to_move)
+    seats = [SeatInfo("Ann"), SeatInfo("Bo", "bot", "easy")]
+    return write(match_record(game, match, seats, seed=9, date="2026-12-02T00:00:00Z"))
 
 
 @pytest.fixture(scope="module")
@@ -216,6 +235,19 @@ def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
         viewer.click("#replay-verify")
         viewer.wait_for_selector("body[data-verified='ok']")
         shot(viewer, "replay-file")
+        # a record of two deals: the other deal's positions come when it is chosen
+        two = tmp_path / "two.rami"
+        record = two_deals()
+        two.write_text(record, encoding="utf-8")
+        first, second = (len(d.moves) for d in read(record).deals)
+        viewer.set_input_files("#replay-file", str(two))
+        viewer.wait_for_function("document.getElementById('replay-deal').options.length === 2")
+        assert viewer.locator("#replay-deal").input_value() == "1"  # the last finished deal
+        assert viewer.get_attribute("body", "data-steps") == str(second)
+        viewer.select_option("#replay-deal", "0")
+        viewer.wait_for_function(f"document.body.dataset.steps === '{first}'")
+        viewer.locator("body").press("End")
+        viewer.locator("#replay-result").wait_for(state="visible")
         viewer.select_option("#lang", "ar")
         viewer.wait_for_function("document.documentElement.dir === 'rtl'")
         assert viewer.locator("#replay-verify").inner_text() == "تحقق من هذا الخلط"
