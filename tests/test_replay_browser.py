@@ -209,7 +209,7 @@ def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
         page.wait_for_function("!document.getElementById('replay-private').disabled")
         viewer.reload()
         viewer.wait_for_selector("body[data-ready='1']")
-        assert "private" in viewer.locator("#replay-notice").inner_text()
+        assert "keeps its replays private" in viewer.locator("#replay-notice").inner_text()
         assert viewer.locator("#replay-seats .seat-box").count() == 0
         mine.reload()  # the player's own browser still opens it
         mine.wait_for_selector("body[data-ready='1']")

@@ -97,6 +97,7 @@ def test_a_finished_deal_replays_move_by_move_from_an_unguessable_link(
     assert deal["seed"] is not None and len(deal["commitment"]) == 64
     record = client.get(f"/api/replays/{link['link']}/record")
     assert record.status_code == 200 and "Commitment:" in record.text
+    assert code not in record.text and code not in str(replay)  # the link hides the code
     verdict = client.get(f"/api/replays/{link['link']}/verify").json()
     assert verdict["ok"] is True and verdict["message"].startswith("verified 1 deal")
     # every link is new: two tables never share one, and ids are random

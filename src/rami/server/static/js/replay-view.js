@@ -49,6 +49,14 @@ function myToken() {
   return link ? readMap(REPLAY_TOKENS)[link] || null : null;
 }
 
+// A refusal in the interface language where it has a string (err_CODE), else the
+// server's one line (a record's error names the line and the rule).
+function errorText(error) {
+  const key = `err_${error?.code}`;
+  const text = error instanceof ApiError ? t(key) : key;
+  return text === key ? String(error?.message ?? error) : text;
+}
+
 function notice(text) {
   const box = $("replay-notice");
   box.textContent = text || "";
@@ -75,7 +83,7 @@ async function loadLink() {
       throw error;
     });
   } catch (error) {
-    notice(error instanceof ApiError ? error.message : String(error));
+    notice(errorText(error));
     return;
   }
   const index = state.data.deals.findIndex((d) => d.frames);
@@ -402,7 +410,7 @@ async function startReview() {
     writeMap(REVIEW_JOBS, jobs);
     showJob(job);
   } catch (error) {
-    showProgress(t("review_failed", { message: error.message }));
+    showProgress(t("review_failed", { message: errorText(error) }));
     $("review-start").disabled = false;
   }
 }
