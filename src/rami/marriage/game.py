@@ -32,7 +32,7 @@ from rami.cards import (
     shoe,
 )
 from rami.engine import Action, Chance, DealResult, Event, as_action, chance_rng
-from rami.errors import IllegalAction, InputError, NotYourTurn
+from rami.errors import IllegalAction, InputError, NotYourTurn, Reason
 from rami.marriage import actions as act
 from rami.marriage.maal import maal
 from rami.marriage.meld_options import AddFacts, listed, meld_steps, show_steps
@@ -657,7 +657,11 @@ class MarriageState:
             return "tunnelas may be exposed only right after the deal (M-3)"
         if phase == DRAW_PHASE:
             return "you have already drawn this turn"
-        return "you must draw first: 'draw' from the stock or 'take' the discard"
+        return Reason(
+            "you must draw first: 'draw' from the stock or 'take' the discard (M-5)",
+            "M-5",
+            "draw_first",
+        )
 
     def _free_play_problem(self, finishing: bool = False) -> str | None:
         """Play phase, and not in the middle of something that must be completed first."""
@@ -707,7 +711,11 @@ class MarriageState:
         if self.hands[s][c] == 0:
             return f"you do not hold {c}"
         if c == self.taken:
-            return f"you took {c} from the discard pile and cannot discard it this turn (M-5)"
+            return Reason(
+                f"you took {c} from the discard pile and cannot discard it this turn (M-5)",
+                "M-5",
+                "taken_discard",
+            )
         return None
 
     # -- M-3

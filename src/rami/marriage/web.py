@@ -164,8 +164,12 @@ def aids(view: GameView) -> dict[str, object]:
     """Wild cards by name and the seat's maal once it has seen; the settlement at the end."""
     view = marriage_view(view)
     out = _aids_seen(view)
-    if view.get("result"):
+    result = view.get("result")
+    if result:
+        from rami.marriage.deal_end import deal_end
+
         out["settlement"] = _settlement(view)
+        out["deal_end"] = deal_end(result["details"], view["rules"], list(result["scores"]))
     return out
 
 
