@@ -49,9 +49,19 @@ export function language() {
   return current;
 }
 
-// t(key, {name: "Ann"}) fills "{name}" placeholders; an unknown key shows itself.
+// t(key, {name: "Ann"}) fills "{name}" placeholders; an unknown key shows itself. With a
+// number ``n`` the language's plural form is used when the table has it ("cards_n_one":
+// "{n} card"; Intl.PluralRules names the forms: one, two, few, many, other).
 export function t(key, args = {}) {
-  let text = strings[key] ?? fallback[key] ?? key;
+  let form = null;
+  if (typeof args.n === "number") {
+    try {
+      form = `${key}_${new Intl.PluralRules(current).select(args.n)}`;
+    } catch {
+      form = null;
+    }
+  }
+  let text = (form && strings[form]) ?? strings[key] ?? (form && fallback[form]) ?? fallback[key] ?? key;
   for (const [name, value] of Object.entries(args)) {
     text = text.split(`{${name}}`).join(String(value));
   }
