@@ -190,8 +190,9 @@ def test_deal_end_figures_equal_rami_score(preset: str, seed: int, tmp_path: Pat
         assert got - paid == s["net"]
     if preset == "indian":  # M-15: net = value difference − card points paid (+ received)
         for s in end["seats"]:
-            if s["seat"] != result.winner:
-                assert s["net"] == s["maal_part"] - s["card_points"]
+            assert s["net"] == s["maal_part"] + s["card_part"]
+            if s["seat"] != result.winner and result.winner is not None:
+                assert s["card_part"] == -s["card_points"]
     else:  # M-13: net = fees + maal differences
         assert all(s["net"] == s["fees"] + s["maal_part"] for s in end["seats"])
 

@@ -42,7 +42,9 @@ class SeatEnd(TypedDict):
     net: int
     fees: int  # nepali: the finisher's fee part of the net (M-13)
     maal_part: int  # nepali: the maal differences; indian: the value difference (M-15)
-    card_points: int  # indian: card points left in hand, paid to the finisher (M-15)
+    card_points: int  # indian: card points left in hand (M-15)
+    card_part: int  # indian: what card points give: −own to the finisher, +theirs to the
+    # finisher, with no finisher the difference (total − n·own)
 
 
 class DealEnd(TypedDict):
@@ -129,9 +131,8 @@ def deal_end(details: MarriageDetails, rules: object, nets: list[int]) -> DealEn
         net = int(s["net"])
         card_pts = int(p.get("card_points", 0)) if indian else 0
         if indian:
-            value = n * counted[seat] - sum(counted)
             fees = 0
-            maal_part = value
+            maal_part = n * counted[seat] - sum(counted)  # M-15: pairwise value difference
         else:
             # the net without any fee: the pairwise maal differences (M-13)
             maal_part = _nepali_maal_part(counted, seat, details["finisher"])
@@ -147,6 +148,7 @@ def deal_end(details: MarriageDetails, rules: object, nets: list[int]) -> DealEn
                 "fees": fees,
                 "maal_part": maal_part,
                 "card_points": card_pts,
+                "card_part": net - maal_part - fees if indian else 0,
             }
         )
     payments: list[Payment] = [

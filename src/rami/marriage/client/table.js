@@ -129,10 +129,8 @@ function explain(kit, end, result, indian) {
   for (const line of end.seats) {
     let text;
     if (indian) {
-      const got = line.net - line.maal_part;
-      text = line.seat === result.winner
-        ? t("explain_indian_finisher", { net: signed(line.net), received: signed(got), value: signed(line.maal_part) })
-        : t("explain_indian", { net: signed(line.net), points: line.card_points, value: signed(line.maal_part) });
+      const key = line.seat === result.winner ? "explain_indian_finisher" : "explain_indian";
+      text = t(key, { net: signed(line.net), received: signed(line.card_part), points: signed(line.card_part), left: line.card_points, value: signed(line.maal_part) });
     } else text = t("explain_nepali", { net: signed(line.net), fees: signed(line.fees), maal: signed(line.maal_part) });
     const li = el("li", "", `${nameOf(line.seat)}: ${text}`);
     li.dataset.seat = String(line.seat);

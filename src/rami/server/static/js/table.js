@@ -1117,7 +1117,7 @@ async function loadReplay(which) {
     replay = { frames: data.frames, step: 0, deal };
     resultHidden = true;
     renderResult();
-    openDrawer("ledger-box");
+    if ($("ledger-box").hidden) openDrawer("ledger-box");
     renderReplay();
   } catch (err) {
     toast(errorText(err));

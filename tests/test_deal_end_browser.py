@@ -1,0 +1,231 @@
+"""The end of a deal as players see it (issue 21), in headless Debian Chromium.
+
+- The Marriage result's figures (maal, nets, who pays whom) equal ``rami score`` and the
+  scorekeeper's pairwise settlement for the same deal (M-12 … M-15), for nepali and
+  indian scoring; the indian result explains each net (card points and value
+  difference) and shows no nepali fee note.
+- One player's Next deal does not close another player's result, whose Replay still
+  works; every finished deal replays from the match scoreboard.
+- A refused move shows the engine's reason and rule id next to what was tried (T-3).
+Screenshots go to artifacts/screenshots/ (deal-end-*.png).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+pytest.importorskip("playwright.sync_api")
+
+import httpx  # noqa: E402
+import test_table_browser as tb  # noqa: E402
+from test_table_browser import (  # noqa: E402
+    DESKTOP,
+    PHONE,
+    SRC,
+    bots,
+    create,
+    open_table,
+    play_to_end,
+    shot,
+    simple_move,
+)
+
+from rami.marriage.ledger import score_deal  # noqa: E402
+
+base_url = tb.base_url
+browser = tb.browser
+pytestmark = tb.pytestmark
+
+
+def _doc(view: dict[str, Any]) -> dict[str, Any]:
+    """The N-2 document of the deal, written from the view's result as a table would."""
+    details = view["result"]["details"]
+    indian = view["rules"].get("scoring") == "indian"
+    winner = view["result"]["winner"]
+    players = []
+    for p in details["players"]:
+        entry: dict[str, Any] = {"name": f"P{p['seat']}", "cards": p["cards"], "seen": p["seen"]}
+        if p["seen"]:
+            entry["qualified"] = p["path"]
+        if p.get("exposed_tunnelas"):
+            entry["exposed_tunnelas"] = p["exposed_tunnelas"]
+        if indian and p["seat"] != winner:
+            entry["in_hand"] = p["hand"]
+        players.append(entry)
+    return {
+        "rules": view["rules"],
+        "tiplu": details.get("tiplu"),
+        "players": players,
+        "finisher": None if winner is None else f"P{winner}",
+    }
+
+
+def _view(base: str, code: str, token: str) -> dict[str, Any]:
+    got = httpx.get(f"{base}/api/tables/{code}/view", headers={"Authorization": f"Bearer {token}"})
+    view: dict[str, Any] = got.json()["view"]
+    return view
+
+
+def _check_figures(page: Any, view: dict[str, Any]) -> None:
+    """Each seat's maal and net as `rami score` gives them; each payment as the
+    scorekeeper's pairwise settlement gives it."""
+    doc = _doc(view)
+    out = subprocess.run(
+        [sys.executable, "-c", "from rami.cli import app; app()", "score", "marriage", "-"],
+        input=json.dumps(doc),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"},
+    )
+    assert out.returncode == 0, out.stderr
+    for seat, row in enumerate(json.loads(out.stdout)["players"]):
+        maal = page.locator(f"#result .maal[data-seat='{seat}']").inner_text().split("\n")[0]
+        net = page.locator(f"#result .net[data-seat='{seat}']").inner_text()
+        assert int(maal) == row["maal"], (seat, maal, row)
+        assert int(net.replace("+", "")) == row["net"], (seat, net, row)
+    pairs = {
+        (int(p["from"][1:]), int(p["to"][1:]), p["points"]) for p in score_deal(doc)["pairs"]
+    }
+    shown = set()
+    for li in page.locator("#result .pays li[data-payer]").all():
+        shown.add(
+            (
+                int(li.get_attribute("data-payer")),
+                int(li.get_attribute("data-payee")),
+                int(li.get_attribute("data-points")),
+            )
+        )
+    assert shown == pairs
+
+
+def _play_both(pages: list[Any], seconds: float = 60) -> None:
+    """Both humans play simple moves until the deal is over on both pages."""
+    deadline = time.time() + seconds
+    while not all(p.get_attribute("body", "data-deal-over") == "1" for p in pages):
+        assert time.time() < deadline, "the deal did not end in time"
+        moved = False
+        for page in pages:
+            if (
+                page.get_attribute("body", "data-my-turn") == "1"
+                and page.get_attribute("body", "data-deal-over") != "1"
+            ):
+                before = int(page.get_attribute("body", "data-version") or 0)
+                simple_move(page)
+                page.wait_for_function(
+                    f"Number(document.body.dataset.version) > {before} || "
+                    "document.body.dataset.dealOver === '1'",
+                    timeout=10_000,
+                )
+                moved = True
+        if not moved:
+            pages[0].wait_for_timeout(50)
+
+
+def test_another_players_next_deal_leaves_my_result_and_its_replay(
+    browser: Any, base_url: str
+) -> None:
+    made = create(
+        base_url,
+        "marriage",
+        "nepali",
+        [{"kind": "human"}, {"kind": "human"}, *bots(2)],
+        options={"max_turns": 16},
+        turn_seconds=None,
+    )
+    code = made["code"]
+    joined = httpx.post(
+        f"{base_url}/api/tables/{code}/join", json={"name": "Bo", "invite": made["invite"]}
+    ).json()
+    ann_ctx, ann, ann_errors = open_table(browser, base_url, code, made["token"], PHONE)
+    bo_ctx, bo, bo_errors = open_table(browser, base_url, code, joined["token"], DESKTOP)
+    try:
+        _play_both([ann, bo])
+        ann.locator("#result .overlay-card").wait_for(state="visible")
+        _check_figures(ann, _view(base_url, code, made["token"]))
+        assert ann.inner_text("#result-title") == "Deal 1 is over"
+        shot(ann, "deal-end-nepali-phone")
+        # Bo starts the next deal: Ann's result stays, with its Replay
+        bo.click("#next-deal")
+        bo.wait_for_function("document.body.dataset.dealOver === '0'")
+        assert bo.locator("#result").is_hidden()
+        ann.wait_for_function("document.body.dataset.dealOver === '0'")
+        assert ann.locator("#result").is_visible()
+        assert ann.get_attribute("#result", "data-live") == "0"
+        assert ann.locator("#result .next-started").is_visible()
+        assert ann.locator("#result-close").is_visible() and ann.locator("#next-deal").is_hidden()
+        shot(ann, "deal-end-kept-after-next-deal")
+        ann.click("#replay-button")
+        ann.wait_for_selector("#replay:not([hidden]) #replay-body .hands")
+        assert "1" in ann.inner_text("#replay-step")  # deal 1's frames
+        ann.click("#replay-end")
+        shot(ann, "deal-end-replay-after-next-deal")
+        # every finished deal replays from the match scoreboard
+        ann.keyboard.press("Escape")
+        ann.click("#result-show")
+        ann.click("#result-close")
+        assert ann.locator("#result").is_hidden()
+        ann.click("[data-drawer='ledger-box']")
+        ann.click("#ledger [data-replay-deal='0']")
+        ann.wait_for_selector("#replay:not([hidden]) #replay-body .hands")
+    finally:
+        ann_ctx.close()
+        bo_ctx.close()
+    assert not ann_errors and not bo_errors, (ann_errors, bo_errors)
+
+
+def test_indian_result_explains_each_net_without_the_nepali_fee_note(
+    browser: Any, base_url: str
+) -> None:
+    made = create(
+        base_url, "marriage", "indian", [{"kind": "human"}, *bots(3)], options={"max_turns": 16}
+    )
+    code, token = made["code"], made["token"]
+    context, page, errors = open_table(browser, base_url, code, token, PHONE, "ne")
+    try:
+        play_to_end(page)
+        page.locator("#result .overlay-card").wait_for(state="visible")
+        view = _view(base_url, code, token)
+        _check_figures(page, view)
+        note = page.inner_text("#result .fee-note")
+        assert "M-15" in note and "M-13" not in note
+        lines = page.locator("#result .explain li").all_inner_texts()
+        assert len(lines) == 4 and all("=" in line for line in lines)
+        for p in view["result"]["details"]["players"]:  # every hand is shown
+            assert page.locator(f"#result .end-hand[data-seat='{p['seat']}']").count() == 1
+        shot(page, "deal-end-indian-nepali-language")
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_a_refused_move_shows_the_reason_and_rule_id(browser: Any, base_url: str) -> None:
+    made = create(base_url, "tunisian", "1v1", [{"kind": "human"}, *bots(1)])
+    context, page, errors = open_table(browser, base_url, made["code"], made["token"], PHONE)
+    try:
+        for _ in range(6):  # the dealer's first turn is a discard (T-2): play it
+            tb.my_turn(page)
+            if page.locator("#actions button[data-action='draw']").count():
+                break
+            before = tb.version(page)
+            simple_move(page)
+            tb.wait_version(page, before)
+        page.wait_for_selector("#actions button[data-action='draw']", timeout=20_000)
+        page.locator("#hand .card").first.focus()
+        page.keyboard.press("d")  # a discard before drawing: refused (T-3)
+        page.wait_for_selector("#toast:not([hidden])")
+        text = page.inner_text("#toast")
+        assert page.get_attribute("#toast", "data-rule") == "T-3"
+        assert "T-3" in text and "draw first" in text.lower() and "Discard" in text
+        shot(page, "deal-end-refusal-rule-id")
+    finally:
+        context.close()
+    assert not errors, errors
