@@ -24,9 +24,9 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-import httpx  # noqa: E402
-import test_table_browser as tb  # noqa: E402
-from test_table_browser import (  # noqa: E402
+import httpx
+import test_table_browser as tb
+from test_table_browser import (
     DESKTOP,
     PHONE,
     SRC,
@@ -38,7 +38,7 @@ from test_table_browser import (  # noqa: E402
     simple_move,
 )
 
-from rami.marriage.ledger import score_deal  # noqa: E402
+from rami.marriage.ledger import score_deal
 
 base_url = tb.base_url
 browser = tb.browser
@@ -92,9 +92,7 @@ def _check_figures(page: Any, view: dict[str, Any]) -> None:
         net = page.locator(f"#result .net[data-seat='{seat}']").inner_text()
         assert int(maal) == row["maal"], (seat, maal, row)
         assert int(net.replace("+", "")) == row["net"], (seat, net, row)
-    pairs = {
-        (int(p["from"][1:]), int(p["to"][1:]), p["points"]) for p in score_deal(doc)["pairs"]
-    }
+    pairs = {(int(p["from"][1:]), int(p["to"][1:]), p["points"]) for p in score_deal(doc)["pairs"]}
     shown = set()
     for li in page.locator("#result .pays li[data-payer]").all():
         shown.add(

@@ -152,7 +152,11 @@ def deal_end(details: MarriageDetails, rules: object, nets: list[int]) -> DealEn
             }
         )
     payments: list[Payment] = [
-        {"payer": by_name[str(x["from"])], "payee": by_name[str(x["to"])], "points": int(x["points"])}
+        {
+            "payer": by_name[str(x["from"])],
+            "payee": by_name[str(x["to"])],
+            "points": int(x["points"]),
+        }
         for x in scored["pairs"]
     ]
     fee_rules = {} if indian else {"seen_fee": r.seen_fee, "unseen_fee": r.unseen_fee}
