@@ -227,3 +227,38 @@ def test_a_refused_move_shows_the_reason_and_rule_id(browser: Any, base_url: str
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_scorekeeper_sends_no_incomplete_draft_and_forgets_old_errors(
+    browser: Any, base_url: str
+) -> None:
+    """/score: a seen player without a tiplu is a draft still being filled, not a request
+    the server must refuse (no 400s); an error does not outlive its evening."""
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    refused: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("response", lambda r: r.status == 400 and refused.append(r.url))
+    try:
+        page.goto(f"{base_url}/score")
+        page.wait_for_selector("body[data-ready='1']")
+        names = page.locator("#names input")
+        for i, name in enumerate(["Asha", "Bikash", "Chandra"]):
+            names.nth(i).fill(name)
+        page.tap("#start")
+        page.wait_for_selector("#entry:not([hidden])")
+        page.locator("#rows .player-row[data-player='Asha'] [data-status='melds']").tap()
+        page.wait_for_timeout(600)  # the preview's delay, twice over
+        assert refused == [], refused  # incomplete (no tiplu): nothing was sent
+        page.tap("#save-deal")  # saving it anyway: the server says why
+        page.locator("#deal-error").wait_for(state="visible")
+        assert refused  # that one is a real refusal
+        page.tap("#new-evening")
+        page.wait_for_selector("#setup:not([hidden])")
+        page.tap("#start")
+        page.wait_for_selector("#entry:not([hidden])")
+        assert page.locator("#deal-error").is_hidden()  # the old evening's error is gone
+    finally:
+        context.close()
+    assert not errors, errors
