@@ -224,6 +224,14 @@ def test_a_refused_move_shows_the_reason_and_rule_id(browser: Any, base_url: str
         assert page.get_attribute("#toast", "data-rule") == "T-3"
         assert "T-3" in text and "draw first" in text.lower() and "Discard" in text
         shot(page, "deal-end-refusal-rule-id")
+        # the private seat link is apart from the invite link, closed and masked
+        page.click("[data-drawer='invite']")
+        assert page.locator("#invite-link").is_visible()
+        assert page.locator("#private-link").is_hidden()
+        page.click("#private-box summary")
+        assert page.get_attribute("#private-link", "type") == "password"
+        assert "#token=" in page.input_value("#private-link")
+        shot(page, "deal-end-invite-and-private-link")
     finally:
         context.close()
     assert not errors, errors
@@ -259,6 +267,58 @@ def test_scorekeeper_sends_no_incomplete_draft_and_forgets_old_errors(
         page.tap("#start")
         page.wait_for_selector("#entry:not([hidden])")
         assert page.locator("#deal-error").is_hidden()  # the old evening's error is gone
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_offline_banner_disables_play_and_back_there_is_a_summary(
+    browser: Any, base_url: str
+) -> None:
+    """Disconnected: a banner and no live play buttons; back: what was played meanwhile."""
+    made = create(base_url, "tunisian", "1v1", [{"kind": "human"}, *bots(1)])
+    code, token = made["code"], made["token"]
+    context, page, errors = open_table(browser, base_url, code, token, PHONE)
+    cut = {"on": False, "routes": []}
+
+    def handle(ws: Any) -> None:
+        if cut["on"]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        cut["routes"].append(ws)
+
+    try:
+        page.route_web_socket("**/ws/tables/**", handle)
+        page.reload()
+        page.wait_for_selector("body[data-version]")
+        tb.my_turn(page)
+        cut["on"] = True
+        for ws in cut["routes"]:
+            ws.close()
+        page.wait_for_selector("#offline-banner:not([hidden])")
+        assert page.get_attribute("body", "data-offline") == "1"
+        live = page.eval_on_selector_all(
+            "#actions button", "els => els.filter(e => !e.disabled).length"
+        )
+        assert live == 0
+        shot(page, "deal-end-offline-banner")
+        # meanwhile the seat plays from elsewhere (the HTTP API) and the bot answers
+        auth = {"Authorization": f"Bearer {token}"}
+        for _ in range(4):
+            view = _view(base_url, code, token)
+            legal = view.get("legal_actions") or []
+            if not legal:
+                break
+            move = next((a for a in legal if a in ("draw", "pass")), None) or next(
+                a for a in legal if a.startswith("discard")
+            )
+            httpx.post(f"{base_url}/api/tables/{code}/actions", json={"action": move}, headers=auth)
+        cut["on"] = False
+        page.wait_for_selector("#offline-banner", state="hidden", timeout=20_000)
+        page.wait_for_selector("#away:not([hidden]) li")
+        assert "While you were away" in page.inner_text("#away")
+        shot(page, "deal-end-back-while-away")
     finally:
         context.close()
     assert not errors, errors

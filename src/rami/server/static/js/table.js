@@ -95,6 +95,7 @@ function play(action, focus = "actions") {
   drawn = null;
   wantFocus = focus;
   tried = action;
+  if ($("away")) $("away").hidden = true; // playing again: the summary has been read
   send({ type: "action", action });
 }
 
@@ -124,7 +125,13 @@ function renderOffline() {
   banner.textContent = off ? t("offline_banner") : "";
   document.body.dataset.offline = off ? "1" : "0";
   for (const b of document.querySelectorAll("#actions button, #play-selected, #all-moves, #hint-button, #sort-group, #next-deal, #rematch")) {
-    if (off) b.disabled = true;
+    if (off && !b.disabled) {
+      b.disabled = true;
+      b.dataset.offline = "1";
+    } else if (!off && b.dataset.offline) {
+      b.disabled = false;
+      delete b.dataset.offline;
+    }
   }
   if (!off && state && offlinePending.on) {
     offlinePending.on = false;
