@@ -322,3 +322,23 @@ def test_offline_banner_disables_play_and_back_there_is_a_summary(
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_tunisian_result_says_why_each_player_scores(browser: Any, base_url: str) -> None:
+    """T-10: went out 0, opened the cards left, not opened 100; the totals beside."""
+    made = create(
+        base_url, "tunisian", "1v1", [{"kind": "human"}, *bots(1)], options={"max_turns": 6}
+    )
+    context, page, errors = open_table(browser, base_url, made["code"], made["token"], PHONE, "ar")
+    try:
+        play_to_end(page)
+        page.locator("#result .overlay-card").wait_for(state="visible")
+        view = _view(base_url, made["code"], made["token"])
+        whys = page.locator("#result .why").all_inner_texts()
+        assert len(whys) == 2 and all("T\u201110" in w or "T\u20119" in w for w in whys)
+        for seat, points in enumerate(view["result"]["scores"]):
+            assert page.inner_text(f"#result .points[data-seat='{seat}']") == str(points)
+        shot(page, "deal-end-tunisian-arabic")
+    finally:
+        context.close()
+    assert not errors, errors

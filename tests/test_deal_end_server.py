@@ -212,3 +212,28 @@ def test_the_finishers_groups_hold_their_shown_melds_and_dublees() -> None:
         if details["finish"]["kind"] == "dublees":
             assert end["finish_kind"] == "dublees"
             assert all(len(g) == 2 for g in me["groups"])
+
+
+def test_tunisian_hint_counts_the_melds_already_staged() -> None:
+    """T-6: while opening, the staged melds count towards the man3a the hint reports."""
+    from rami.tunisian.web import notes
+
+    view: Any = {
+        "game": "tunisian",
+        "seat": 0,
+        "phase": "play",
+        "threshold": 71,
+        "hand": ["2♠", "7♦", "9♣", "K♦"],
+        "seats": [{"opened": False}, {"opened": False}],
+        "table": [
+            {"index": 0, "cards": ["10♥", "J♥", "Q♥", "K♥"], "owner": 0, "value": 40},
+            {"index": 1, "cards": ["K♠", "K♣", "K♥"], "owner": 0, "value": 30, "staged": True},
+            {"index": 2, "cards": ["Q♠", "Q♣", "Q♦"], "owner": 0, "value": 30, "staged": True},
+        ],
+    }
+    view["table"][0]["staged"] = True
+    (note,) = notes(view)
+    assert note["key"] == "hint_opening" and note["value"] == 100, note
+    view["table"] = view["table"][1:]  # 60 staged, nothing more in hand: not yet
+    (note,) = notes(view)
+    assert note == {"key": "hint_no_opening", "value": 60, "threshold": 71}
