@@ -237,3 +237,22 @@ def test_tunisian_hint_counts_the_melds_already_staged() -> None:
     view["table"] = view["table"][1:]  # 60 staged, nothing more in hand: not yet
     (note,) = notes(view)
     assert note == {"key": "hint_no_opening", "value": 60, "threshold": 71}
+
+
+def test_M1_indian_six_or_seven_players_are_dealt_from_four_decks() -> None:
+    """M-1: three decks leave 8 cards in the stock at seven players; indian deals six and
+    seven from four (``decks_6_players``); a rules document saved before keeps three."""
+    rules = marriage_rules("indian")
+    for players, decks in ((4, 3), (5, 3), (6, 4), (7, 4)):
+        view = marriage_deal(rules, players, 1).view(0)
+        assert view["rules"]["decks"] == decks
+        assert view["stock_size"] == 52 * decks - players * 21 - 1
+    spec = get_game("marriage")
+    match = spec.new_match(rules, 7, 9)
+    assert match.current.view(None)["stock_size"] == 60
+    old = dict(rules.to_json())
+    old.pop("decks_6_players")  # saved before the option existed
+    assert marriage_deal(old, 7, 1).view(0)["stock_size"] == 8
+    assert marriage_rules({"preset": "indian"}).decks_6_players == 4  # a lobby request
+    nepali_maal = marriage_rules({"preset": "indian", "scoring": "nepali", "max_players": 7})
+    assert nepali_maal.for_players(7).decks == 3  # nepali maal counts three decks (M-12)

@@ -244,7 +244,7 @@ class MarriageState:
     @classmethod
     def new(cls, rules: object, players: int, seed: int, dealer: int = 0) -> MarriageState:
         """A freshly shuffled and dealt deal (M-1, M-2)."""
-        r = rules_from(rules)
+        r = rules_from(rules).for_players(players)
         _check_table(r, players, dealer)
         cards = shoe(r.decks)
         chance_rng(seed, 0, "deal").shuffle(cards)
@@ -267,7 +267,7 @@ class MarriageState:
         M-2: ``hand_size`` cards to each seat in turn from seat 0, then the upcard and
         the stock (``None``), whoever deals.
         """
-        r = rules_from(rules)
+        r = rules_from(rules).for_players(seats)
         size = r.hand_size
         out: list[int | None] = [s for s in range(seats) for _ in range(size)]
         return out + [None] * (52 * r.decks - len(out))
@@ -282,7 +282,7 @@ class MarriageState:
         (OpenSpiel) builds its deal here. The later chance (the tiplu, reshuffles)
         follows from ``seed`` and is reported by ``chance_outcomes``.
         """
-        r = rules_from(rules)
+        r = rules_from(rules).for_players(seats)
         _check_table(r, seats, dealer)
         cards = [int(c) for c in order]
         if sorted(cards) != sorted(shoe(r.decks)):
@@ -309,8 +309,8 @@ class MarriageState:
         fixed by ``seed``. ``tiplu`` reserves the card that the first show will reveal
         (M-7); without it the tiplu is picked at random as in a real deal.
         """
-        r = rules_from(rules)
         players = len(hands)
+        r = rules_from(rules).for_players(players)
         _check_table(r, players, dealer)
         hand_lists = [_read_cards(h, f"hand of seat {i}") for i, h in enumerate(hands)]
         for i, h in enumerate(hand_lists):
