@@ -70,9 +70,8 @@ class MarriageRules:
                 f"nepali plays with exactly 3 decks (decks {self.decks} given): its maal "
                 "table counts at most three identical cards"
             )
-        if self.decks_6_players is not None:
-            if self.decks_6_players < 1:
-                raise InputError("decks_6_players must be at least 1, or null")
+        if self.decks_6_players is not None and self.decks_6_players < 1:
+            raise InputError("decks_6_players must be at least 1, or null")
         if self.hand_size < 3:
             raise InputError("hand_size must be at least 3")
         need = self.max_players * self.hand_size + 3
