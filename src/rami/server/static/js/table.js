@@ -323,7 +323,8 @@ function errorText(message) {
 function showRefusal(message) {
   const what = tried ? actionLabel(tried, { meldOwnerName }).textContent : "";
   const own = message.reason ? t(`why_${message.reason}`) : null;
-  const reason = own && own !== `why_${message.reason}` ? own : (message.message || "").replace(/\s*\([A-Z]{1,3}-\d+[^()]*\)\s*$/, "");
+  const plain = message.code === "illegal" ? (message.message || "").replace(/\s*\([A-Z]{1,3}-\d+[^()]*\)\s*$/, "") : t(`err_${message.code}`);
+  const reason = own && own !== `why_${message.reason}` ? own : plain;
   const rule = message.rule ? ` (${t("rule_id", { rule: message.rule })})` : "";
   const text = what ? t("refused_move", { move: what, reason: reason + rule }) : `${t(`err_${message.code}`)}: ${reason}${rule}`;
   toast(text);
