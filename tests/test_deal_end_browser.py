@@ -200,6 +200,8 @@ def test_indian_result_explains_each_net_without_the_nepali_fee_note(
         for p in view["result"]["details"]["players"]:  # every hand is shown
             assert page.locator(f"#result .end-hand[data-seat='{p['seat']}']").count() == 1
         shot(page, "deal-end-indian-nepali-language")
+        page.locator("#result .end-hands").scroll_into_view_if_needed()
+        shot(page, "deal-end-indian-hands")
     finally:
         context.close()
     assert not errors, errors

@@ -37,6 +37,7 @@ class SeatEnd(TypedDict):
     seat: int
     groups: list[list[str]]  # as scored: shown/exposed/dublees, then final groups
     left: list[str]  # cards still in hand (not part of a group above)
+    left_groups: list[list[str]]  # the same cards as the table's auto-group lays them out
     maal: int  # the maal (nepali) or value points (indian) that count
     maal_items: list[str]
     net: int
@@ -142,6 +143,7 @@ def deal_end(details: MarriageDetails, rules: object, nets: list[int]) -> DealEn
                 "seat": seat,
                 "groups": groups,
                 "left": left,
+                "left_groups": [left] if left else [],
                 "maal": counted[seat],
                 "maal_items": [str(x) for x in s["maal_items"]],
                 "net": net,

@@ -169,7 +169,12 @@ def aids(view: GameView) -> dict[str, object]:
         from rami.marriage.deal_end import deal_end
 
         out["settlement"] = _settlement(view)
-        out["deal_end"] = deal_end(result["details"], view["rules"], list(result["scores"]))
+        end = deal_end(result["details"], view["rules"], list(result["scores"]))
+        for line in end["seats"]:  # the cards left, grouped as the table's Group does
+            if line["left"]:
+                groups = arrange(parse_cards(" ".join(line["left"])), view)
+                line["left_groups"] = [[str(c) for c in g] for g in groups]
+        out["deal_end"] = end
     return out
 
 

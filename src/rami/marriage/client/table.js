@@ -174,7 +174,8 @@ function hands(kit, end, result, wildMarks) {
     if (line.groups.length) box.append(groups);
     if (line.left.length) {
       const left = el("div", "left-cards");
-      left.append(el("span", "muted small", `${t("cards_left_n", { n: line.left.length })}: `), cardRow(line.left, { marks: wildMarks }));
+      left.append(el("span", "muted small", `${t("cards_left_n", { n: line.left.length })}: `));
+      for (const g of line.left_groups || [line.left]) left.append(cardRow(g, { marks: wildMarks }));
       box.append(left);
     }
     wrap.append(box);
