@@ -327,9 +327,14 @@ def test_offline_banner_disables_play_and_back_there_is_a_summary(
 
 
 def test_tunisian_result_says_why_each_player_scores(browser: Any, base_url: str) -> None:
-    """T-10: went out 0, opened the cards left, not opened 100; the totals beside."""
+    """T-10: went out 0, opened the cards left, not opened 100; the totals beside; the
+    match-over screen (T-13, elimination 50) is titled so."""
     made = create(
-        base_url, "tunisian", "1v1", [{"kind": "human"}, *bots(1)], options={"max_turns": 6}
+        base_url,
+        "tunisian",
+        "1v1",
+        [{"kind": "human"}, *bots(1)],
+        options={"max_turns": 6, "elimination": 50},
     )
     context, page, errors = open_table(browser, base_url, made["code"], made["token"], PHONE, "ar")
     try:
@@ -340,6 +345,9 @@ def test_tunisian_result_says_why_each_player_scores(browser: Any, base_url: str
         assert len(whys) == 2 and all("T\u201110" in w or "T\u20119" in w for w in whys)
         for seat, points in enumerate(view["result"]["scores"]):
             assert page.inner_text(f"#result .points[data-seat='{seat}']") == str(points)
+        if view["match"]["game_over"]:  # the match-over screen says so, not "deal over"
+            assert page.inner_text("#result-title") == "انتهت المباراة"
+            assert page.locator("#rematch").is_visible()
         shot(page, "deal-end-tunisian-arabic")
     finally:
         context.close()
