@@ -896,8 +896,9 @@ class TableManager:
             "view": view,
             "timer": timer,
         }
-        if seat is not None:
+        if seat is not None or view.get("result"):  # a finished deal explained to all
             message["aids"] = table_aids(live.spec.name, view)
+        if seat is not None:
             token_hash = live.seats[seat].token_hash
             if token_hash is not None and live.seats[seat].kind == "human":
                 message["seat_code"] = seat_code(token_hash)
