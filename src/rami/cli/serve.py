@@ -76,8 +76,12 @@ def serve(
         raise InputError("--bot-delay must not be negative")
     public = check_public_url(public_url) if public_url is not None else None
     url = resolve_db_url(db) if db is not None else default_db_url()
-    check_db(url)
-    sock = bind_socket(host, port)
+    sock = bind_socket(host, port)  # before the database: a refused start creates no file
+    try:
+        check_db(url)
+    except InputError:
+        sock.close()
+        raise
     invite_base = public
     if invite_base is None and host in ALL_INTERFACES:
         lan = lan_address()

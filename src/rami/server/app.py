@@ -419,6 +419,29 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         live = await mgr.get(code)
         return {"deal": deal, "frames": await mgr.replay(live, deal)}
 
+    @app.get(
+        "/api/tables/{code}/record",
+        response_class=Response,
+        responses={**_ERRORS, 200: {"content": {"text/plain": {}}}},
+        tags=["play"],
+    )
+    async def get_record(
+        code: str,
+        request: Request,
+        mgr: Manager,
+        ascii: Annotated[bool, Query(description="cards as 10C, QH; ASCII only")] = False,
+    ) -> Response:
+        """The table's open .rami record (docs/records.md): finished deals in full with
+        their seeds and salts; the deal in play only as its public moves and commitment."""
+        live = await find(request, mgr, code)  # counted like every table look-up
+        text = await mgr.record(live, ascii)
+        filename = f"rami-{live.code}.rami"
+        return Response(
+            text.encode("utf-8"),
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
     # ------------------------------------------------------------------ WebSocket
 
     @app.websocket("/ws/tables/{code}")

@@ -182,6 +182,16 @@ class SeatInfo(_Model):
     auto: bool = Field(False, description="a bot plays this human seat until its player returns")
 
 
+class ShuffleCommitment(_Model):
+    deal: int = Field(description="the deal in play, from 1")
+    commitment: str | None = Field(
+        description="sha256(seed || salt) of the deal's seed, published before the deal "
+        "(docs/records.md)"
+    )
+    seed: int | None = Field(None, description="the deal's seed, revealed once it is over")
+    salt: str | None = Field(None, description="the commitment's salt, revealed with the seed")
+
+
 class TableSummary(_Model):
     code: str
     game: str
@@ -195,6 +205,9 @@ class TableSummary(_Model):
     created_at: float
     turn_seconds: int | None = Field(None, description="time per move of human seats")
     rematch: str | None = Field(None, description="the code of the rematch table, once made")
+    shuffle: ShuffleCommitment | None = Field(
+        None, description="the shuffle commitment of the deal in play (verifiable shuffles)"
+    )
 
 
 class CreatedTable(_Model):

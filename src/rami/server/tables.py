@@ -18,7 +18,6 @@ import concurrent.futures
 import contextlib
 import logging
 import random
-import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -35,6 +34,7 @@ from rami.server.hints import hint_for
 from rami.server.limits import BadJSON, dumps, loads
 from rami.server.metrics import Metrics
 from rami.server.protocol import CLIENT_TYPES, REACTIONS, TableError
+from rami.server.records import new_match_seed, shuffle_info, table_record
 from rami.server.replay import replay_deal
 from rami.server.seat_timer import (
     DEFAULT_TURN_SECONDS,
@@ -240,6 +240,7 @@ class LiveTable:
             "rematch": self.rematch,
             "version": self.version,
             "created_at": self.record.created_at,
+            "shuffle": shuffle_info(self.match, self.record.seed),
         }
 
     # ------------------------------------------------------------------ replay
@@ -440,7 +441,7 @@ class TableManager:
                 seats.append(SeatRecord(i, "human", None, name, hash_token(token)))
             else:
                 seats.append(SeatRecord(i, "human", None, _clean_name(name, f"Seat {i + 1}")))
-        seed = secrets.randbits(48)
+        seed = new_match_seed()
         try:
             match = spec.new_match(rules, players, seed)
         except InputError as exc:
@@ -814,7 +815,7 @@ class TableManager:
                 spec.name,
                 dict(live.record.rules),
                 live.record.players,
-                secrets.randbits(48),
+                new_match_seed(),
                 "playing",
                 seats,
             )
@@ -843,6 +844,19 @@ class TableManager:
             events,
             deal,
         )
+
+    async def record(self, live: LiveTable, ascii: bool = False) -> str:
+        """The table's open record (``rami.server.records``): hidden cards never in it."""
+        async with live.lock:
+            return await asyncio.to_thread(
+                table_record,
+                live.spec,
+                live.match,
+                list(live.seats),
+                live.record.seed,
+                live.record.created_at,
+                ascii,
+            )
 
     async def arrange(self, live: LiveTable, seat: int | None) -> list[list[str]]:
         """The solvers' grouping of the seat's own hand (from its view only)."""

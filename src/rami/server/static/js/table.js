@@ -999,6 +999,7 @@ function renderResult() {
   }
   close.textContent = t("close_result");
   close.hidden = shown.live;
+  if (shown.live) renderRecordLink(body); // the shuffle revealed is the live deal's
 }
 
 function closeResult() {
@@ -1007,6 +1008,28 @@ function closeResult() {
   renderResult();
   wantFocus = "actions";
   restoreFocus(null, false, null);
+}
+
+// The deal's open record (docs/records.md) and its revealed shuffle, near the result:
+// a link to GET /api/tables/{code}/record (finished deals only are shown in full there).
+function renderRecordLink(body) {
+  let link = $("record-download");
+  if (!link) {
+    link = el("a", "button", t("download_record"));
+    link.id = "record-download";
+    link.href = `/api/tables/${encodeURIComponent(code)}/record`;
+    link.setAttribute("download", `rami-${code}.rami`);
+    $("replay-button").after(link);
+  }
+  const shuffle = state.table?.shuffle;
+  if (shuffle && shuffle.seed !== null && shuffle.seed !== undefined) {
+    const line = el("p", "muted small shuffle-revealed", t("shuffle_revealed", {
+      deal: shuffle.deal, seed: shuffle.seed, salt: shuffle.salt, commitment: shuffle.commitment,
+    }));
+    line.id = "shuffle-revealed";
+    line.style.overflowWrap = "anywhere"; // the 64-digit commitment wraps on a phone
+    $("result-body").append(line);
+  }
 }
 
 function scoreboard() {
