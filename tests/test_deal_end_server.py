@@ -62,7 +62,7 @@ def test_an_absent_first_player_does_not_stall_a_new_table(
 ) -> None:
     """A new table whose first mover is a human who never connects: the clock runs out
     and a bot plays the seat (turn_seconds, issue 21)."""
-    monkeypatch.setattr("rami.server.tables.secrets.randbits", lambda _bits: _human_first_seed())
+    monkeypatch.setattr("rami.server.tables.new_match_seed", _human_first_seed)
     body = {
         "game": "tunisian",
         "preset": "1v1",
@@ -84,7 +84,7 @@ def test_a_rematch_whose_first_mover_is_human_has_a_clock(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed = _human_first_seed()
-    monkeypatch.setattr("rami.server.tables.secrets.randbits", lambda _bits: seed)
+    monkeypatch.setattr("rami.server.tables.new_match_seed", lambda: seed)
     body = {
         "game": "tunisian",
         "preset": "1v1",
@@ -112,9 +112,12 @@ def test_a_rematch_whose_first_mover_is_human_has_a_clock(
     assert live.deadline is not None and live.timer_task is not None
 
 
-def test_refusals_carry_the_rule_id_and_reason_to_the_wire(client: TestClient) -> None:
+def test_refusals_carry_the_rule_id_and_reason_to_the_wire(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Discarding in the draw phase: "draw first" (T-3), with its rule id and name."""
     seed = _human_first_seed()
+    monkeypatch.setattr("rami.server.tables.new_match_seed", lambda: seed)
     rules = tunisian_rules("1v1")
     state = tunisian_deal(rules, 2, seed)
     # the engine: a typed refusal
@@ -133,8 +136,14 @@ def test_refusals_carry_the_rule_id_and_reason_to_the_wire(client: TestClient) -
     ).json()
     with client.websocket_connect(f"/ws/tables/{made['code']}") as ws:
         view = hello(ws, made["token"])["view"]
-        while "draw" not in (view.get("legal_actions") or []):
+        for _ in range(20):  # the dealer's first turn is a discard (T-2): play it
+            legal = view.get("legal_actions") or []
+            if "draw" in legal:
+                break
+            if legal:
+                ws.send_json({"type": "action", "action": legal[-1]})
             view = until(ws, is_state)["view"]
+        assert "draw" in view["legal_actions"]
         ws.send_json({"type": "action", "id": 7, "action": f"discard {view['hand'][0]}"})
         error = until(ws, lambda m: m["type"] == "error")
     assert error["code"] == "illegal" and error["rule"] == "T-3"
