@@ -33,9 +33,7 @@ from test_table_browser import (
     bots,
     create,
     open_table,
-    play_to_end,
     shot,
-    simple_move,
 )
 
 from rami.marriage.ledger import score_deal
@@ -105,7 +103,26 @@ def _check_figures(page: Any, view: dict[str, Any]) -> None:
     assert shown == pairs
 
 
-def _play_both(pages: list[Any], seconds: float = 60) -> None:
+def _move(page: Any) -> None:
+    """One legal move as ``simple_move``, the discard by keyboard (D on a focused card):
+    a double-click's two clicks may land too far apart on a loaded machine."""
+    for button in page.locator("#actions button[data-action]").all():
+        if " " not in (button.get_attribute("data-action") or ""):
+            button.click()
+            return
+    card = page.locator("#hand .card.discardable").first
+    if card.count():
+        card.focus()
+        page.keyboard.press("d")
+        return
+    page.click("#play-selected")
+
+
+def _play_to_end(page: Any, seconds: float = 90) -> None:
+    _play_both([page], seconds)
+
+
+def _play_both(pages: list[Any], seconds: float = 90) -> None:
     """Both humans play simple moves until the deal is over on both pages."""
     deadline = time.time() + seconds
     while not all(p.get_attribute("body", "data-deal-over") == "1" for p in pages):
@@ -117,11 +134,11 @@ def _play_both(pages: list[Any], seconds: float = 60) -> None:
                 and page.get_attribute("body", "data-deal-over") != "1"
             ):
                 before = int(page.get_attribute("body", "data-version") or 0)
-                simple_move(page)
+                _move(page)
                 page.wait_for_function(
                     f"Number(document.body.dataset.version) > {before} || "
                     "document.body.dataset.dealOver === '1'",
-                    timeout=10_000,
+                    timeout=30_000,
                 )
                 moved = True
         if not moved:
@@ -189,7 +206,7 @@ def test_indian_result_explains_each_net_without_the_nepali_fee_note(
     code, token = made["code"], made["token"]
     context, page, errors = open_table(browser, base_url, code, token, PHONE, "ne")
     try:
-        play_to_end(page)
+        _play_to_end(page)
         page.locator("#result .overlay-card").wait_for(state="visible")
         view = _view(base_url, code, token)
         _check_figures(page, view)
@@ -216,8 +233,8 @@ def test_a_refused_move_shows_the_reason_and_rule_id(browser: Any, base_url: str
             if page.locator("#actions button[data-action='draw']").count():
                 break
             before = tb.version(page)
-            simple_move(page)
-            tb.wait_version(page, before)
+            _move(page)
+            tb.wait_version(page, before, 30_000)
         page.wait_for_selector("#actions button[data-action='draw']", timeout=20_000)
         page.locator("#hand .card").first.focus()
         page.keyboard.press("d")  # a discard before drawing: refused (T-3)
@@ -338,7 +355,7 @@ def test_tunisian_result_says_why_each_player_scores(browser: Any, base_url: str
     )
     context, page, errors = open_table(browser, base_url, made["code"], made["token"], PHONE, "ar")
     try:
-        play_to_end(page)
+        _play_to_end(page)
         page.locator("#result .overlay-card").wait_for(state="visible")
         view = _view(base_url, made["code"], made["token"])
         whys = page.locator("#result .why").all_inner_texts()
