@@ -369,3 +369,88 @@ def test_tunisian_result_says_why_each_player_scores(browser: Any, base_url: str
     finally:
         context.close()
     assert not errors, errors
+
+
+# Runs the game's result module on the page with a small kit, as table.js would.
+_PROBE = """async ([url, view, aids]) => {
+  const cards = await import("/static/js/cards.js");
+  const i18n = await import("/static/js/i18n.js");
+  await i18n.setLanguage("en");
+  const mod = await import(url);
+  const el = (tag, cls, text) => {
+    const n = document.createElement(tag);
+    if (cls) n.className = cls;
+    if (text !== undefined) n.textContent = text;
+    return n;
+  };
+  const resultTable = (headers, rows) => {
+    const table = el("table");
+    for (const row of rows) {
+      const tr = el("tr");
+      for (const c of row) {
+        const td = el("td");
+        if (c instanceof Node) td.append(c);
+        else td.textContent = String(c);
+        tr.append(td);
+      }
+      table.append(tr);
+    }
+    return table;
+  };
+  const kit = {
+    el, t: i18n.t, cardRow: cards.cardRow, cardElement: cards.cardElement, resultTable,
+    nameOf: (s) => `Seat ${s + 1}`, wildMarks: () => [],
+    signed: (x) => (x > 0 ? `+${x}` : String(x)),
+    state: { view, aids },
+    shown: { result: view.result, aids, rules: view.rules, live: true },
+  };
+  const body = [];
+  mod.resultBody(kit, view.result.details, view.result, body);
+  const box = el("div");
+  box.append(...body);
+  document.body.append(box);
+  return box.innerText;
+}"""
+
+
+def _dublee_finish() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A nepali deal that ends with a dublee finish (M-9), its result and its aids."""
+    import random as rnd
+
+    from rami.marriage.game import new_deal
+    from rami.marriage.web import aids
+
+    for seed in range(60):
+        state = new_deal("nepali", 4, seed)
+        rng = rnd.Random(seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            finish = [a for a in legal if str(a).startswith("finish")]
+            state.apply(finish[0] if finish else rng.choice(legal))
+        view: Any = state.view(0)
+        if (
+            view["result"]["details"]["finish"]
+            and view["result"]["details"]["finish"]["kind"] == "dublees"
+        ):
+            return view, aids(view)
+    raise AssertionError("no dublee finish in 60 seeds")
+
+
+def test_a_dublee_finish_is_named_with_its_bonus(browser: Any, base_url: str) -> None:
+    """M-9: the game's result module names a dublee finish and the bonus each opponent
+    pays, from the server's figures (``aids.deal_end``)."""
+    view, aids = _dublee_finish()
+    client = next(g for g in httpx.get(f"{base_url}/api/games").json() if g["name"] == "marriage")
+    context = browser.new_context(viewport=PHONE, locale="en-GB")
+    page = context.new_page()
+    try:
+        page.goto(f"{base_url}/")
+        text = page.evaluate(
+            _PROBE,
+            [client["client"]["table"], view, aids],
+        )
+        winner = view["result"]["winner"]
+        assert f"Seat {winner + 1} finished with dublees (M-9)" in text
+        assert "dublee bonus of 5" in text and "Who pays whom" in text
+    finally:
+        context.close()
