@@ -41,7 +41,15 @@ chromium:
 postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
 
-test: $(STAMP) chromium postgresql lint
+# The browser tests inject axe-core (pinned in package.json/package-lock.json) into the
+# pages: npm installs it into node_modules/ (Debian's npm when it is missing).
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+test: $(STAMP) chromium postgresql $(AXE) lint
 	$(BIN)/pytest
 
 # Every bench runs; the target fails if any of them failed.
@@ -64,5 +72,5 @@ pure:
 	-$(BIN)/rami --version
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache node_modules
 	find src -name '*.so' -delete

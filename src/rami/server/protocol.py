@@ -81,6 +81,7 @@ ERROR_CODES = {
     "too_large": 413,  # a body or message over the size limit
     "headers_too_large": 431,
     "rate_limited": 429,  # too many requests from this client: wait and try again
+    "too_many_sockets": 429,  # too many WebSockets from this address or at this table
     "unavailable": 503,  # storage failed: nothing was changed
     "internal": 500,  # a bug on the server's side: nothing was changed
 }

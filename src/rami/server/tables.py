@@ -30,6 +30,7 @@ from rami.server.aids import table_aids
 from rami.server.arrange import arrange_hand
 from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.config import ServerConfig
+from rami.server.guards import clean_name
 from rami.server.hints import hint_for
 from rami.server.limits import BadJSON, dumps, loads
 from rami.server.metrics import Metrics
@@ -154,6 +155,7 @@ class LiveTable:
     timer_key: tuple[int, int | None] | None = None
     deadline: float | None = None  # event-loop time when the mover's time runs out
     rematch: str | None = None  # the code of the table that continues this one
+    seat_key: bytes = b""  # the server's key of the seat codes (none: codes are off)
 
     @property
     def turn_seconds(self) -> int | None:
@@ -190,7 +192,7 @@ class LiveTable:
             if token_matches(token, s.token_hash):
                 return s.seat
         for s in self.seats:  # a short seat code opens the seat too
-            if seat_code_matches(token, s.token_hash):
+            if seat_code_matches(token, s.token_hash, self.seat_key):
                 return s.seat
         raise TableError("bad_token", "this token belongs to no seat of this table")
 
@@ -265,9 +267,8 @@ class LiveTable:
             self.replay(event)
 
 
-def _clean_name(name: str | None, fallback: str) -> str:
-    text = " ".join((name or "").split())[:40]
-    return text or fallback
+def _clean_name(name: str | None, fallback: str, human: bool = True) -> str:
+    return clean_name(name, fallback, human)
 
 
 class TableManager:
@@ -364,6 +365,7 @@ class TableManager:
         return live
 
     def _remember(self, live: LiveTable) -> None:
+        live.seat_key = self.config.seat_secret or b""
         self.tables[live.code] = live
         while len(self.tables) > self.config.max_live_tables:
             for code, old in self.tables.items():
@@ -435,7 +437,8 @@ class TableManager:
                         "bad_request",
                         f"unknown bot level {level!r}: use one of {', '.join(levels)}",
                     )
-                seats.append(SeatRecord(i, "bot", level, _clean_name(name, f"Bot {i + 1}")))
+                name = _clean_name(name, f"Bot {i + 1}", human=False)
+                seats.append(SeatRecord(i, "bot", level, name))
             elif i == creator:
                 name = _clean_name(req.get("name") or name, f"Player {i + 1}")
                 seats.append(SeatRecord(i, "human", None, name, hash_token(token)))
@@ -914,8 +917,8 @@ class TableManager:
             message["aids"] = table_aids(live.spec.name, view)
         if seat is not None:
             token_hash = live.seats[seat].token_hash
-            if token_hash is not None and live.seats[seat].kind == "human":
-                message["seat_code"] = seat_code(token_hash)
+            if token_hash is not None and live.seats[seat].kind == "human" and live.seat_key:
+                message["seat_code"] = seat_code(token_hash, live.seat_key)
         return message
 
     def _presence(self, live: LiveTable, skip: Connection | None = None) -> None:

@@ -49,19 +49,15 @@ export function language() {
   return current;
 }
 
-// t(key, {name: "Ann"}) fills "{name}" placeholders; an unknown key shows itself. With a
-// number ``n`` the language's plural form is used when the table has it ("cards_n_one":
-// "{n} card"; Intl.PluralRules names the forms: one, two, few, many, other).
+// t(key, {name: "Ann"}) fills "{name}" placeholders; an unknown key shows itself.
+// A count `n` picks the language's plural form when it has one: "cards_n_one",
+// "cards_n_two", "cards_n_few"... (Intl.PluralRules categories), else "cards_n".
 export function t(key, args = {}) {
-  let form = null;
-  if (typeof args.n === "number") {
-    try {
-      form = `${key}_${new Intl.PluralRules(current).select(args.n)}`;
-    } catch {
-      form = null;
-    }
+  let text = strings[key] ?? fallback[key] ?? key;
+  if (typeof args.n === "number" && strings[key] !== undefined) {
+    const form = strings[`${key}_${new Intl.PluralRules(current).select(args.n)}`];
+    if (form !== undefined) text = form;
   }
-  let text = (form && strings[form]) ?? strings[key] ?? (form && fallback[form]) ?? fallback[key] ?? key;
   for (const [name, value] of Object.entries(args)) {
     text = text.split(`{${name}}`).join(String(value));
   }
