@@ -164,8 +164,17 @@ def aids(view: GameView) -> dict[str, object]:
     """Wild cards by name and the seat's maal once it has seen; the settlement at the end."""
     view = marriage_view(view)
     out = _aids_seen(view)
-    if view.get("result"):
+    result = view.get("result")
+    if result:
+        from rami.marriage.deal_end import deal_end
+
         out["settlement"] = _settlement(view)
+        end = deal_end(result["details"], view["rules"], list(result["scores"]))
+        for line in end["seats"]:  # the cards left, grouped as the table's Group does
+            if line["left"]:
+                groups = arrange(parse_cards(" ".join(line["left"])), view)
+                line["left_groups"] = [[str(c) for c in g] for g in groups]
+        out["deal_end"] = end
     return out
 
 

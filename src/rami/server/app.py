@@ -209,9 +209,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         found = getattr(request.app.state, "manager", None)
         if found is not None and found.metrics is not None:
             found.metrics.refused.labels(exc.code).inc()
-        return SafeJSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
+        body = dict(exc.to_message())
+        error = {k: body[k] for k in ("code", "message", "rule", "reason") if k in body}
+        return SafeJSONResponse({"error": error}, status_code=exc.status)
 
     @app.exception_handler(InputError)
     async def input_error(_request: Request, exc: InputError) -> JSONResponse:

@@ -284,7 +284,13 @@ async function startEvening(event) {
   }
 }
 
+// Errors belong to the entries they were about: a new or reopened evening starts clean.
+function clearErrors() {
+  for (const id of ["deal-error", "setup-error", "import-error"]) if ($(id)) showError($(id), "");
+}
+
 function adopt(d, result) {
+  clearErrors();
   doc = d;
   computed = result;
   stale = false;
@@ -598,6 +604,13 @@ function schedulePreview() {
 async function preview() {
   if (!doc || !draft) return;
   const seq = ++previewSeq;
+  // a draft with a field still to fill (presence only, the game's module says which) is
+  // not sent: the server would only refuse it (a 400 in the console each time)
+  if (hooks().incomplete?.(kit, draft)) {
+    showError($("deal-error"), "");
+    showPreview(null);
+    return;
+  }
   const next = withDraft();
   try {
     const result = await postLedger(next);
@@ -873,6 +886,7 @@ function wire() {
     store.closeCurrent();
     doc = null;
     computed = null;
+    clearErrors();
     render();
     loadOptions();
   });
