@@ -11,7 +11,10 @@ import logging
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+try:  # the scorekeeper's routes only: the hooks also run without FastAPI (rami.solo, Pyodide)
+    from fastapi import APIRouter, Query
+except ImportError:  # pragma: no cover - the server always has it
+    pass
 
 from rami.cards import Card, counts, parse_card, parse_cards
 from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS

@@ -1,0 +1,106 @@
+// How the table page reaches its referee. On a server table (/t/CODE) that is the
+// table's WebSocket; on a solo table (solo.html?game=G&preset=P&level=L[&seed=N], the
+// page's <body data-solo>) it is a Web Worker running the same Python engine and bots
+// on Pyodide (solo-worker.js, rami.solo). Both speak the WebSocket's messages
+// (docs/protocol.md), so the table code is one: a WorkerSocket looks like a WebSocket
+// (readyState, send, close, the open/message/close events).
+
+import { api, ApiError } from "./api.js";
+
+const SOLO_LEVELS = ["random", "easy", "medium", "hard"];
+
+// The solo table the page asks for (null on a server table).
+export const solo = (() => {
+  if (typeof document === "undefined" || !document.body || !("solo" in document.body.dataset)) return null;
+  const params = new URLSearchParams(location.search);
+  const game = params.get("game") || "";
+  const preset = params.get("preset") || "";
+  const level = SOLO_LEVELS.includes(params.get("level")) ? params.get("level") : "medium";
+  const seed = /^\d{1,15}$/.test(params.get("seed") || "") ? Number(params.get("seed")) : null;
+  const players = /^\d{1,2}$/.test(params.get("players") || "") ? Number(params.get("players")) : null;
+  const delay = /^\d{1,5}$/.test(params.get("delay") || "") ? Number(params.get("delay")) : 500;
+  return { game, preset, level, seed, players, delay, fresh: params.get("new") === "1", code: `solo-${game}-${preset}-${level}` };
+})();
+
+// The table's code: the solo table's name, or the last part of /t/CODE.
+export function tableCode() {
+  if (solo) return solo.code.toUpperCase();
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
+}
+
+// A socket to the table's referee.
+export function openSocket(code) {
+  if (solo) return new WorkerSocket(solo);
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  return new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(code)}`);
+}
+
+// Where a table (a rematch) is played: a new solo match has the same address.
+export function tableHref(code) {
+  if (!solo) return `/t/${code}`;
+  const params = new URLSearchParams(location.search);
+  params.delete("seed");
+  params.set("new", "1");
+  return `${location.pathname}?${params}`;
+}
+
+// The HTTP API of a server table; a solo table has none (the replay stays a server's).
+export function tableApi(path, options) {
+  if (solo) return Promise.reject(new ApiError("bad_request", "not offered at a solo table", 400));
+  return api(path, options);
+}
+
+export class WorkerSocket extends EventTarget {
+  constructor(config) {
+    super();
+    this.readyState = 0; // CONNECTING, as WebSocket's
+    this.worker = new Worker("/static/js/solo-worker.js", { type: "module" });
+    this.worker.addEventListener("message", (event) => this.onWorker(event.data));
+    this.worker.addEventListener("error", (event) => this.fail(event.message || "the solo worker failed"));
+    this.worker.postMessage({ type: "open", ...config });
+  }
+
+  onWorker(data) {
+    if (data && data.type === "_open") {
+      this.readyState = 1; // OPEN
+      if (solo?.fresh) {
+        const params = new URLSearchParams(location.search);
+        params.delete("new");
+        history.replaceState(null, "", `${location.pathname}?${params}`);
+        solo.fresh = false;
+      }
+      this.dispatchEvent(new Event("open"));
+      return;
+    }
+    if (data && data.type === "_failed") {
+      this.fail(data.message);
+      return;
+    }
+    this.dispatchEvent(new MessageEvent("message", { data }));
+  }
+
+  fail(message) {
+    this.readyState = 3;
+    const text = JSON.stringify({ type: "error", id: null, code: "internal", message });
+    this.dispatchEvent(new MessageEvent("message", { data: text }));
+  }
+
+  send(text) {
+    if (this.readyState === 1) this.worker.postMessage(text);
+  }
+
+  close() {
+    this.readyState = 3; // CLOSED
+    this.worker.terminate();
+    this.dispatchEvent(new CloseEvent("close", { code: 1000 }));
+  }
+}
+
+// The solo pages work offline once visited: the service worker keeps every file.
+export function registerOffline() {
+  if (!("serviceWorker" in navigator)) return;
+  const scope = document.body.dataset.scope || "/solo"; // "/" where the solo pages are the site
+  navigator.serviceWorker.register("/solo-sw.js", { scope }).catch(() => {});
+}
+
+if (solo) registerOffline();
