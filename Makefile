@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint bench clean chromium postgresql accel pure
+.PHONY: run demo test lint bench clean chromium postgresql accel pure static
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,18 @@ chromium:
 postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
 
-test: $(STAMP) chromium postgresql lint
+# Solo play in the browser, no server (issue 26): dist/ for any static host, e.g.
+# `python3 -m http.server -d dist` (docs/solo.md). Pyodide comes from npm (pinned in
+# package.json / package-lock.json), rami as a pure-Python wheel built from this checkout.
+node_modules: package.json package-lock.json
+	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch node_modules
+
+static: $(STAMP) node_modules
+	$(BIN)/python scripts/build_static.py
+
+test: $(STAMP) chromium postgresql lint static
 	$(BIN)/pytest
 
 # Every bench runs; the target fails if any of them failed.
@@ -64,5 +75,5 @@ pure:
 	-$(BIN)/rami --version
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist node_modules *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
 	find src -name '*.so' -delete
