@@ -58,12 +58,26 @@ def build_wheel(out: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "RAMI_MYPYC"}
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
-            [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", tmp, str(ROOT)],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "--no-build-isolation",
+                "-q",
+                "-w",
+                tmp,
+                str(ROOT),
+            ],
             check=True,
             env=env,
         )
         (wheel,) = Path(tmp).glob("rami-*.whl")
-        with zipfile.ZipFile(wheel) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst:
+        with (
+            zipfile.ZipFile(wheel) as src,
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as dst,
+        ):
             for info in sorted(src.infolist(), key=lambda i: i.filename):
                 name = info.filename
                 if name.startswith(WHEEL_SKIP) or name.endswith((".so", ".pyd")):
@@ -98,7 +112,9 @@ def write_pages(dist: Path) -> None:
     rules_page = (STATIC / "rules.html").read_text(encoding="utf-8")
     for spec in all_games():
         for preset in spec.presets:
-            write_json(dist / "api" / "rules" / spec.name / preset, rules_summary(spec.name, preset))
+            write_json(
+                dist / "api" / "rules" / spec.name / preset, rules_summary(spec.name, preset)
+            )
             page = dist / "rules" / spec.name / preset / "index.html"
             page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text(rules_page, encoding="utf-8")

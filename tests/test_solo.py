@@ -70,7 +70,9 @@ def server_history(game: str, preset: str, seed: int, tmp: Path) -> list[Any]:
                         return history
                     if view.get("legal_actions") and message["version"] > acted:
                         acted = message["version"]
-                        ws.send_json({"type": "action", "action": view["legal_actions"][0], "id": 1})
+                        ws.send_json(
+                            {"type": "action", "action": view["legal_actions"][0], "id": 1}
+                        )
     finally:
         tables.secrets.randbits = original  # type: ignore[method-assign]
     raise AssertionError("the server's deal did not end")
@@ -132,7 +134,12 @@ def test_a_saved_table_replays_to_the_same_position_and_bad_saves_are_one_line()
     again = SoloTable.from_text(table.save_text())
     assert again.view() == table.view() and again.version == table.version
     assert again.deal_number == 2
-    for bad in ("{", "[]", json.dumps({"game": "tunisian"}), table.save_text().replace('"discard', '"fly')):
+    for bad in (
+        "{",
+        "[]",
+        json.dumps({"game": "tunisian"}),
+        table.save_text().replace('"discard', '"fly'),
+    ):
         with pytest.raises(InputError) as caught:
             SoloTable.from_text(bad)
         assert "\n" not in str(caught.value)
@@ -145,7 +152,9 @@ def test_options_from_the_page_are_checked() -> None:
         SoloTable.from_options(json.dumps({"game": "tunisian", "preset": "9v9", "level": "easy"}))
     with pytest.raises(InputError):
         SoloTable.from_options(json.dumps({"game": "nosuchgame", "level": "easy"}))
-    table = SoloTable.from_options(json.dumps({"game": "tunisian", "preset": "1v1", "level": "easy", "seed": 7}))
+    table = SoloTable.from_options(
+        json.dumps({"game": "tunisian", "preset": "1v1", "level": "easy", "seed": 7})
+    )
     assert table.seed == 7 and table.players == 2
 
 
@@ -154,7 +163,11 @@ def test_hint_and_arrange_answer_from_the_persons_view() -> None:
     while table.bot_to_move() is not None:
         table.bot_step()
     (hint,) = table.handle({"type": "hint", "id": 9})
-    assert hint["type"] == "hint" and hint["id"] == 9 and hint["suggestion"] in table.view()["legal_actions"]
+    assert (
+        hint["type"] == "hint"
+        and hint["id"] == 9
+        and hint["suggestion"] in table.view()["legal_actions"]
+    )
     (arranged,) = table.handle({"type": "arrange", "id": 10})
     groups = arranged["groups"]
     assert isinstance(groups, list)
@@ -188,3 +201,37 @@ def test_the_solo_table_imports_without_the_web_extra(no_fastapi: None) -> None:
     solo = importlib.import_module("rami.solo")
     table = solo.SoloTable.new("marriage", "nepali", "easy", SEED)
     assert [m["type"] for m in table.handle({"type": "hello"})] == ["welcome", "state"]
+
+
+def test_rami_serve_offers_solo_play_at_slash_solo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from rami.server import ServerConfig, create_app
+
+    dist = tmp_path / "dist"
+    (dist / "solo-assets").mkdir(parents=True)
+    (dist / "solo-assets" / "rami.whl").write_bytes(b"PK")
+    (dist / "solo-sw.js").write_text("// built\n")
+    monkeypatch.setenv("RAMI_SOLO_DIST", str(dist))
+    db = f"sqlite:///{tmp_path / 'serve.db'}"
+    with TestClient(create_app(ServerConfig(db_url=db))) as client:
+        lobby = client.get("/solo")
+        assert lobby.status_code == 200 and 'data-solo-lobby data-scope="/solo"' in lobby.text
+        table = client.get("/solo.html?game=tunisian&preset=1v1&level=easy")
+        assert 'data-solo data-scope="/solo"' in table.text and 'id="hand"' in table.text
+        manifest = client.get("/solo.webmanifest").json()
+        assert manifest["start_url"] == "/solo" and {i["sizes"] for i in manifest["icons"]} == {
+            "192x192",
+            "512x512",
+        }
+        assert client.get("/solo-sw.js").text == "// built\n"
+        assert client.get("/solo-assets/rami.whl").content == b"PK"
+    monkeypatch.setenv("RAMI_SOLO_DIST", str(tmp_path / "not-built"))
+    with TestClient(create_app(ServerConfig(db_url=db))) as client:
+        assert client.get("/solo").status_code == 200  # the lobby opens; the table says why not
+        missing = client.get("/solo-assets/rami.whl")
+        assert missing.status_code == 404 and "make static" in missing.json()["error"]["message"]
+        assert client.get("/solo-sw.js").status_code == 404

@@ -256,7 +256,13 @@ class SoloTable:
                 return [self._ack(ref), self.state_message()]
             if kind == "hint":
                 seed = self.seed ^ 1 ^ self.version
-                return [{"type": "hint", "id": ref, **hint_for(self.spec.name, self.view(), HINT_LEVEL, seed)}]
+                return [
+                    {
+                        "type": "hint",
+                        "id": ref,
+                        **hint_for(self.spec.name, self.view(), HINT_LEVEL, seed),
+                    }
+                ]
             if kind == "arrange":
                 groups = arrange_hand(self.spec.name, self.view())
                 return [{"type": "arrangement", "id": ref, "groups": groups}]
@@ -380,7 +386,10 @@ class SoloTable:
 
     def events(self) -> list[str]:
         """The current deal's public history as text (what the tests compare)."""
-        return [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in self.view(None).get("history") or ()]
+        return [
+            json.dumps(e, sort_keys=True, ensure_ascii=False)
+            for e in self.view(None).get("history") or ()
+        ]
 
 
 def _parse(raw: str | Mapping[str, object]) -> Mapping[str, object]:

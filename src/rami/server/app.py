@@ -47,8 +47,8 @@ from rami.server.protocol import (
 )
 from rami.server.ratelimit import Limiter, refuse
 from rami.server.rules_info import client_folders, games_info, rules_summary
-from rami.server.solo_site import add_solo_routes
 from rami.server.score_api import router as score_router
+from rami.server.solo_site import add_solo_routes
 from rami.server.storage import Store
 from rami.server.tables import Connection, LiveTable, TableManager
 

@@ -19,6 +19,8 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rami.games import all_games
+
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
@@ -63,7 +65,11 @@ def solo_table_page(scope: str) -> str:
 
 def solo_lobby_page(scope: str) -> str:
     html = (STATIC / "solo-lobby.html").read_text(encoding="utf-8")
-    return html.replace("<body class=\"lobby\" data-solo-lobby", f'<body class="lobby" data-solo-lobby data-scope="{scope}"', 1)
+    return html.replace(
+        '<body class="lobby" data-solo-lobby',
+        f'<body class="lobby" data-solo-lobby data-scope="{scope}"',
+        1,
+    )
 
 
 def solo_manifest(scope: str) -> dict[str, object]:
@@ -71,14 +77,19 @@ def solo_manifest(scope: str) -> dict[str, object]:
     return {
         "name": "rami: solo",
         "short_name": "rami",
-        "description": "Marriage and Tunisian rami against bots, in the browser, offline.",
+        "description": f"{' and '.join(g.title for g in all_games())} against bots, offline.",
         "start_url": scope,
         "scope": scope,
         "display": "standalone",
         "background_color": THEME,
         "theme_color": THEME,
         "icons": [
-            {"src": f"/solo-assets/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "any"}
+            {
+                "src": f"/solo-assets/icon-{n}.png",
+                "sizes": f"{n}x{n}",
+                "type": "image/png",
+                "purpose": "any",
+            }
             for n in ICON_SIZES
         ],
     }
@@ -138,7 +149,9 @@ def add_solo_routes(app: FastAPI) -> None:
     async def solo_sw() -> Response:
         path = dist / "solo-sw.js"
         if not path.is_file():
-            return Response("// solo play is not built: run make static\n", 404, media_type="text/javascript")
+            return Response(
+                "// solo play is not built: run make static\n", 404, media_type="text/javascript"
+            )
         return FileResponse(path, media_type="text/javascript")
 
     assets = dist / "solo-assets"

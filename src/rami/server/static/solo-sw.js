@@ -16,7 +16,8 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) => Promise.all([LOBBY, ...FILES].map((url) => cache.add(url).catch(() => {}))))
+      // force-cache: what the page has just fetched comes from the HTTP cache, not again
+      .then((cache) => Promise.all([LOBBY, ...FILES].map((url) => cache.add(new Request(url, { cache: "force-cache" })).catch(() => {}))))
       .then(() => self.skipWaiting()),
   );
 });

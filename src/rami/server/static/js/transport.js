@@ -76,6 +76,7 @@ export class WorkerSocket extends EventTarget {
       this.fail(data.message);
       return;
     }
+    if (typeof data !== "string") return; // the worker's own notes (_bot: a move's time)
     this.dispatchEvent(new MessageEvent("message", { data }));
   }
 
