@@ -70,6 +70,7 @@ export class WorkerSocket extends EventTarget {
         solo.fresh = false;
       }
       this.dispatchEvent(new Event("open"));
+      registerOffline(); // once the worker has what it needs: the cache takes it from there
       return;
     }
     if (data && data.type === "_failed") {
@@ -103,5 +104,3 @@ export function registerOffline() {
   const scope = document.body.dataset.scope || "/solo"; // "/" where the solo pages are the site
   navigator.serviceWorker.register("/solo-sw.js", { scope }).catch(() => {});
 }
-
-if (solo) registerOffline();
