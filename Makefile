@@ -50,7 +50,7 @@ node_modules: package.json package-lock.json
 	touch node_modules
 
 static: $(STAMP) node_modules
-	$(BIN)/python scripts/build_static.py
+	PYTHONPATH=src $(BIN)/python scripts/build_static.py
 
 test: $(STAMP) chromium postgresql lint static
 	$(BIN)/pytest
