@@ -3,7 +3,8 @@
 Writes a site any static host serves from its root (``python3 -m http.server -d dist``):
 
 - ``index.html`` (the solo lobby), ``solo.html`` (the table page, its referee a Web
-  Worker running ``rami.solo`` on Pyodide), ``rules/G/P/`` (the rules pages);
+  Worker running ``rami.solo`` on Pyodide), ``rules/G/P/`` (the rules pages),
+  ``score/`` (the scorekeeper, its ledgers computed by the same worker);
 - ``static/`` (the web app's scripts, styles, strings; each game's modules under
   ``static/games/G/``), ``api/games`` and ``api/rules/G/P`` (the answers the pages ask
   the server for, written once);
@@ -36,6 +37,7 @@ from rami.server.solo_site import (
     icon_png,
     solo_lobby_page,
     solo_manifest,
+    solo_score_page,
     solo_table_page,
     write_json,
 )
@@ -108,6 +110,8 @@ def write_pages(dist: Path) -> None:
         shutil.copytree(folder, dist / "static" / "games" / name, dirs_exist_ok=True)
     (dist / "index.html").write_text(solo_lobby_page("/"), encoding="utf-8")
     (dist / "solo.html").write_text(solo_table_page("/"), encoding="utf-8")
+    (dist / "score").mkdir()
+    (dist / "score" / "index.html").write_text(solo_score_page("/"), encoding="utf-8")
     write_json(dist / "api" / "games", games_info())
     rules_page = (STATIC / "rules.html").read_text(encoding="utf-8")
     for spec in all_games():

@@ -3,14 +3,16 @@
 ``scripts/build_static.py`` (``make static``) builds the site into a temporary folder,
 served by ``python -m http.server`` on 127.0.0.1: a static host, no rami server. The
 page is loaded once (the service worker keeps every file), the network is cut, and a
-Marriage nepali and a Tunisian 1v1 table are played to the end of a deal against random
-bots in the Web Worker (Pyodide), reloaded and resumed from IndexedDB, with no console
-error. The worker plays a seeded deal as a server table does (the same events). Random
-bots and no bot pause keep it quick.
+Marriage nepali and a Tunisian 1v1 table are played to the end of a deal against easy
+bots in the Web Worker (Pyodide), reloaded and resumed from IndexedDB; the scorekeeper
+computes a ledger as the server's calculators do; no console error. The worker plays a
+seeded deal as a server table does (the same events; random bots). No bot pause keeps it
+quick.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -20,6 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from rami.games import get_game
+from rami.ledger import compute
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -126,6 +131,20 @@ def test_offline_solo_tables_play_a_deal_and_resume_after_a_reload(browser: Any,
     page.wait_for_selector("body[data-ready]")
     page.wait_for_function("document.querySelectorAll('#saved-list li').length === 2")
     shot(page, "solo-lobby-offline")
+    # the scorekeeper, still offline: its ledgers computed by the same engine in a worker
+    page.goto(site + "/score/")
+    page.wait_for_selector("body[data-ready]")
+    example = get_game("tunisian").web().ledger_example  # type: ignore[misc]
+    assert example is not None
+    post = (
+        "async (doc) => (await import('/static/js/transport.js'))"
+        ".scoreApi(`/api/score/${doc.game}/ledger`, { method: 'POST', body: doc })"
+        ".catch((err) => ({ refused: err.message }))"
+    )
+    assert page.evaluate(post, dict(example)) == json.loads(json.dumps(compute(dict(example))))
+    refused = page.evaluate(post, {**example, "players": []})
+    assert set(refused) == {"refused"} and "\n" not in refused["refused"]
+    shot(page, "solo-score-offline")
     assert errors == []
     context.close()
 

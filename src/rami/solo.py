@@ -30,7 +30,7 @@ from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.hints import hint_for
 from rami.views import GameView, RulesJson
 
-__all__ = ["SOLO_LEVELS", "SoloError", "SoloTable"]
+__all__ = ["SOLO_LEVELS", "SoloError", "SoloTable", "score_ledger_text"]
 
 #: The bot levels a solo table offers (the heavier ``expert`` and learned bots are the
 #: server's: they need more time or NumPy).
@@ -390,6 +390,21 @@ class SoloTable:
             json.dumps(e, sort_keys=True, ensure_ascii=False)
             for e in self.view(None).get("history") or ()
         ]
+
+
+def score_ledger_text(game: str, text: str) -> str:
+    """The scorekeeper's ``POST /api/score/{game}/ledger``, offline, as JSON text:
+    ``{"ok": true, "data": …}`` or ``{"ok": false, "message": one line}`` (the same
+    calculators as the server's, ``rami.ledger.compute``)."""
+    from rami.ledger import compute
+
+    try:
+        doc = json.loads(text)
+        return json.dumps({"ok": True, "data": compute(doc, get_game(game).name)})
+    except ValueError as exc:  # InputError, CardError, bad JSON: one line, nothing kept
+        return json.dumps({"ok": False, "message": str(exc).splitlines()[0]})
+    except RecursionError:
+        return json.dumps({"ok": False, "message": "the document is nested too deeply"})
 
 
 def _parse(raw: str | Mapping[str, object]) -> Mapping[str, object]:

@@ -31,6 +31,7 @@ __all__ = [
     "icon_png",
     "solo_lobby_page",
     "solo_manifest",
+    "solo_score_page",
     "solo_table_page",
 ]
 
@@ -61,6 +62,12 @@ def solo_table_page(scope: str) -> str:
         f'  <meta name="theme-color" content="{THEME}">\n'
     )
     return _mark(html, '<body class="table-page"', scope, head)
+
+
+def solo_score_page(scope: str) -> str:
+    """The scorekeeper, its ledgers computed in the browser (``transport.scoreApi``)."""
+    html = (STATIC / "score.html").read_text(encoding="utf-8")
+    return _mark(html, '<body class="score"', scope)
 
 
 def solo_lobby_page(scope: str) -> str:

@@ -2,7 +2,8 @@
 // Web Worker, so the page stays responsive while a bot thinks. It answers the table
 // page's WebSocket messages (docs/protocol.md) with the server's answers, plays the
 // bots' moves one after another with a short pause, and saves the match in IndexedDB
-// after every change (solo-store.js). Everything comes from this origin: Pyodide from
+// after every change (solo-store.js). The offline scorekeeper asks it for ledgers
+// ({type: "ledger"}: rami.ledger's calculators, as POST /api/score/G/ledger answers). Everything comes from this origin: Pyodide from
 // /solo-assets/pyodide/ and rami as a wheel built from the checkout (make static).
 
 import { loadPyodide } from "/solo-assets/pyodide/pyodide.mjs";
@@ -94,6 +95,12 @@ async function open(wanted) {
 self.addEventListener("message", async (event) => {
   const data = event.data;
   try {
+    if (data && typeof data === "object" && data.type === "ledger") {
+      const py = await (pyReady ||= python());
+      const text = py.pyimport("rami.solo").score_ledger_text(String(data.game), String(data.doc));
+      self.postMessage({ type: "_ledger", id: data.id, ...JSON.parse(text) });
+      return;
+    }
     if (data && typeof data === "object" && data.type === "open") {
       await open(data);
       self.postMessage({ type: "_open", boot_ms: self.bootMs });

@@ -50,6 +50,33 @@ export function tableApi(path, options) {
   return api(path, options);
 }
 
+// The scorekeeper's API: on the static site (<body data-solo>) a ledger is computed by
+// the same worker (rami.ledger on Pyodide), elsewhere by the server.
+let scoreWorker = null;
+const scoreWaiting = new Map();
+let scoreId = 0;
+
+export function scoreApi(path, options = {}) {
+  const ledger = /^\/api\/score\/([^/]+)\/ledger$/.exec(path);
+  if (!solo || !ledger || options.method !== "POST") return api(path, options);
+  if (!scoreWorker) {
+    scoreWorker = new Worker("/static/js/solo-worker.js", { type: "module" });
+    scoreWorker.addEventListener("message", (event) => {
+      const data = event.data;
+      const waiting = data && data.type === "_ledger" ? scoreWaiting.get(data.id) : null;
+      if (!waiting) return;
+      scoreWaiting.delete(data.id);
+      if (data.ok) waiting.resolve(data.data);
+      else waiting.reject(new ApiError("bad_request", data.message, 400));
+    });
+  }
+  const id = ++scoreId;
+  return new Promise((resolve, reject) => {
+    scoreWaiting.set(id, { resolve, reject });
+    scoreWorker.postMessage({ type: "ledger", id, game: ledger[1], doc: JSON.stringify(options.body) });
+  });
+}
+
 export class WorkerSocket extends EventTarget {
   constructor(config) {
     super();
