@@ -77,14 +77,47 @@ export function scoreApi(path, options = {}) {
   });
 }
 
+function spawn(config) {
+  const worker = new Worker("/static/js/solo-worker.js", { type: "module" });
+  worker.postMessage({ type: "open", ...config });
+  return worker;
+}
+
+// Pyodide takes seconds to start: a solo table's worker starts as soon as this module
+// loads, while the page loads its strings and games; its first answers wait here.
+let early = null;
+if (solo && typeof Worker !== "undefined") {
+  const worker = spawn(solo);
+  const held = [];
+  const hold = (event) => held.push(event.data);
+  worker.addEventListener("message", hold);
+  early = { worker, held, hold };
+}
+
+function takeEarly() {
+  const taken = early;
+  early = null;
+  return taken;
+}
+
 export class WorkerSocket extends EventTarget {
   constructor(config) {
     super();
     this.readyState = 0; // CONNECTING, as WebSocket's
-    this.worker = new Worker("/static/js/solo-worker.js", { type: "module" });
-    this.worker.addEventListener("message", (event) => this.onWorker(event.data));
+    const early = config === solo ? takeEarly() : null;
+    this.worker = early ? early.worker : spawn(config);
     this.worker.addEventListener("error", (event) => this.fail(event.message || "the solo worker failed"));
-    this.worker.postMessage({ type: "open", ...config });
+    const listen = () => this.worker.addEventListener("message", (event) => this.onWorker(event.data));
+    if (!early) {
+      listen();
+      return;
+    }
+    setTimeout(() => {
+      // after the caller has added its listeners: what came early first, in order
+      this.worker.removeEventListener("message", early.hold);
+      for (const data of early.held.splice(0)) this.onWorker(data);
+      listen();
+    }, 0);
   }
 
   onWorker(data) {
