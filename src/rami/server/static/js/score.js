@@ -807,7 +807,7 @@ async function recompute() {
 
 function netState() {
   const el = $("net-state");
-  el.hidden = navigator.onLine || "solo" in document.body.dataset; // solo: computed here
+  el.hidden = navigator.onLine;
   el.className = "conn offline";
   el.textContent = st("offline");
 }
