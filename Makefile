@@ -41,18 +41,22 @@ chromium:
 postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
 
-# Solo play in the browser, no server (issue 26): dist/ for any static host, e.g.
-# `python3 -m http.server -d dist` (docs/solo.md). Pyodide comes from npm (pinned in
-# package.json / package-lock.json), rami as a pure-Python wheel built from this checkout.
-node_modules: package.json package-lock.json
+# The browser tests inject axe-core, and solo play copies Pyodide (both pinned in
+# package.json/package-lock.json): npm installs them into node_modules/ (Debian's npm
+# when it is missing).
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
 	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; }
 	npm ci --no-audit --no-fund --loglevel=error
-	touch node_modules
+	touch $(AXE)
 
-static: $(STAMP) node_modules
+# Solo play in the browser, no server (issue 26): dist/ for any static host, e.g.
+# `python3 -m http.server -d dist` (docs/solo.md); rami as a pure-Python wheel built
+# from this checkout.
+static: $(STAMP) $(AXE)
 	PYTHONPATH=src $(BIN)/python scripts/build_static.py
 
-test: $(STAMP) chromium postgresql lint static
+test: $(STAMP) chromium postgresql $(AXE) lint static
 	$(BIN)/pytest
 
 # Every bench runs; the target fails if any of them failed.
@@ -75,5 +79,5 @@ pure:
 	-$(BIN)/rami --version
 
 clean:
-	rm -rf $(VENV) build dist node_modules *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache node_modules
 	find src -name '*.so' -delete

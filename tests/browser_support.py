@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -51,3 +52,28 @@ def served(config: ServerConfig) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def _contexts_bypass_csp() -> None:
+    """Browser contexts of the tests bypass the pages' Content-Security-Policy unless a
+    test asks otherwise (``bypass_csp=False``): Playwright's ``wait_for_function`` polls
+    a string predicate with ``eval`` inside the page, which the CSP (``script-src
+    'self'``) rightly forbids. The CSP itself is checked in Chromium by
+    tests/test_server_hardening.py."""
+    try:
+        from playwright.sync_api import Browser
+    except ImportError:  # the browser tests skip themselves
+        return
+    plain = Browser.new_context
+    if getattr(plain, "bypasses_csp", False):
+        return
+
+    def new_context(self: Browser, **options: Any) -> Any:
+        options.setdefault("bypass_csp", True)
+        return plain(self, **options)
+
+    new_context.bypasses_csp = True  # type: ignore[attr-defined]
+    Browser.new_context = new_context  # type: ignore[method-assign,assignment]
+
+
+_contexts_bypass_csp()

@@ -7,6 +7,7 @@ elsewhere the PostgreSQL cases are skipped with the reason.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,9 +25,17 @@ def pg_cluster() -> Iterator[Any]:
     pytest.importorskip("psycopg")
     cluster = Cluster(found)
     cluster.start()
+    # the servers' key file (rami.server.secret), shared by the processes of a test and
+    # kept out of the user's data folder: the cluster's own folder
+    before = os.environ.get("RAMI_SECRET_FILE")
+    os.environ["RAMI_SECRET_FILE"] = str(cluster.dir / "server.secret")
     try:
         yield cluster
     finally:
+        if before is None:
+            os.environ.pop("RAMI_SECRET_FILE", None)
+        else:
+            os.environ["RAMI_SECRET_FILE"] = before
         cluster.stop()
 
 

@@ -104,6 +104,7 @@ def make_a_move(page: Any, keyboard: bool) -> str:
         action = button.get_attribute("data-action") or ""
         button.click()
         return action
+    page.select_option("#all-moves", index=1)  # nothing is preselected (issue 21)
     page.click("#play-selected")
     return "from the list"
 

@@ -52,6 +52,12 @@ class Keeper:
     def say(self, text: str) -> None:
         self.child.sendline(text)
 
+    def refused(self, reason: str) -> None:
+        """The answer just given was refused with ``reason`` (the question comes again)."""
+        self.child.expect(r"not taken: (.*); answer again")
+        said = ANSI.sub("", self.child.match.group(1))
+        assert reason in said, said
+
     def answer(self, question: str, text: str) -> None:
         self.child.expect(re.escape(question))
         self.child.expect(r": ")
@@ -88,11 +94,36 @@ def test_marriage_evening_in_the_terminal(tmp_path: Path) -> None:
     marriage_deal(k, "5H", [("u", ""), ("s", "5"), ("s", "")], "")
     assert totals_line(k.menu()) == ["+26", "+1", "-27", "sum", "0"]
 
-    # a maal that cannot exist: refused, nothing changes
-    marriage_deal(k, "2S", [("s", "1"), ("u", ""), ("u", "")], "")
+    # each answer is checked as typed (issue 23): a bad card, letter, maal or name is
+    # refused at once with its reason and the same question comes again; the deal's other
+    # answers are kept
+    k.say("a")
+    k.answer("Tiplu", "ZZ")
+    k.refused("bad card 'ZZ'")
+    k.answer("Tiplu", "JK")
+    k.refused("Marriage has no printed jokers")  # M-12
+    k.answer("Tiplu", "2S")
+    k.answer("Asha: unseen, seen or dublees?", "x")
+    k.refused("answer u (unseen), s (seen) or d (dublees)")
+    k.answer("Asha: unseen, seen or dublees?", "s")
+    k.answer("Asha: maal", "1")
+    k.refused("no hand scores a maal of 1 (the nearest possible: 0 or 2)")
+    k.answer("Asha: maal", "10C 1X")
+    k.refused("bad card '1X'")
+    k.answer("Asha: maal", "2")
+    k.answer("Bikash: unseen, seen or dublees?", "u")
+    k.answer("Bikash: maal", "")
+    k.answer("Chandra: unseen, seen or dublees?", "u")
+    k.answer("Chandra: maal", "")
+    k.answer("Who finished?", "Zed")
+    k.refused("'Zed' is not one of the players (Asha, Bikash, Chandra)")
+    k.answer("Who finished?", "Chandra")
+    k.refused("Chandra did not see (show), so cannot have finished")
+    k.answer("Who finished?", "")
     screen = k.menu()
-    assert "error: deal 3: player 'Asha': no hand scores a maal of 1" in screen
-    assert "(nothing changed)" in screen
+    assert "error" not in screen and "3 deals" in screen
+    k.say("u")  # undo deal 3
+    assert totals_line(k.menu()) == ["+26", "+1", "-27", "sum", "0"]
 
     k.say("u")  # undo deal 2
     assert totals_line(k.menu()) == ["+31", "-9", "-22", "sum", "0"]
@@ -149,10 +180,20 @@ def test_tunisian_evening_in_the_terminal(tmp_path: Path) -> None:
     screen = k.menu()
     assert totals_line(screen)[:2] == ["100", "70"]
     k.say("a")
+    k.answer("Who went out?", "Nour")
+    k.refused("'Nour' is not one of the players (Sami, Ines)")
     k.answer("Who went out?", "Ines")
     k.answer("Sami: points, or the cards left", "-4")
+    k.refused("must not be negative")
+    k.answer("Sami: points, or the cards left", "7C 1Z")
+    k.refused("bad card '1Z'")
+    k.answer("Sami: points, or the cards left", "100000")
+    k.refused("not 100000")  # more than any hand of cards left (T-5)
+    k.answer("Sami: points, or the cards left", "7C")
     screen = k.menu()
-    assert "must not be negative" in screen and "(nothing changed)" in screen
+    assert totals_line(screen)[:2] == ["107", "70"] and "3 deals" in screen
+    k.say("u")
+    assert totals_line(k.menu())[:2] == ["100", "70"]
     k.say("q")
     k.child.expect(pexpect.EOF)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from typing import Any
 
 import pytest
@@ -61,6 +62,10 @@ def test_two_processes_share_a_table_and_survive_one_killed(pg_cluster: Any) -> 
         invite = {"invite": made["invite"]}
         joined = httpx.post(f"{b}/api/tables/{code}/join", json=invite).json()  # other process
         tokens = [made["token"], joined["token"]]
+        deadline = time.time() + 10  # process a hears of b's join by NOTIFY, a moment later
+        while httpx.get(f"{a}/api/tables/{code}").json()["status"] != "playing":
+            assert time.time() < deadline, "process a never heard of the join"
+            time.sleep(0.05)
         ws0, s0 = hello(ports[0], code, tokens[0])
         ws1, s1 = hello(ports[1], code, tokens[1])
         sockets = [ws0, ws1]

@@ -41,12 +41,14 @@ def two_humans(client: TestClient, **extra: Any) -> tuple[str, list[str]]:
 
 
 def test_seat_codes_are_short_stable_and_checked_in_constant_form() -> None:
-    code = seat_code("abc")
-    assert len(code) == 8 and code.isalnum() and code == seat_code("abc")
-    assert code != seat_code("abd")
-    assert seat_code_matches(code.lower(), "abc")
-    assert seat_code_matches(f"{code[:4]}-{code[4:]}", "abc")
-    assert not seat_code_matches(code, None) and not seat_code_matches("short", "abc")
+    key = b"k" * 32
+    code = seat_code("abc", key)
+    assert len(code) == 8 and code.isalnum() and code == seat_code("abc", key)
+    assert code != seat_code("abd", key) and code != seat_code("abc", b"j" * 32)
+    assert seat_code_matches(code.lower(), "abc", key)
+    assert seat_code_matches(f"{code[:4]}-{code[4:]}", "abc", key)
+    assert not seat_code_matches(code, "abc", b"")  # no key: seat codes are off
+    assert not seat_code_matches(code, None, key) and not seat_code_matches("short", "abc", key)
 
 
 def test_turn_seconds_are_checked() -> None:

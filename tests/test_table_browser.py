@@ -129,6 +129,7 @@ def simple_move(page: Any) -> None:
     if card.count():
         card.dblclick()
         return
+    page.select_option("#all-moves", index=1)  # nothing is preselected (issue 21)
     page.click("#play-selected")
 
 

@@ -128,6 +128,10 @@ class Game:
     reward_sign: float = 1.0
     openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
     rl_default: bool = False  # the game ``rami train`` and the RL environments default to
+    # Records (rami.records, docs/records.md): every deal of a match, played or in play, in
+    # the deals' shared ``to_json`` layout; and a deal rebuilt from that layout (replayed).
+    match_deals: Callable[[Any], list[dict[str, Any]]] | None = None
+    load_deal: Callable[[Mapping[str, Any]], GameState] | None = None
 
     def preset_for(self, seats: int) -> str:
         """The preset a table of ``seats`` plays when the user names none."""

@@ -12,7 +12,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperOption
 from typer.exceptions import TyperException
 
-from rami.cli import calc, demo, ledger, play, serve, simulate, train
+from rami.cli import calc, demo, ledger, play, records, serve, simulate, train
 from rami.cli.hooks import CliCommands
 from rami.games import all_games
 
@@ -24,6 +24,7 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # sub-commands inherit it
 )
 
 
@@ -81,6 +82,9 @@ app.add_typer(ledger.ledger_app, name="ledger")
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
 app.command("train")(train.train)
+app.command("record")(records.record)
+app.command("verify")(records.verify)
+app.command("export")(records.export)
 
 
 def fail(message: str) -> None:
@@ -111,5 +115,7 @@ def main(argv: list[str] | None = None) -> None:
         fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
     except KeyboardInterrupt:
         raise SystemExit(130) from None
+    except RecursionError:  # a document nested deeper than a check foresaw (issue 23)
+        fail("the input is nested too deeply")
     if isinstance(code, int) and code:
         raise SystemExit(code)

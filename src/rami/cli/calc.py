@@ -43,6 +43,12 @@ def read_json(source: str) -> Any:
         except UnicodeDecodeError:
             raise InputError(f"{source}: not UTF-8 text") from None
         name = source
+    return loads(text, name)
+
+
+def loads(text: str | bytes, name: str) -> Any:
+    """The JSON document in ``text`` (read from ``name``); ``InputError`` in one line if
+    it is not JSON or nests too deeply for the parser (issue 23: no RecursionError)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -50,6 +56,8 @@ def read_json(source: str) -> Any:
         raise InputError(
             f"{name} is not valid JSON: {exc.msg}{where} line {exc.lineno} column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise InputError(f"{name} nests its JSON too deeply") from None
 
 
 def emit(result: Mapping[str, object]) -> None:

@@ -10,11 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
-__all__ = ["Ask", "CliCommands", "LedgerPrompts"]
+__all__ = ["Ask", "Check", "CliCommands", "LedgerPrompts"]
 
-#: Asks one question; the default is kept when the answer is empty.
-Ask = Callable[[str, str], str]
+#: Checks one answer as typed: raises ``ValueError`` (``InputError``, ``CardError``)
+#: with a one-line reason if it cannot be right.
+Check = Callable[[str], object]
+
+
+class Ask(Protocol):
+    """Asks one question; the default is kept when the answer is empty. With ``check``,
+    an answer it refuses is met with its one-line reason and the question asked again,
+    so a typo costs one answer, not the whole deal entry (issue 23)."""
+
+    def __call__(self, question: str, default: str = "", check: Check | None = None) -> str: ...
 
 
 @dataclass(frozen=True)

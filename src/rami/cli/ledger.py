@@ -21,9 +21,10 @@ from typing import Annotated, Any
 
 import typer
 
-from rami.cli.hooks import LedgerPrompts
+from rami.cli.hooks import Check, LedgerPrompts
 from rami.errors import InputError
 from rami.games import all_games, game_names, get_game
+from rami.wording import count
 
 _PRESETS_HELP = "; ".join(f"{g.title.split()[0]}: {', '.join(g.presets)}" for g in all_games())
 
@@ -54,10 +55,13 @@ def load(path: Path) -> dict[str, Any]:
             f"no ledger at {path}: start one with "
             f"'rami ledger new {game_names()[0]} --players A,B,C'"
         )
+    from rami.cli.calc import loads
+
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{path} is not a JSON ledger: {exc}") from None
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not a JSON ledger: not UTF-8 text") from None
+    doc = loads(text, str(path))
     if not isinstance(doc, dict):
         raise InputError(f"{path} is not a JSON ledger")
     return doc
@@ -100,7 +104,8 @@ def standing_text(doc: dict[str, Any], result: dict[str, Any]) -> str:
     chosen = result.get(spec.preset_label)
     preset = chosen.get("preset") if isinstance(chosen, Mapping) else chosen
     width = max(6, *(len(n) for n in names))
-    lines = [f"{spec.title} · {preset} · {len(names)} players · {len(result['deals'])} deals"]
+    deals = count(len(result["deals"]), "deal")
+    lines = [f"{spec.title} · {preset} · {len(names)} players · {deals}"]
     lines.append(f"{'#':>3}  {'dealer':<{width}}  " + "  ".join(f"{n:>{width}}" for n in names))
     for deal in result["deals"]:
         cells = prompts.deal_cells(deal["result"])
@@ -130,15 +135,27 @@ def deal_text(result: dict[str, Any], number: int, entry: dict[str, Any]) -> str
 
 
 class Asker:
-    """Questions one at a time; ``default`` is kept when the answer is empty."""
+    """Questions one at a time (``hooks.Ask``); ``default`` is kept when the answer is
+    empty, and an answer ``check`` refuses is asked again with the reason."""
 
-    def __init__(self, read: Callable[[str], str] = input) -> None:
+    def __init__(
+        self, read: Callable[[str], str] = input, write: Callable[[str], None] = print
+    ) -> None:
         self.read = read
+        self.write = write
 
-    def __call__(self, question: str, default: str = "") -> str:
+    def __call__(self, question: str, default: str = "", check: Check | None = None) -> str:
         shown = f" [{default}]" if default else ""
-        answer = self.read(f"{question}{shown}: ").strip()
-        return answer or default
+        while True:
+            answer = self.read(f"{question}{shown}: ").strip() or default
+            if check is None:
+                return answer
+            try:
+                check(answer)
+            except ValueError as exc:
+                self.write(f"  not taken: {exc}; answer again")
+                continue
+            return answer
 
 
 def tokens(text: str) -> list[str]:
@@ -157,7 +174,7 @@ def session(
     path: Path, read: Callable[[str], str] = input, write: Callable[[str], None] = print
 ) -> None:
     """The questions loop: every change is recomputed and saved, a bad one changes nothing."""
-    ask = Asker(read)
+    ask = Asker(read, write)
     doc = load(path)
     result = compute(doc)
     write(standing_text(doc, result))
@@ -324,7 +341,7 @@ def ledger_import(
     file: FileOpt = None,
 ) -> None:
     """Make a ledger (a JSON file or a link shared from the page) the current one."""
-    from rami.cli.calc import read_json
+    from rami.cli.calc import loads, read_json
 
     text = source.strip()
     if "#ledger=" in text:
@@ -332,9 +349,10 @@ def ledger_import(
 
         data = text.split("#ledger=", 1)[1]
         try:
-            doc = json.loads(base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)))
-        except (ValueError, UnicodeDecodeError):
+            raw = base64.urlsafe_b64decode(data + "=" * (-len(data) % 4)).decode("utf-8")
+        except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
             raise InputError("the link holds no readable ledger") from None
+        doc = loads(raw, "the link's ledger")
     else:
         doc = read_json(source)
     result = compute(doc)

@@ -52,6 +52,22 @@ def serve(
             help="Per-client rate limits (docs/protocol.md); --no-limits is for load benches.",
         ),
     ] = True,
+    limits_scale: Annotated[
+        float,
+        typer.Option(
+            help="Multiply every rate and connection limit by this (e.g. 10 for a club "
+            "behind one address, or a load bench).",
+        ),
+    ] = 1.0,
+    secret_file: Annotated[
+        str | None,
+        typer.Option(
+            envvar="RAMI_SECRET_FILE",
+            help="The file of the server's secret key (seat codes), made on first start "
+            "(default: beside a SQLite database, else in your data folder). Give every "
+            "process of one database the same file.",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: tables with friends and bots (open the printed address)."""
     try:
@@ -74,17 +90,25 @@ def serve(
         ) from None
     if bot_delay < 0:
         raise InputError("--bot-delay must not be negative")
+    if not 0 < limits_scale <= 1_000_000:
+        raise InputError(f"--limits-scale must be above 0 and at most 1000000, not {limits_scale}")
     public = check_public_url(public_url) if public_url is not None else None
     url = resolve_db_url(db) if db is not None else default_db_url()
-    check_db(url)
-    sock = bind_socket(host, port)
+    sock = bind_socket(host, port)  # before the database: a refused start creates no file
+    try:
+        check_db(url)
+    except InputError:
+        sock.close()
+        raise
     invite_base = public
     if invite_base is None and host in ALL_INTERFACES:
         lan = lan_address()
         invite_base = f"http://{lan}:{port}" if lan else None
     from rami.server.ratelimit import RateLimits
+    from rami.server.secret import load_secret, secret_path
 
-    rate_limits = RateLimits() if limits else RateLimits.off()
+    rate_limits = RateLimits().scaled(limits_scale) if limits else RateLimits.off()
+    key = load_secret(secret_path(url, secret_file))
     app = create_app(
         ServerConfig(
             db_url=url,
@@ -92,6 +116,8 @@ def serve(
             public_url=invite_base,
             rate_limits=rate_limits,
             require_invite=invite_only,
+            allowed_hosts=() if host in ALL_INTERFACES else (host,),
+            seat_secret=key,
         )
     )
     config = uvicorn.Config(

@@ -7,6 +7,7 @@ Example: ``rami simulate GAME --games 400 --bots greedy,search,greedy,greedy
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -30,8 +31,9 @@ from rich.table import Table
 from rich.text import Text
 
 from rami.errors import InputError
-from rami.games import all_games, game_names, get_game
+from rami.games import Game, all_games, game_names, get_game
 from rami.memo import freeze_collector
+from rami.wording import count
 
 __all__ = ["simulate"]
 
@@ -54,7 +56,9 @@ def _table(summary: Any) -> Table:
     signed = spec.signed_points
     points = f"{spec.points_label} / deal"
     table = Table(
-        title=f"{config.game} {config.preset}: {summary.games} games, {summary.deals} deals"
+        caption=_better(spec),
+        title=f"{config.game} {config.preset}: {count(summary.games, 'game')}, "
+        f"{count(summary.deals, 'deal')}",
     )
     table.add_column("bot")
     table.add_column(points + " (95% CI)", justify="right")
@@ -85,6 +89,12 @@ def _table(summary: Any) -> Table:
     return table
 
 
+def _better(spec: Game) -> str | None:
+    """Said where a deal's scores are penalties (``reward_sign`` negative: Tunisian rami's
+    points, T-10), where "+51.95 points per deal" would read like a win."""
+    return f"fewer {spec.points_label} are better" if spec.reward_sign < 0 else None
+
+
 def _default_seats(game: str, mode: str | None, rules: str | None) -> int:
     """Seats of the preset named by --mode/--rules (4 if none: the usual table)."""
     preset = mode or rules
@@ -102,6 +112,17 @@ def preset_help(option: str) -> str:
     """``--rules``/``--mode`` help from the registry: "Marriage rules: nepali or indian."."""
     games = [g for g in all_games() if g.preset_label == option]
     return " ".join(f"{g.title.split()[0]} {option}: {_or(g.presets)}." for g in games)
+
+
+def check_preset(game: str, preset: str) -> str:
+    """``preset`` if ``game`` has it; otherwise one line naming it as the game's users do
+    (``preset_label``: "unknown tunisian mode 'x'", the same words as ``simulate``)."""
+    spec = get_game(game)
+    if preset not in spec.presets:
+        raise InputError(
+            f"unknown {spec.name} {spec.preset_label} {preset!r}: choose {_or(spec.presets)}"
+        )
+    return preset
 
 
 def _or(items: tuple[str, ...]) -> str:
@@ -163,15 +184,29 @@ def simulate(
         typer.Option(help="Replay each deal once per seating (bots rotated) to cut variance."),
     ] = True,
     max_turns: Annotated[
-        int, typer.Option(help=f"Cap on a deal's turns (0: none; default {_caps_help()}).")
+        int,
+        typer.Option(
+            help=f"Cap on a deal's turns (0: none; default: the game's cap, {_caps_help()}).",
+            show_default=False,  # -1 stands for the game's cap
+        ),
     ] = -1,
-    workers: Annotated[int, typer.Option(help="Parallel workers.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Parallel workers (default: 1; with --backend ray, one per CPU).",
+            show_default=False,
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
     backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
     json_file: Annotated[
         Path | None, typer.Option("--json", help="Write the full results to this JSON file.")
     ] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    records: Annotated[
+        Path | None,
+        typer.Option(help="Write each game's .rami record into this folder (docs/records.md)."),
+    ] = None,
 ) -> None:
     """Play bots against each other and report each bot's strength with 95% intervals."""
     from rami.sim.backends import BACKENDS, run_jobs
@@ -179,6 +214,8 @@ def simulate(
 
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}: choose local or ray")
+    if workers is None:  # ray is asked for to use the machine: every CPU (issue 23)
+        workers = (os.cpu_count() or 1) if backend == "ray" else 1
     if workers < 1:
         raise InputError("--workers must be at least 1")
     if json_file is not None:
@@ -194,6 +231,11 @@ def simulate(
         max_turns=None if max_turns == 0 else max_turns,
         seed=seed,
     )
+    if records is not None:
+        if get_game(game).load_deal is None:
+            raise InputError(f"{get_game(game).title} games cannot be written as records")
+        records.mkdir(parents=True, exist_ok=True)
+        config = dataclasses.replace(config, records=str(records))
     jobs = schedule(config, games)
     console = Console(stderr=True)
     started = time.perf_counter()
@@ -227,13 +269,17 @@ def simulate(
     out.print(_table(summary))
     for (a, b), est in summary.differences.items():
         verdict = "significant" if est.excludes_zero else "not significant"
-        what = get_game(config.game).points_label
-        out.print(f"{a} − {b}: {est.text()} {what} per deal (95% CI, {est.n} groups, {verdict})")
+        spec = get_game(config.game)
+        better = f"; {_better(spec)}" if _better(spec) else ""
+        out.print(
+            f"{a} − {b}: {est.text()} {spec.points_label} per deal "
+            f"(95% CI, {count(est.n, 'group')}, {verdict}{better})"
+        )
     for (a, b), est in summary.game_wins_differences.items():
         out.print(f"{a} − {b} game win rate: {est.mean:+.1%} ± {est.half_width:.1%}")
     out.print(
-        f"deal length {summary.deal_turns.mean:.1f} turns; {summary.capped} deals capped; "
-        f"{elapsed:.1f} s on {workers} worker(s), backend {backend}"
+        f"deal length {summary.deal_turns.mean:.1f} turns; {count(summary.capped, 'deal')} capped; "
+        f"{elapsed:.1f} s on {count(workers, 'worker')}, backend {backend}"
     )
     if json_file is not None:
         doc = summary.to_json()

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from rami.cli.simulate import preset_help
+from rami.cli.simulate import check_preset, preset_help
 from rami.errors import InputError
 from rami.games import game_names, rl_default_game
 
@@ -29,12 +29,24 @@ def train(
         typer.Option(help="Bot levels the learner plays against, one per environment, cycled."),
     ] = "random,greedy",
     minutes: Annotated[float, typer.Option(help="Wall-clock training budget.")] = 3.0,
-    steps: Annotated[int, typer.Option(help="Stop after this many steps (0: no limit).")] = 0,
+    steps: Annotated[
+        int,
+        typer.Option(
+            help="Stop after this many steps (0: no limit), rounded up to whole PPO rollouts "
+            "(512 × --envs steps)."
+        ),
+    ] = 0,
     envs: Annotated[int, typer.Option(help="Environments stepped together.")] = 2,
     max_turns: Annotated[int, typer.Option(help="Cap on a deal's turns.")] = 200,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the network.")] = 0,
     out: Annotated[Path, typer.Option(help="Policy file to write (.npz).")] = Path("policy.npz"),
-    resume: Annotated[bool, typer.Option(help="Continue from OUT's .sb3.zip model.")] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            help="Continue from OUT's .sb3.zip model (OUT itself for --policy rank); an error "
+            "if there is none."
+        ),
+    ] = False,
     backend: Annotated[
         str, typer.Option(help="local, or ray: the environments step in Ray actors.")
     ] = "local",
@@ -81,7 +93,7 @@ def train(
     """Train a policy for one seat against bots and save it for learned:PATH."""
     from rami.bots import check_spec
     from rami.games import get_game
-    from rami.rl.train import TrainConfig
+    from rami.rl.train import TrainConfig, check_config
     from rami.rl.train import train as run
 
     spec = get_game(game)
@@ -90,6 +102,8 @@ def train(
         raise InputError(
             f"{spec.title} takes --{'rules' if spec.preset_label == 'rules' else 'mode'}"
         )
+    if preset is not None:
+        check_preset(spec.name, preset)
     levels = [o.strip() for o in opponents.split(",") if o.strip()]
     try:
         sizes = tuple(int(n) for n in net.split(",") if n.strip())
@@ -128,4 +142,5 @@ def train(
         learning_rate=learning_rate,
         ent_coef=ent_coef,
     )
+    check_config(config)  # before torch loads (train() imports it): errors come at once
     run(config, log=lambda line: typer.echo(line, err=True))

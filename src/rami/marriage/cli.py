@@ -6,17 +6,22 @@ Registered through ``registration.GAME.cli``; the command line itself names no g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from rami.cards import CardError, parse_card
 from rami.cli.calc import AsciiOpt, FileArg, JsonOpt, emit, read_json
 from rami.cli.demo import SeedOpt as DemoSeedOpt
-from rami.cli.hooks import Ask, CliCommands, LedgerPrompts
+from rami.cli.hooks import Ask, Check, CliCommands, LedgerPrompts
 from rami.cli.ledger import NUMBER, signed, tokens
 from rami.cli.play import AsciiOpt as PlayAsciiOpt
 from rami.cli.play import DelayOpt, LevelOpt, MaxTurnsOpt, SeedOpt, start
+from rami.cli.simulate import check_preset
 from rami.errors import InputError
+
+if TYPE_CHECKING:
+    from rami.marriage.rules import MarriageRules
 
 __all__ = ["COMMANDS"]
 
@@ -56,7 +61,7 @@ def demo(
     """One Marriage deal: every move, the tiplu, each player's maal, the settlement."""
     from rami.marriage.demo import run_demo
 
-    run_demo(seed, players=players, rules=rules)
+    run_demo(seed, players=players, rules=check_preset("marriage", rules))
 
 
 def play(
@@ -112,39 +117,116 @@ def _maal_default(row: dict[str, Any]) -> str:
 _STATUS = {"u": None, "s": "melds", "d": "dublees"}
 
 
+def _tiplu_check(text: str) -> None:
+    """A tiplu answer: empty (nobody saw) or one card, not a joker (M-12)."""
+    if text and parse_card(text).is_joker:
+        raise CardError("Marriage has no printed jokers")
+
+
+def _status_check(choices: str) -> Check:
+    def check(text: str) -> None:
+        letters = choices.split("/")
+        if text.lower()[:1] not in letters:
+            said = [{"u": "u (unseen)", "s": "s (seen)", "d": "d (dublees)"}[c] for c in letters]
+            raise InputError(f"answer {', '.join(said[:-1])} or {said[-1]}")
+
+    return check
+
+
+def _maal_check(rules: MarriageRules, status: str) -> Check:
+    """A maal answer (M-12, M-15): a number some hand can score, or cards that parse
+    (``+C``: a tunnela of C exposed at the deal, where the rules have that bonus)."""
+
+    def check(text: str) -> None:
+        from rami.marriage.ledger import attainable_maal
+
+        if NUMBER.match(text):
+            number = int(text)
+            if number < 0:
+                raise InputError(f"the maal must not be negative, not {number}")
+            possible = attainable_maal(rules, status == "s")
+            if number not in possible:
+                near = sorted(sorted(possible, key=lambda v: (abs(v - number), v))[:2])
+                raise InputError(
+                    f"no hand scores a maal of {number} "
+                    f"(the nearest possible: {' or '.join(map(str, near))})"
+                )
+            return
+        for token in tokens(text):
+            if token.startswith("+") and len(token) > 1:
+                if not rules.deal_tunnela_bonus:
+                    raise InputError(f"{rules.preset_name} has no tunnelas exposed at the deal")
+                token = token[1:]
+            if parse_card(token).is_joker:
+                raise CardError("Marriage has no printed jokers")
+
+    return check
+
+
+def _name_check(names: list[str], seen: dict[str, bool]) -> Check:
+    def check(text: str) -> None:
+        if not text:
+            return
+        if text not in names:
+            raise InputError(f"{text!r} is not one of the players ({', '.join(names)})")
+        if not seen[text]:
+            raise InputError(f"{text} did not see (show), so cannot have finished")
+
+    return check
+
+
+def _points_check(text: str) -> None:
+    if not NUMBER.match(text) or int(text) < 0:
+        raise InputError(f"the card points are a whole number of at least 0, not {text!r}")
+
+
 def _ask(
-    ask: Ask, names: list[str], rules: dict[str, Any], old: dict[str, Any] | None
+    ask: Ask, names: list[str], rules_doc: dict[str, Any], old: dict[str, Any] | None
 ) -> dict[str, Any]:
-    indian = rules.get("scoring") == "indian"
+    """One deal's questions, each answer checked as typed (``Ask``'s ``check``)."""
+    from rami.marriage.rules import rules_from
+
+    rules = rules_from(rules_doc)
+    indian = rules.scoring == "indian"
     old_rows: list[dict[str, Any]] = old["players"] if old else [{} for _ in names]
-    tiplu = ask("Tiplu (a card; empty: nobody saw)", (old or {}).get("tiplu") or "")
+    tiplu = ask("Tiplu (a card; empty: nobody saw)", (old or {}).get("tiplu") or "", _tiplu_check)
     rows: list[dict[str, Any]] = []
-    choices = "u/s/d" if rules.get("dublees") else "u/s"
+    choices = "u/s/d" if rules.dublees else "u/s"
     for name, prev in zip(names, old_rows, strict=True):
         was = "u" if not prev.get("seen") else "d" if prev.get("qualified") == "dublees" else "s"
-        status = ask(f"{name}: unseen, seen or dublees? ({choices})", was).lower()[:1]
-        if status not in _STATUS:
-            raise InputError(f"{name}: answer u (unseen), s (seen) or d (dublees)")
+        question = f"{name}: unseen, seen or dublees? ({choices})"
+        status = ask(question, was, _status_check(choices)).lower()[:1]
         row: dict[str, Any] = {"seen": status != "u"}
         if status != "u":
             row["qualified"] = _STATUS[status]
+            while not tiplu:  # someone saw it after all: the tiplu is needed now
+                tiplu = ask(f"Tiplu ({name} saw it: a card)", "", _tiplu_check)
         _maal_answer(
             ask(
                 f"{name}: maal (a number, or cards; +6H = tunnela 6♥ at the deal)",
                 _maal_default(prev),
+                _maal_check(rules, status),
             ),
             row,
         )
         rows.append(row)
-    who = ask("Who finished? (a name; empty: nobody)", (old or {}).get("finisher") or "")
+    seen = {name: bool(row["seen"]) for name, row in zip(names, rows, strict=True)}
+    previous = (old or {}).get("finisher") or ""
+    who = ask(
+        "Who finished? (a name; empty: nobody)",
+        previous if previous in names and seen[previous] else "",
+        _name_check(names, seen),
+    )
     finisher = who if who else None
     if indian:
         for name, row, prev in zip(names, rows, old_rows, strict=True):
             if name == finisher:
                 continue
-            text = ask(f"{name}: card points left in hand", str(prev.get("hand_points", 0)))
-            if not NUMBER.match(text):
-                raise InputError(f"{name}: the card points must be a whole number, not {text!r}")
+            text = ask(
+                f"{name}: card points left in hand",
+                str(prev.get("hand_points", 0)),
+                _points_check,
+            )
             row["hand_points"] = int(text)
     return {"tiplu": tiplu or None, "players": rows, "finisher": finisher}
 

@@ -262,6 +262,26 @@ class Match:
 
     # ------------------------------------------------------------------ persistence
 
+    def deal_docs(self) -> list[dict[str, object]]:
+        """Every deal of the match (the current one last) in the deals' ``to_json`` layout.
+
+        What ``rami.records`` writes a match's record from (``Game.match_deals``).
+        """
+        rules = self.rules.to_json()
+        docs: list[dict[str, object]] = [
+            {
+                "game": "marriage",
+                "rules": rules,
+                "seats": self.players,
+                "seed": rec.seed,
+                "dealer": rec.dealer,
+                "active": [True] * self.players,
+                "actions": list(rec.actions),
+            }
+            for rec in self.records
+        ]
+        return [*docs, self.current.to_json()]
+
     def to_json(self) -> dict[str, object]:
         """Everything needed to resume: finished deals and the current deal's moves."""
         doc: dict[str, object] = {

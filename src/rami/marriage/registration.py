@@ -163,6 +163,16 @@ def _option_choices() -> Mapping[str, tuple[object, ...]]:
     return CHOICES
 
 
+def _match_deals(match: Any) -> list[dict[str, Any]]:
+    return list(match.deal_docs())
+
+
+def _load_deal(doc: Mapping[str, Any]) -> GameState:
+    from rami.marriage.game import MarriageState
+
+    return MarriageState.from_json(doc)
+
+
 GAME = Game(
     "marriage",
     "Marriage",
@@ -177,6 +187,8 @@ GAME = Game(
     bots=_bots,
     partial_view=_partial_view,
     new_deal=_new_deal,
+    match_deals=_match_deals,
+    load_deal=_load_deal,
     cli=_cli,
     terminal=_terminal,
     web=_web,

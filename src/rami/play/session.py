@@ -142,6 +142,19 @@ class Session:
             self.match.to_json(),
         ).write()
 
+    def write_record(self) -> Path | None:
+        """The match's open ``.rami`` record (docs/records.md), rewritten at each deal's end;
+        None for a game that cannot be recorded (no ``Game.load_deal``) or a full disk."""
+        from rami.play.records import write_session_record
+
+        s = self.settings
+        if self.spec.load_deal is None:
+            return None
+        try:
+            return write_session_record(s.game, self.match, self.human, s.level, s.seed)
+        except (InputError, OSError):
+            return None  # a record is a bonus: never stop the match for it
+
     def ledger(self) -> Ledger:
         """The running score from the match's public standing, as the renderer draws it."""
         st = self.match.standing()
@@ -337,6 +350,9 @@ class Session:
         view = deal.view(self.human)
         items = deal_end_screen(view, self.names, self.ledger(), self.settings.ascii)
         self.screen = _Screen()
+        record = self.write_record()
+        if record is not None:
+            items.append(Text(f"Record of the match: {record}", style="dim"))
         if self.match.is_over:
             items.extend(match_end_lines(self.winners(), self.names, self.settings.game))
             self.emit(items)

@@ -91,7 +91,12 @@ class MlpPolicy:
 
 def _read(path: str | Path) -> tuple[dict[str, Any], list[tuple[Array, Array]]]:
     """The meta and the layers of a policy file; ``InputError`` saying why if it is not
-    one."""
+    one. Never numpy's own advice on loading pickles unsafely (issue 23): a policy file
+    holds arrays only."""
+    import zipfile
+
+    if Path(path).is_file() and not zipfile.is_zipfile(path):
+        raise InputError(f"{path} is not a rami policy file (rami train writes .npz archives)")
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
@@ -103,7 +108,15 @@ def _read(path: str | Path) -> tuple[dict[str, Any], list[tuple[Array, Array]]]:
     except FileNotFoundError:
         raise InputError(f"no policy file {path}") from None
     except (OSError, ValueError, KeyError) as exc:
-        raise InputError(f"{path} is not a rami policy file ({exc})") from None
+        said = str(exc).strip().splitlines()
+        reason = (
+            "it holds pickled objects, which rami never loads"
+            if "pickle" in str(exc)
+            else said[0]
+            if said
+            else type(exc).__name__
+        )
+        raise InputError(f"{path} is not a rami policy file ({reason})") from None
     if not layers or not isinstance(meta, dict) or "game" not in meta:
         raise InputError(f"{path} is not a rami policy file")
     return meta, layers

@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from rami.errors import InputError
 from rami.games import rl_default_game
+from rami.wording import count
 
 __all__ = ["TrainConfig", "train"]
 
@@ -54,7 +55,48 @@ class TrainConfig:
     imitate_lr: float = 1e-3
     half: bool = False  # store the policy file's arrays as float16 (half the size)
     policy: str = "flat"  # flat (a logit per action id) or rank (a score per legal action)
+    progress_every: float = 10.0  # seconds between progress lines (0: after every rollout)
     notes: dict[str, object] = field(default_factory=dict)
+
+
+def check_config(config: TrainConfig) -> None:
+    """Every argument error, before torch is imported (it takes seconds to load): a bad
+    option fails at once (issue 23), and so does ``--resume`` with nothing to resume."""
+    if config.policy not in ("flat", "rank"):
+        raise InputError(f"unknown --policy {config.policy!r}: choose flat or rank")
+    if config.backend not in ("local", "ray"):
+        raise InputError(f"unknown backend {config.backend!r}: choose local or ray")
+    if config.envs < 1:
+        raise InputError("--envs must be at least 1")
+    if config.imitate is None:
+        if config.policy == "rank":
+            raise InputError("--policy rank is trained by cloning: give --imitate TEACHER")
+        if config.minutes <= 0 and not config.steps:
+            raise InputError("give a positive --minutes or --steps")
+        if config.steps is not None and config.steps < 0:
+            raise InputError("--steps must not be negative")
+    else:
+        from rami.rl.imitate import make_teacher
+
+        make_teacher(config.game, config.imitate)  # InputError if unknown
+        if config.samples < 1 or config.epochs <= 0 or config.dagger < 0:
+            raise InputError("--samples and --epochs must be positive, --dagger at least 0")
+    if config.policy == "rank" and config.backend != "local":
+        raise InputError("--policy rank records in this process: use --backend local")
+    if config.resume:
+        out = Path(config.out)
+        wanted = out if config.policy == "rank" else out.with_suffix(".sb3.zip")
+        if not wanted.is_file():
+            raise InputError(
+                f"nothing to resume: {wanted} does not exist (leave out --resume to start "
+                "a new policy, or give --out the policy to continue)"
+            )
+
+
+def rounded_steps(steps: int, rollout: int) -> int:
+    """The steps PPO really trains for ``--steps``: it learns in whole rollouts
+    (``n_steps`` × environments), so ``--steps 256`` with rollouts of 1,024 trains 1,024."""
+    return -(-steps // rollout) * rollout
 
 
 def _make_env(config: TrainConfig, opponent: str, index: int) -> Callable[[], Any]:
@@ -76,29 +118,19 @@ def _make_env(config: TrainConfig, opponent: str, index: int) -> Callable[[], An
 
 def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, object]:
     """Train, save the policy file and the sb3 model; return a summary."""
+    check_config(config)
     if config.policy == "rank":
         return _train_ranked(config, log)
-    if config.policy != "flat":
-        raise InputError(f"unknown --policy {config.policy!r}: choose flat or rank")
     try:
         import torch
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.callbacks import BaseCallback
+        from stable_baselines3.common.logger import Logger
         from stable_baselines3.common.vec_env import DummyVecEnv
     except ImportError:
         raise InputError("training needs the rl extra: pip install 'rami[rl]'") from None
     from rami.rl.policy import export_sb3
 
-    if config.imitate is None and config.minutes <= 0 and not config.steps:
-        raise InputError("give a positive --minutes or --steps")
-    if config.imitate is not None:
-        from rami.rl.imitate import make_teacher
-
-        make_teacher(config.game, config.imitate)  # InputError if unknown
-        if config.samples < 1 or config.epochs <= 0 or config.dagger < 0:
-            raise InputError("--samples and --epochs must be positive, --dagger at least 0")
-    if config.envs < 1:
-        raise InputError("--envs must be at least 1")
     torch.set_num_threads(1)
     opponents = list(config.opponents) or ["random"]
     makers = [_make_env(config, opponents[i % len(opponents)], i) for i in range(config.envs)]
@@ -106,14 +138,12 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
         from rami.rl.ray_vec_env import RayVecEnv
 
         env: Any = RayVecEnv(makers)
-    elif config.backend == "local":
-        env = DummyVecEnv(makers)
     else:
-        raise InputError(f"unknown backend {config.backend!r}: choose local or ray")
+        env = DummyVecEnv(makers)
     env.seed(config.seed)
     out = Path(config.out)
     model_path = out.with_suffix(".sb3.zip")
-    if config.resume and model_path.exists():
+    if config.resume:  # check_config made sure that the model is there
         rate = config.learning_rate  # this run's rate and entropy bonus, not the saved ones
         model = MaskablePPO.load(
             model_path,
@@ -141,12 +171,28 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
                 "activation_fn": torch.nn.Tanh,
             },
         )
+    # sb3 would make an empty $TMPDIR/SB3-<date> folder for each run's logs: no files
+    model.set_logger(Logger(folder=None, output_formats=[]))
     deadline = time.monotonic() + config.minutes * 60 if config.minutes > 0 else None
     started = time.monotonic()
     episodes: list[float] = []
+    total = 10**9
+    rollout = int(model.n_steps) * config.envs
+    if config.imitate is None and config.steps:
+        total = rounded_steps(config.steps, rollout)
+    budget = _budget_text(config, total)
+    log(
+        f"training {config.game} {config.preset} against {', '.join(config.opponents)}"
+        f"{f': up to {budget}' if budget else ''}"
+    )
+    if total != config.steps and config.imitate is None and config.steps:
+        log(
+            f"--steps {config.steps} is rounded up to {total}: PPO learns in whole "
+            f"rollouts of {rollout} steps ({model.n_steps} × {count(config.envs, 'environment')})"
+        )
 
     class Stop(BaseCallback):
-        logged = 0
+        last = time.monotonic()
 
         def _on_step(self) -> bool:
             for done, reward in zip(
@@ -154,20 +200,26 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
             ):
                 if done:
                     episodes.append(float(reward))
-            if len(episodes) >= self.logged + 200:
-                self.logged = len(episodes)
-                recent = episodes[-200:]
-                log(
-                    f"{self.num_timesteps} steps, {len(episodes)} deals, "
-                    f"mean final reward of the last 200: {sum(recent) / len(recent):.3f}"
-                )
             return deadline is None or time.monotonic() < deadline
+
+        def _on_rollout_end(self) -> None:
+            """A progress line every ``progress_every`` seconds (a rollout at most)."""
+            now = time.monotonic()
+            if now - self.last < config.progress_every:
+                return
+            self.last = now
+            recent = episodes[-200:]
+            mean = f", mean final reward {sum(recent) / len(recent):.3f}" if recent else ""
+            log(
+                f"{_clock(now - started)}{f' of {budget}' if budget else ''}: "
+                f"{self.num_timesteps} steps, "
+                f"{count(len(episodes), 'deal')}{mean}"
+            )
 
     cloned: dict[str, object] = {}
     if config.imitate is not None:
         cloned = _imitate(model, config, makers, deadline, log)
     else:
-        total = config.steps or 10**9
         model.learn(total_timesteps=total, callback=Stop(), reset_num_timesteps=not config.resume)
     elapsed = time.monotonic() - started
     env.close()
@@ -215,10 +267,27 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
         )
         return summary
     log(
-        f"trained {summary['steps']} steps ({summary['deals']} deals) in {elapsed:.0f}s; "
+        f"trained {summary['steps']} steps ({count(len(episodes), 'deal')}) "
+        f"in {elapsed:.0f}s; "
         f"policy {out}, model {model_path}"
     )
     return summary
+
+
+def _clock(seconds: float) -> str:
+    """Elapsed time as m:ss."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def _budget_text(config: TrainConfig, steps: int) -> str:
+    """ "5:00", "1024 steps" or both: what a progress line's figures run up to."""
+    parts = []
+    if config.minutes > 0:
+        parts.append(_clock(config.minutes * 60))
+    if config.imitate is None and config.steps:
+        parts.append(f"{steps} steps")
+    return " or ".join(parts)
 
 
 def _previous_meta(out: Path) -> dict[str, Any]:
@@ -268,14 +337,19 @@ def _dagger(
         fresh = round_ == 0 and not config.resume
         chooser = None if fresh else actor()
         share = max(1, want // len(makers))
+        who = "the teacher's" if fresh else "the policy's"
+        log(f"round {round_}: recording {count(share * len(makers), 'decision')} "
+            f"of {who} deals")  # fmt: skip
         for i, make in enumerate(makers):
             part = record_part(make, share, config.seed * 7919 + round_ * 101 + i, chooser)
             if data is None:
                 data = part
             else:
                 data.extend(part)
+            if i + 1 < len(makers):  # a progress line between environments
+                log(f"round {round_}: environment {i + 1} of {len(makers)} recorded")
         assert data is not None
-        log(f"round {round_}: {len(data)} decisions from {data.deals} deals "
+        log(f"round {round_}: {count(len(data), 'decision')} from {count(data.deals, 'deal')} "
             f"({data.seconds:.0f}s recording)")  # fmt: skip
         rounds.append({"decisions": len(data), **fit_all(data, round_)})
         if deadline is not None and time.monotonic() >= deadline:
@@ -421,7 +495,8 @@ def _train_ranked(config: TrainConfig, log: Callable[[str], None]) -> dict[str, 
     current().save(out, half=config.half)
     log(
         f"cloned {config.imitate} into a ranking policy from {len(data)} decisions "
-        f"({data.deals} deals) in {elapsed:.0f}s, held-out agreement {cloned['agreement']}; "
+        f"({count(data.deals, 'deal')}) in {elapsed:.0f}s, "
+        f"held-out agreement {cloned['agreement']}; "
         f"policy {out}"
     )
     return {

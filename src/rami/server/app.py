@@ -15,10 +15,12 @@ import hmac
 import logging
 import secrets
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
@@ -27,6 +29,8 @@ from rami.errors import InputError
 from rami.games import all_games
 from rami.memo import freeze_collector
 from rami.server.config import ServerConfig, default_db_url
+from rami.server.guards import Guard, Refusals, link_host_allowed
+from rami.server.install import router as install_router
 from rami.server.limits import BadJSON, BodyGuard, SafeJSONResponse, dumps, loads
 from rami.server.metrics import CONTENT_TYPE_LATEST, Metrics
 from rami.server.protocol import (
@@ -45,9 +49,10 @@ from rami.server.protocol import (
     TableError,
     TableSummary,
 )
-from rami.server.ratelimit import Limiter, refuse
+from rami.server.ratelimit import Limiter
 from rami.server.rules_info import client_folders, games_info, rules_summary
 from rami.server.score_api import router as score_router
+from rami.server.secret import load_secret, secret_path
 from rami.server.solo_site import add_solo_routes
 from rami.server.storage import Store
 from rami.server.tables import Connection, LiveTable, TableManager
@@ -91,17 +96,50 @@ def _client(conn: Request | WebSocket) -> str:
     return conn.client.host if conn.client is not None else "?"
 
 
-async def find(conn: Request | WebSocket, mgr: TableManager, code: str) -> LiveTable:
-    """The table ``code``, counted against the client's look-up limits."""
+async def find(
+    conn: Request | WebSocket,
+    mgr: TableManager,
+    code: str,
+    token: str | None = None,
+    invite: str | None = None,
+) -> LiveTable:
+    """The table ``code``, counted against the client's look-up limits.
+
+    A client out of misses is refused, unless ``token`` opens a seat of this very table
+    or ``invite`` is its invite: players behind an address a prober shares are not
+    locked out of their own tables, nor friends of the table they were invited to.
+    """
     limiter: Limiter = conn.app.state.limiter
     who = _client(conn)
-    limiter.lookup(who)
+    blocked = limiter.out_of_misses(who)
+    if blocked is not None and not token and not invite:
+        raise blocked
+    limiter.count_lookup(who)
     try:
-        return await mgr.get(code)
+        live = await mgr.get(code)
     except TableError as exc:
         if exc.code == "no_table":
             limiter.miss(who)
+            if blocked is not None:
+                raise blocked from None
         raise
+    if blocked is not None and not (_opens_seat(live, token) or _invited(live, invite)):
+        raise blocked
+    return live
+
+
+def _invited(live: LiveTable, invite: str | None) -> bool:
+    expected = live.record.invite
+    if not invite or expected is None:
+        return False
+    return hmac.compare_digest(invite.encode(), expected.encode())
+
+
+def _opens_seat(live: LiveTable, token: str | None) -> bool:
+    try:
+        return live.seat_for_token(token) is not None
+    except TableError:
+        return False
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -110,8 +148,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        key = cfg.seat_secret
+        if key is None:  # the seat codes' key, outside the database (rami.server.secret)
+            key = await asyncio.to_thread(load_secret, secret_path(cfg.db_url, cfg.secret_file))
         store = Store(cfg.db_url, busy_ms=cfg.db_busy_ms)
-        app.state.manager = TableManager(store, cfg)
+        app.state.manager = TableManager(store, replace(cfg, seat_secret=key))
         app.state.limiter = Limiter(cfg.rate_limits)
         manager: TableManager = app.state.manager
         manager.metrics = Metrics(
@@ -156,10 +197,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         default_response_class=SafeJSONResponse,
     )
     app.add_middleware(BodyGuard)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)  # pages, scripts, strings (issue 21)
+    app.add_middleware(Guard, limits=cfg.rate_limits)  # outermost: its headers on every answer
     for name, folder in client_folders().items():  # before /static, which would take them
         app.mount(f"/static/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(score_router)  # the scorekeeper: /score, /api/score/… (issue 15)
+    app.include_router(install_router)  # the manifest and the app shell's worker (issue 21)
     add_solo_routes(app)  # solo play in the browser, no server moves: /solo (issue 26)
 
     @app.exception_handler(TableError)
@@ -184,7 +228,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     def table_url(request: Request, code: str) -> str:
         if cfg.public_url:
             return f"{cfg.public_url}/t/{code}"
-        return str(request.url_for("table_page", code=code))
+        if link_host_allowed(request.url.hostname, cfg.allowed_hosts):
+            return str(request.url_for("table_page", code=code))
+        return f"/t/{code}"  # an unknown Host header never makes the links
 
     # ------------------------------------------------------------------ pages
 
@@ -283,23 +329,37 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         codes: Annotated[str, Query(max_length=600, description="codes, comma-separated")] = "",
     ) -> list[dict[str, object]]:
         """Summaries of the tables named (the page keeps the user's codes in its storage)."""
-        wanted = [c.strip().upper() for c in codes.split(",") if c.strip()][:30]
+        wanted = list(dict.fromkeys(c.strip().upper() for c in codes.split(",") if c.strip()))
+        wanted = wanted[:30]
         limiter: Limiter = request.app.state.limiter
         who = _client(request)
-        limiter.lookup(who)
+        blocked = limiter.out_of_misses(who) if wanted else None
+        if blocked is not None:
+            raise blocked
         found = await asyncio.to_thread(mgr.store.existing_codes, wanted)
-        for _missing in range(len(set(wanted)) - len(set(found))):
-            limiter.miss(who)
+        tested: list[str] = []
+        for code in wanted:  # each code tested is one look-up, and a miss if it is not there
+            try:
+                limiter.lookup(who)
+            except TableError:
+                if not tested:
+                    raise
+                break  # the budget is spent: the codes after this one are not tested
+            tested.append(code)
+            if code not in found:
+                limiter.miss(who)
         out = []
-        for code in found:
+        for code in (c for c in tested if c in found):
             with contextlib.suppress(TableError):
                 out.append((await mgr.get(code)).summary())
         return out
 
     @app.get("/api/tables/{code}", response_model=TableSummary, responses=_ERRORS, tags=["tables"])
-    async def get_table(code: str, request: Request, mgr: Manager) -> dict[str, object]:
+    async def get_table(
+        code: str, request: Request, token: Token, mgr: Manager
+    ) -> dict[str, object]:
         """A table's public summary: game, rules, seats, status."""
-        return (await find(request, mgr, code)).summary()
+        return (await find(request, mgr, code, token)).summary()
 
     @app.post("/api/tables/{code}/join", response_model=Joined, responses=_ERRORS, tags=["tables"])
     async def join_table(
@@ -311,7 +371,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         knowing the public code lets one watch, not sit down.
         """
         request.app.state.limiter.join(_client(request))
-        live = await find(request, mgr, code)
+        live = await find(request, mgr, code, invite=body.invite)
         expected = live.record.invite
         if cfg.require_invite and expected is not None:
             given = body.invite or ""
@@ -327,7 +387,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         code: str, request: Request, token: Token, mgr: Manager
     ) -> dict[str, object]:
         """The table's invite, for a seated player to share (spectators: ``spectator``)."""
-        live = await find(request, mgr, code)
+        live = await find(request, mgr, code, token)
         if live.seat_for_token(token) is None:
             raise TableError("spectator", "only seated players can share the invite")
         url = table_url(request, live.code)
@@ -344,7 +404,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         code: str, request: Request, token: Token, mgr: Manager
     ) -> dict[str, object]:
         """Fill the free seats with bots and start play."""
-        live = await find(request, mgr, code)
+        live = await find(request, mgr, code, token)
         await mgr.start(live, live.seat_for_token(token))
         return live.summary()
 
@@ -360,7 +420,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         code: str, request: Request, token: Token, mgr: Manager
     ) -> dict[str, object]:
         """The view of the token's seat; without a token, the spectators' view."""
-        live = await find(request, mgr, code)
+        live = await find(request, mgr, code, token)
         return await mgr.state(live, live.seat_for_token(token))
 
     @app.post(
@@ -373,7 +433,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         code: str, body: ActionRequest, request: Request, token: Token, mgr: Manager
     ) -> dict[str, object]:
         """Play one action for the token's seat (the same check as over the WebSocket)."""
-        live = await find(request, mgr, code)
+        live = await find(request, mgr, code, token)
         seat = live.seat_for_token(token)
         await mgr.act(live, seat, body.action, None, None)
         return await mgr.state(live, seat)
@@ -388,7 +448,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         code: str, request: Request, token: Token, mgr: Manager
     ) -> dict[str, object]:
         """Deal the next deal of the match once the current one is over."""
-        live = await find(request, mgr, code)
+        live = await find(request, mgr, code, token)
         seat = live.seat_for_token(token)
         await mgr.next_deal(live, seat, None, None)
         return await mgr.state(live, seat)
@@ -403,7 +463,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         code: str, request: Request, token: Token, mgr: Manager
     ) -> dict[str, object]:
         """A suggested move and notes on the seat's own cards."""
-        live = await find(request, mgr, code)
+        live = await find(request, mgr, code, token)
         return await mgr.hint(live, live.seat_for_token(token))
 
     @app.get(
@@ -414,12 +474,37 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     )
     async def get_replay(
         code: str,
+        request: Request,
+        token: Token,
         mgr: Manager,
         deal: Annotated[int, Query(ge=0, le=10_000, description="the deal, from 0")] = 0,
     ) -> dict[str, object]:
         """A finished deal move by move, every hand shown (nothing is hidden once it is over)."""
-        live = await mgr.get(code)
+        live = await find(request, mgr, code, token)
         return {"deal": deal, "frames": await mgr.replay(live, deal)}
+
+    @app.get(
+        "/api/tables/{code}/record",
+        response_class=Response,
+        responses={**_ERRORS, 200: {"content": {"text/plain": {}}}},
+        tags=["play"],
+    )
+    async def get_record(
+        code: str,
+        request: Request,
+        mgr: Manager,
+        ascii: Annotated[bool, Query(description="cards as 10C, QH; ASCII only")] = False,
+    ) -> Response:
+        """The table's open .rami record (docs/records.md): finished deals in full with
+        their seeds and salts; the deal in play only as its public moves and commitment."""
+        live = await find(request, mgr, code)  # counted like every table look-up
+        text = await mgr.record(live, ascii)
+        filename = f"rami-{live.code}.rami"
+        return Response(
+            text.encode("utf-8"),
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
 
     # ------------------------------------------------------------------ WebSocket
 
@@ -442,7 +527,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if not busy and reader is not None:
                 reader.cancel()
 
-        conn = Connection(seat, websocket.send_text, on_overflow=drop)
+        refusals = Refusals(websocket.send_text)  # one rate_limited reply per burst
+        conn = Connection(seat, refusals.send, on_overflow=drop)
         bucket = websocket.app.state.limiter.message_bucket()
         writer = asyncio.create_task(conn.run_writer())
         await mgr.connect(live, conn)
@@ -461,7 +547,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     conn.send(TableError("bad_json", "send JSON text, not binary").to_message())
                     continue
                 if bucket is not None and not bucket.take():
-                    conn.send(refuse("messages", bucket).to_message())
+                    refusals.refuse(conn, text, bucket)
                     continue
                 busy = True
                 await mgr.handle(live, conn, text)
@@ -486,8 +572,8 @@ async def _hello(
 ) -> tuple[LiveTable | None, int | None]:
     """Wait for the client's hello; answer errors until it comes. Closes on a bad one."""
 
-    async def refuse(exc: TableError, close_code: int) -> tuple[None, None]:
-        await websocket.send_text(dumps(exc.to_message()))
+    async def refuse(exc: TableError, close_code: int, ref: object) -> tuple[None, None]:
+        await websocket.send_text(dumps(exc.to_message(ref)))
         await websocket.close(close_code)
         return None, None
 
@@ -512,12 +598,15 @@ async def _hello(
             await websocket.send_text(dumps(error.to_message(ref)))
             continue
         assert isinstance(doc, dict)
+        ref = doc.get("id")
+        ref = ref if isinstance(ref, (str, int)) and not isinstance(ref, bool) else None
+        token = doc.get("token")
         try:
-            live = await find(websocket, mgr, code)
+            live = await find(websocket, mgr, code, token)
         except TableError as exc:
-            return await refuse(exc, 4429 if exc.code == "rate_limited" else 4404)
+            return await refuse(exc, 4429 if exc.code == "rate_limited" else 4404, ref)
         try:
-            seat = live.seat_for_token(doc.get("token"))
+            seat = live.seat_for_token(token)
         except TableError as exc:
-            return await refuse(exc, 4403)
+            return await refuse(exc, 4403, ref)
         return live, seat

@@ -37,7 +37,11 @@ class ServerConfig:
     the bot level that proposes a move when a player asks for a hint. ``db_busy_ms`` is how
     long a write waits for a locked SQLite database before the move is refused.
     ``public_url`` (``https://host[:port]``) is the base of the links the server hands
-    out; None: the address the request came to.
+    out; None: the address the request came to, if its ``Host`` is this machine
+    (``localhost``, a loopback address) or one of ``allowed_hosts``, else a link
+    relative to the page (an arbitrary ``Host`` header never makes the links).
+    ``seat_secret`` is the key of the seat codes (``rami.server.secret``); None: read or
+    made at start-up in ``secret_file``, or beside the database.
     """
 
     db_url: str
@@ -48,3 +52,6 @@ class ServerConfig:
     public_url: str | None = None
     rate_limits: RateLimits = field(default_factory=RateLimits)
     require_invite: bool = False
+    allowed_hosts: tuple[str, ...] = ()
+    seat_secret: bytes | None = field(default=None, repr=False)
+    secret_file: str | None = None

@@ -30,6 +30,7 @@ __all__ = [
     "MAX_BODY_BYTES",
     "MAX_HEADER_BYTES",
     "MAX_JSON_DEPTH",
+    "MAX_SCORE_BODY_BYTES",
     "MAX_WS_MESSAGE_BYTES",
     "BadJSON",
     "BodyGuard",
@@ -42,6 +43,9 @@ __all__ = [
 MAX_JSON_DEPTH = 32
 MAX_WS_MESSAGE_BYTES = 64 * 1024
 MAX_BODY_BYTES = 64 * 1024
+#: The scorekeeper's documents (a whole evening's ledger) may be larger (docs/score.md).
+MAX_SCORE_BODY_BYTES = 512 * 1024
+SCORE_PATHS = "/api/score/"
 MAX_HEADER_BYTES = 16 * 1024
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -147,6 +151,8 @@ def _error_body(code: str, message: str) -> bytes:
 class BodyGuard:
     """ASGI middleware: bounded headers and bodies; JSON bodies checked and cleaned.
 
+    Bodies: ``max_body`` bytes, ``max_score_body`` for the scorekeeper (``/api/score/``).
+
     A JSON body that is too deep, holds NaN or is not JSON gets ``400 bad_json``; one with
     lone surrogates is passed on with them replaced. Nothing else is touched.
     """
@@ -155,10 +161,12 @@ class BodyGuard:
         self,
         app: ASGIApp,
         max_body: int = MAX_BODY_BYTES,
+        max_score_body: int = MAX_SCORE_BODY_BYTES,
         max_headers: int = MAX_HEADER_BYTES,
     ) -> None:
         self.app = app
         self.max_body = max_body
+        self.max_score_body = max_score_body
         self.max_headers = max_headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -177,14 +185,16 @@ class BodyGuard:
             return
         chunks: list[bytes] = []
         total = 0
+        path = str(scope.get("path", ""))
+        max_body = self.max_score_body if path.startswith(SCORE_PATHS) else self.max_body
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
             chunk = message.get("body", b"")
             total += len(chunk)
-            if total > self.max_body:
-                limit = f"bodies are limited to {self.max_body} bytes"
+            if total > max_body:
+                limit = f"bodies are limited to {max_body // 1024} KB here"
                 await self._refuse(send, 413, "too_large", limit)
                 return
             chunks.append(chunk)

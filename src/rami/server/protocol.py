@@ -81,6 +81,7 @@ ERROR_CODES = {
     "too_large": 413,  # a body or message over the size limit
     "headers_too_large": 431,
     "rate_limited": 429,  # too many requests from this client: wait and try again
+    "too_many_sockets": 429,  # too many WebSockets from this address or at this table
     "unavailable": 503,  # storage failed: nothing was changed
     "internal": 500,  # a bug on the server's side: nothing was changed
 }
@@ -164,6 +165,16 @@ class SeatInfo(_Model):
     auto: bool = Field(False, description="a bot plays this human seat until its player returns")
 
 
+class ShuffleCommitment(_Model):
+    deal: int = Field(description="the deal in play, from 1")
+    commitment: str | None = Field(
+        description="sha256(seed || salt) of the deal's seed, published before the deal "
+        "(docs/records.md)"
+    )
+    seed: int | None = Field(None, description="the deal's seed, revealed once it is over")
+    salt: str | None = Field(None, description="the commitment's salt, revealed with the seed")
+
+
 class TableSummary(_Model):
     code: str
     game: str
@@ -177,6 +188,9 @@ class TableSummary(_Model):
     created_at: float
     turn_seconds: int | None = Field(None, description="time per move of human seats")
     rematch: str | None = Field(None, description="the code of the rematch table, once made")
+    shuffle: ShuffleCommitment | None = Field(
+        None, description="the shuffle commitment of the deal in play (verifiable shuffles)"
+    )
 
 
 class CreatedTable(_Model):

@@ -2,8 +2,10 @@
 
 A table code is short enough to read aloud, so it must not be cheap to guess: look-ups
 of codes that do not exist are what a prober makes, and they are limited hard (a client
-that has used up its misses is refused every look-up until the bucket refills). Joins
-and table creations are limited per client address, WebSocket messages per connection.
+that has used up its misses is refused every look-up until the bucket refills, except
+look-ups that carry a token of the table's own seats: its players are not locked out by
+a prober behind the same address). Joins and table creations are limited per client
+address, WebSocket messages per connection, open WebSockets per address and per table.
 A refused request is ``429 rate_limited`` over HTTP and an ``error`` message with the
 same code over the WebSocket; it changes nothing.
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rami.server.protocol import TableError
 
@@ -38,10 +40,36 @@ class RateLimits:
     joins: Bucket | None = Bucket(burst=30, per_second=0.5)  # creates + joins, per client
     lookups: Bucket | None = Bucket(burst=600, per_second=10)  # any table look-up
     misses: Bucket | None = Bucket(burst=20, per_second=1 / 6)  # look-ups of no table
+    sockets_per_address: int | None = 64  # open WebSockets of one client address
+    sockets_per_table: int | None = 64  # open WebSockets of one table (players + spectators)
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(None, None, None, None)
+        return cls(None, None, None, None, None, None)
+
+    def scaled(self, factor: float) -> RateLimits:
+        """Every limit ``factor`` times as generous (``rami serve --limits-scale``): load
+        benches and clubs behind one address get room without switching limits off."""
+        if not factor > 0:
+            raise ValueError(f"the limits' scale must be above 0, not {factor}")
+
+        def more(bucket: Bucket | None) -> Bucket | None:
+            if bucket is None:
+                return None
+            return Bucket(bucket.burst * factor, bucket.per_second * factor)
+
+        def count(limit: int | None) -> int | None:
+            return None if limit is None else max(1, round(limit * factor))
+
+        return replace(
+            self,
+            messages=more(self.messages),
+            joins=more(self.joins),
+            lookups=more(self.lookups),
+            misses=more(self.misses),
+            sockets_per_address=count(self.sockets_per_address),
+            sockets_per_table=count(self.sockets_per_table),
+        )
 
 
 class TokenBucket:
@@ -110,10 +138,21 @@ class Limiter:
 
     def lookup(self, client: str) -> None:
         """Before a table look-up: refused while the client has no misses left."""
+        blocked = self.out_of_misses(client)
+        if blocked is not None:
+            raise blocked
+        self.count_lookup(client)
+
+    def out_of_misses(self, client: str) -> TableError | None:
+        """The refusal of a client that has used up its misses (None: it has some left)."""
         if self.limits.misses is not None:
             misses = self._bucket("miss", client, self.limits.misses)
             if misses.empty():
-                raise refuse("look-ups of tables that do not exist", misses)
+                return refuse("look-ups of tables that do not exist", misses)
+        return None
+
+    def count_lookup(self, client: str) -> None:
+        """One table look-up against the client's budget (``rate_limited`` if spent)."""
         if self.limits.lookups is not None:
             bucket = self._bucket("lookup", client, self.limits.lookups)
             if not bucket.take():

@@ -21,12 +21,13 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from rami.games import Game, all_games, get_game
 from rami.server.hooks import WebHooks
+from rami.server.limits import MAX_SCORE_BODY_BYTES
 
 __all__ = ["MAX_BODY", "router"]
 
 STATIC = Path(__file__).parent / "static"
 #: The largest document accepted (an evening of 500 deals by cards fits easily).
-MAX_BODY = 512 * 1024
+MAX_BODY = MAX_SCORE_BODY_BYTES  # BodyGuard lets the scorekeeper's bodies this far
 
 router = APIRouter()
 

@@ -6,9 +6,10 @@ runs out, or the other players hand an absent seat to a bot, the seat is played 
 bot and marked *auto* until its player comes back (reconnects or says so).
 
 A **seat code** lets a player take their seat back from another browser or device
-without the long private link: eight letters derived from the seat's stored token hash,
-so it needs no new column and dies with the token. It opens the seat exactly like the
-token does.
+without the long private link: eight letters derived from the seat's stored token hash
+with the server's secret key (``rami.server.secret``, kept outside the database: a
+leaked database gives no seat code), so it needs no new column and dies with the token.
+It opens the seat exactly like the token does.
 
 The timer setting is kept in the table's stored rules under ``TABLE_KEYS``; those keys
 are the server's, not the game's, and are taken out before the rules reach the engine.
@@ -64,17 +65,24 @@ def game_rules(stored: RulesJson) -> RulesJson:
 
 
 @functools.lru_cache(maxsize=8192)  # sent with every state message: hash once per seat
-def seat_code(token_hash: str) -> str:
-    """The short code of the seat whose token hashes to ``token_hash`` (A–Z, 2–7)."""
-    digest = hashlib.sha256(f"rami-seat-code:{token_hash}".encode()).digest()
+def seat_code(token_hash: str, key: bytes) -> str:
+    """The short code of the seat whose token hashes to ``token_hash`` (A–Z, 2–7).
+
+    An HMAC under the server's ``key``: the stored hash alone does not give it.
+    """
+    digest = hmac.new(key, f"rami-seat-code:{token_hash}".encode(), hashlib.sha256).digest()
     return base64.b32encode(digest).decode().translate(_ALPHABET)[:SEAT_CODE_LENGTH]
 
 
-def seat_code_matches(text: str, token_hash: str | None) -> bool:
-    """Whether ``text`` (any case, spaces and dashes ignored) is that seat's code."""
-    if token_hash is None:
+def seat_code_matches(text: str, token_hash: str | None, key: bytes) -> bool:
+    """Whether ``text`` (any case, spaces and dashes ignored) is that seat's code.
+
+    Text with non-ASCII letters is no code (and must not reach ``compare_digest``, which
+    refuses non-ASCII text with a ``TypeError``); no ``key``: seat codes are off.
+    """
+    if token_hash is None or not key:
         return False
     given = "".join(ch for ch in text.upper() if ch.isalnum())
-    if len(given) != SEAT_CODE_LENGTH:
+    if len(given) != SEAT_CODE_LENGTH or not given.isascii():
         return False
-    return hmac.compare_digest(given, seat_code(token_hash))
+    return hmac.compare_digest(given.encode(), seat_code(token_hash, key).encode())

@@ -115,7 +115,7 @@ def new_token() -> str:
 
 def hash_token(token: str) -> str:
     """Only hashes are stored, so a leaked database does not let anyone act for a seat."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
 def token_matches(token: str | None, stored_hash: str | None) -> bool:

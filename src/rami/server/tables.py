@@ -18,7 +18,6 @@ import concurrent.futures
 import contextlib
 import logging
 import random
-import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -31,10 +30,12 @@ from rami.server.aids import table_aids
 from rami.server.arrange import arrange_hand
 from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.config import ServerConfig
+from rami.server.guards import clean_name
 from rami.server.hints import hint_for
 from rami.server.limits import BadJSON, dumps, loads
 from rami.server.metrics import Metrics
 from rami.server.protocol import CLIENT_TYPES, REACTIONS, TableError
+from rami.server.records import new_match_seed, shuffle_info, table_record
 from rami.server.replay import replay_deal
 from rami.server.seat_timer import (
     DEFAULT_TURN_SECONDS,
@@ -154,6 +155,7 @@ class LiveTable:
     timer_key: tuple[int, int | None] | None = None
     deadline: float | None = None  # event-loop time when the mover's time runs out
     rematch: str | None = None  # the code of the table that continues this one
+    seat_key: bytes = b""  # the server's key of the seat codes (none: codes are off)
 
     @property
     def turn_seconds(self) -> int | None:
@@ -190,7 +192,7 @@ class LiveTable:
             if token_matches(token, s.token_hash):
                 return s.seat
         for s in self.seats:  # a short seat code opens the seat too
-            if seat_code_matches(token, s.token_hash):
+            if seat_code_matches(token, s.token_hash, self.seat_key):
                 return s.seat
         raise TableError("bad_token", "this token belongs to no seat of this table")
 
@@ -240,6 +242,7 @@ class LiveTable:
             "rematch": self.rematch,
             "version": self.version,
             "created_at": self.record.created_at,
+            "shuffle": shuffle_info(self.match, self.record.seed),
         }
 
     # ------------------------------------------------------------------ replay
@@ -264,9 +267,8 @@ class LiveTable:
             self.replay(event)
 
 
-def _clean_name(name: str | None, fallback: str) -> str:
-    text = " ".join((name or "").split())[:40]
-    return text or fallback
+def _clean_name(name: str | None, fallback: str, human: bool = True) -> str:
+    return clean_name(name, fallback, human)
 
 
 class TableManager:
@@ -363,6 +365,7 @@ class TableManager:
         return live
 
     def _remember(self, live: LiveTable) -> None:
+        live.seat_key = self.config.seat_secret or b""
         self.tables[live.code] = live
         while len(self.tables) > self.config.max_live_tables:
             for code, old in self.tables.items():
@@ -434,13 +437,14 @@ class TableManager:
                         "bad_request",
                         f"unknown bot level {level!r}: use one of {', '.join(levels)}",
                     )
-                seats.append(SeatRecord(i, "bot", level, _clean_name(name, f"Bot {i + 1}")))
+                name = _clean_name(name, f"Bot {i + 1}", human=False)
+                seats.append(SeatRecord(i, "bot", level, name))
             elif i == creator:
                 name = _clean_name(req.get("name") or name, f"Player {i + 1}")
                 seats.append(SeatRecord(i, "human", None, name, hash_token(token)))
             else:
                 seats.append(SeatRecord(i, "human", None, _clean_name(name, f"Seat {i + 1}")))
-        seed = secrets.randbits(48)
+        seed = new_match_seed()
         try:
             match = spec.new_match(rules, players, seed)
         except InputError as exc:
@@ -811,7 +815,7 @@ class TableManager:
                 spec.name,
                 dict(live.record.rules),
                 live.record.players,
-                secrets.randbits(48),
+                new_match_seed(),
                 "playing",
                 seats,
             )
@@ -839,6 +843,19 @@ class TableManager:
             events,
             deal,
         )
+
+    async def record(self, live: LiveTable, ascii: bool = False) -> str:
+        """The table's open record (``rami.server.records``): hidden cards never in it."""
+        async with live.lock:
+            return await asyncio.to_thread(
+                table_record,
+                live.spec,
+                live.match,
+                list(live.seats),
+                live.record.seed,
+                live.record.created_at,
+                ascii,
+            )
 
     async def arrange(self, live: LiveTable, seat: int | None) -> list[list[str]]:
         """The solvers' grouping of the seat's own hand (from its view only)."""
@@ -895,8 +912,8 @@ class TableManager:
         if seat is not None:
             message["aids"] = table_aids(live.spec.name, view)
             token_hash = live.seats[seat].token_hash
-            if token_hash is not None and live.seats[seat].kind == "human":
-                message["seat_code"] = seat_code(token_hash)
+            if token_hash is not None and live.seats[seat].kind == "human" and live.seat_key:
+                message["seat_code"] = seat_code(token_hash, live.seat_key)
         return message
 
     def _presence(self, live: LiveTable, skip: Connection | None = None) -> None:

@@ -21,9 +21,10 @@ from typing import Any, TypedDict
 
 from rami.engine import GameState, chance_rng
 from rami.errors import InputError
-from rami.games import Game, all_games, get_game
+from rami.games import Game, Match, all_games, get_game
 from rami.sim.stats import Estimate, TimeHistogram, mean_ci, proportion_ci
 from rami.views import GameView
+from rami.wording import count
 
 __all__ = [
     "DealOutcome",
@@ -55,6 +56,7 @@ class TableConfig:
     duplicate: bool = True
     max_turns: int | None = None
     seed: int = 0
+    records: str | None = None  # a folder: one ``.rami`` record per game (``--records``)
 
     @property
     def players(self) -> int:
@@ -142,15 +144,16 @@ def make_config(
     preset = _preset(spec, {"rules": rules, "mode": mode}, len(names))
     allowed = spec.players_for(spec.rules_from(preset))
     if players is not None and players != len(names):
-        raise InputError(f"--players is {players} but --bots names {len(names)} bots")
+        raise InputError(f"--players is {players} but --bots names {count(len(names), 'bot')}")
     if len(names) not in allowed:
         if len(allowed) == 1:
             raise InputError(
                 f"{spec.preset_label} {preset} has {allowed[0]} seats: "
-                f"--bots names {len(names)} bots"
+                f"--bots names {count(len(names), 'bot')}"
             )
         raise InputError(
-            f"{preset} {game} is for {allowed[0]}–{allowed[-1]} players: --bots names {len(names)}"
+            f"{preset} {game} is for {allowed[0]}–{allowed[-1]} players: "
+            f"--bots names {count(len(names), 'bot')}"
         )
     if max_turns == -1:
         max_turns = spec.turn_cap
@@ -246,6 +249,36 @@ def _deal_record(spec: Game, state: GameState) -> DealOutcome:
     }
 
 
+def _write_record(
+    folder: str,
+    config: TableConfig,
+    job: Job,
+    *,
+    state: GameState | None = None,
+    match: Match | None = None,
+) -> None:
+    """``--records DIR``: the game's ``.rami`` record (docs/records.md), one file per game."""
+    from datetime import UTC, datetime
+    from pathlib import Path
+
+    from rami.records import SeatInfo, match_record, shuffle_salt, single_deal_record, write
+
+    spec = config.spec
+    seats = [
+        SeatInfo(f"{config.bots[job.seating[s]]} ({s})", "bot", config.bots[job.seating[s]])
+        for s in range(config.players)
+    ]
+    date = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if match is not None:
+        record = match_record(spec, match, seats, seed=job.seed, date=date)
+    else:
+        assert state is not None
+        salt = shuffle_salt(job.seed, 0)
+        record = single_deal_record(spec, state, seats, date=date, salt=salt)
+    path = Path(folder) / f"{config.game}-{config.preset}-{job.index + 1:05d}.rami"
+    path.write_text(write(record), encoding="utf-8")
+
+
 def play_job(config: TableConfig, job: Job) -> GameResult:
     """Play one scheduled game with fresh bots; the result depends on the job alone."""
     from rami.bots import make_bot
@@ -282,6 +315,8 @@ def play_job(config: TableConfig, job: Job) -> GameResult:
         state = spec.new_deal(rules, n, job.seed, job.dealer)
         play_deal(state, state.view)
         deals.append(_deal_record(spec, state))
+        if config.records is not None:
+            _write_record(config.records, config, job, state=state)
     else:
         match = spec.new_match(rules, n, job.seed)
         while True:
@@ -291,6 +326,8 @@ def play_job(config: TableConfig, job: Job) -> GameResult:
                 break
             match.next_deal()
         game_winners = list(match.standing().get("winners") or [])
+        if config.records is not None:
+            _write_record(config.records, config, job, match=match)
     return {
         "index": job.index,
         "group": job.group,

@@ -220,12 +220,15 @@ def analyze(hand: str, threshold: int = 71) -> OpeningAnalysis:
     The hand holds 1 to ``MAX_ANALYSIS_CARDS`` cards, at most 2 copies of a card and 4
     jokers. One card is always kept back for the discard (T-9).
     """
-    cards = parse_cards(hand)
-    if not 1 <= len(cards) <= MAX_ANALYSIS_CARDS:
-        raise InputError(
-            f"a hand to analyse holds 1 to {MAX_ANALYSIS_CARDS} cards, not {len(cards)}"
-        )
-    check_copies(cards, 2, 4)
+    try:  # errors named like Marriage's analyse (--hand: …)
+        cards = parse_cards(hand)
+        if not 1 <= len(cards) <= MAX_ANALYSIS_CARDS:
+            raise InputError(
+                f"a hand to analyse holds 1 to {MAX_ANALYSIS_CARDS} cards, not {len(cards)}"
+            )
+        check_copies(cards, 2, 4)
+    except (CardError, InputError) as err:
+        raise type(err)(f"--hand: {err}") from None
     threshold = _whole(threshold, "the threshold")
     best = best_opening(counts(cards))
     opening: OpeningPlan | None = None

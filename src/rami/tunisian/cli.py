@@ -10,12 +10,14 @@ from typing import Annotated, Any
 
 import typer
 
+from rami.cards import parse_card
 from rami.cli.calc import AsciiOpt, FileArg, JsonOpt, emit, read_json
 from rami.cli.demo import SeedOpt as DemoSeedOpt
-from rami.cli.hooks import Ask, CliCommands, LedgerPrompts
+from rami.cli.hooks import Ask, Check, CliCommands, LedgerPrompts
 from rami.cli.ledger import NUMBER, tokens
 from rami.cli.play import AsciiOpt as PlayAsciiOpt
 from rami.cli.play import DelayOpt, LevelOpt, MaxTurnsOpt, SeedOpt, start
+from rami.cli.simulate import check_preset
 from rami.errors import InputError
 from rami.tunisian.rules import PRESETS
 
@@ -57,7 +59,7 @@ def demo(
     """One Tunisian rami deal (or a whole game): every move, openings, points and totals."""
     from rami.tunisian.demo import run_demo
 
-    run_demo(seed, mode=mode, whole_game=whole_game)
+    run_demo(seed, mode=check_preset("tunisian", mode), whole_game=whole_game)
 
 
 def play(
@@ -75,8 +77,57 @@ def play(
 # ---------------------------------------------------------------------- rami ledger
 
 
-def _ask(ask: Ask, names: list[str], out: list[bool], old: dict[str, Any] | None) -> dict[str, Any]:
-    who = ask("Who went out? (a name; empty: nobody)", (old or {}).get("winner") or "")
+def _winner_check(names: list[str], out: list[bool]) -> Check:
+    def check(text: str) -> None:
+        if not text:
+            return
+        if text not in names:
+            raise InputError(f"{text!r} is not one of the players ({', '.join(names)})")
+        if out[names.index(text)]:
+            raise InputError(f"{text} is out of the game")
+
+    return check
+
+
+def _row_check(low: int, high: int) -> Check:
+    """A player's answer: - (not opened), the points of the cards left (T-5, T-10: an
+    opened player's are worth ``low`` to ``high``) or the cards themselves."""
+
+    def check(text: str) -> None:
+        if text == "-":
+            return
+        if NUMBER.match(text):
+            number = int(text)
+            if number < 0:
+                raise InputError(f"the points must not be negative, not {number}")
+            if not low <= number <= high:
+                raise InputError(
+                    f"the cards left of an opened player are worth {low} to {high}, not {number}"
+                )
+            return
+        if not tokens(text):
+            raise InputError("give the points, the cards left or -")
+        for token in tokens(text):
+            parse_card(token)
+
+    return check
+
+
+def _ask(
+    ask: Ask, names: list[str], out: list[bool], old: dict[str, Any] | None, mode: object
+) -> dict[str, Any]:
+    """One deal's questions, each answer checked as typed (``Ask``'s ``check``)."""
+    from rami.tunisian.ledger import points_range
+    from rami.tunisian.rules import rules_from
+
+    low, high = points_range(rules_from(mode))
+    previous = (old or {}).get("winner") or ""
+    still_in = previous in names and not out[names.index(previous)]
+    who = ask(
+        "Who went out? (a name; empty: nobody)",
+        previous if still_in else "",
+        _winner_check(names, out),
+    )
     winner = who if who else None
     old_rows: list[Any] = old["players"] if old else [None for _ in names]
     rows: list[Any] = []
@@ -95,7 +146,11 @@ def _ask(ask: Ask, names: list[str], out: list[bool], old: dict[str, Any] | None
                 default = str(prev["points"])
             elif prev.get("hand"):
                 default = " ".join(prev["hand"])
-        text = ask(f"{name}: points, or the cards left (JK = joker), or - if not opened", default)
+        text = ask(
+            f"{name}: points, or the cards left (JK = joker), or - if not opened",
+            default,
+            _row_check(low, high),
+        )
         if text == "-":
             rows.append({"opened": False})
         elif NUMBER.match(text):
@@ -118,7 +173,7 @@ def _ask_deal(
     gone = [p["eliminated"] for p in out["players"]] if out else [False] * len(names)
     if number is None and result["game_over"]:
         raise InputError(f"the game is over: {result['game_winner']} won")
-    return _ask(ask, names, gone, dict(old) if old else None)
+    return _ask(ask, names, gone, dict(old) if old else None, result["rules"])
 
 
 def _cells(deal: Mapping[str, Any]) -> list[str]:

@@ -18,6 +18,7 @@ from rami.engine import Action
 from rami.tunisian.game import TunisianState, new_deal
 from rami.tunisian.match import TunisianMatch
 from rami.tunisian.rules import rules_from
+from rami.wording import count
 
 __all__ = ["DEMO_MAX_TURNS", "choose_layer", "describe_event", "run_demo"]
 
@@ -147,6 +148,6 @@ def run_demo(
     winners = match.winners or []
     out("")
     out(
-        f"game over after {match.deal_number + 1} deals: winner "
+        f"game over after {count(match.deal_number + 1, 'deal')}: winner "
         + " + ".join(f"seat {s}" for s in winners)
     )

@@ -39,6 +39,7 @@ class TunisianMatch:
         self.dealer = chance_rng(seed, 0, "first-dealer").randrange(n)  # T-2: at random
         self._recorded = False
         self._past_actions: list[list[str]] = []
+        self._past_docs: list[dict[str, object]] = []  # each past deal's ``to_json``
         self.current: TunisianState = self._deal()
 
     # ------------------------------------------------------------------ deals
@@ -120,6 +121,7 @@ class TunisianMatch:
         if self.game_over:
             raise IllegalAction("the game is over")
         self._past_actions.append(list(self.current.actions))
+        self._past_docs.append(self.current.to_json())
         self.deal_number += 1
         self.dealer = self._next_dealer(self.dealer)
         self.current = self._deal()
@@ -171,6 +173,13 @@ class TunisianMatch:
             "seed": self.seed,
             "deals": [list(d) for d in self._deal_actions()],
         }
+
+    def deal_docs(self) -> list[dict[str, object]]:
+        """Every deal of the game (the current one last) in the deals' ``to_json`` layout.
+
+        What ``rami.records`` writes a game's record from (``Game.match_deals``).
+        """
+        return [*(dict(d) for d in self._past_docs), self.current.to_json()]
 
     def _deal_actions(self) -> list[list[str]]:
         return [*self._past_actions, list(self.current.actions)]

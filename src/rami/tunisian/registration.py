@@ -158,6 +158,16 @@ def _option_help() -> Mapping[str, str]:
     return OPTION_HELP
 
 
+def _match_deals(match: Any) -> list[dict[str, Any]]:
+    return list(match.deal_docs())
+
+
+def _load_deal(doc: Mapping[str, Any]) -> GameState:
+    from rami.tunisian.game import TunisianState
+
+    return TunisianState.from_json(doc)
+
+
 GAME = Game(
     "tunisian",
     "Tunisian rami",
@@ -172,6 +182,8 @@ GAME = Game(
     bots=_bots,
     partial_view=_partial_view,
     new_deal=_new_deal,
+    match_deals=_match_deals,
+    load_deal=_load_deal,
     cli=_cli,
     terminal=_terminal,
     web=_web,

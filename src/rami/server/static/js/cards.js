@@ -49,12 +49,13 @@ export function cardElement(text, { tag = "span", small = false, marks = [] } = 
   el.dataset.card = text;
   const rankEl = document.createElement("span");
   rankEl.className = "rank";
-  rankEl.textContent = suit < 0 ? "★" : RANKS[rank - 1];
+  rankEl.textContent = suit < 0 ? "" : RANKS[rank - 1]; // a joker's star is drawn by CSS
   const suitEl = document.createElement("span");
   suitEl.className = "suit";
   suitEl.textContent = suit < 0 ? "JK" : SUITS[suit];
   el.append(rankEl, suitEl);
-  el.setAttribute("aria-label", cardName(text));
+  // the name contains the visible text (WCAG 2.5.3): a joker shows "JK"
+  el.setAttribute("aria-label", suit < 0 ? `${cardName(text)}, JK` : cardName(text));
   if (tag === "span") el.setAttribute("role", "img");
   return el;
 }

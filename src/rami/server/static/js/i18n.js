@@ -50,8 +50,14 @@ export function language() {
 }
 
 // t(key, {name: "Ann"}) fills "{name}" placeholders; an unknown key shows itself.
+// A count `n` picks the language's plural form when it has one: "cards_n_one",
+// "cards_n_two", "cards_n_few"... (Intl.PluralRules categories), else "cards_n".
 export function t(key, args = {}) {
   let text = strings[key] ?? fallback[key] ?? key;
+  if (typeof args.n === "number" && strings[key] !== undefined) {
+    const form = strings[`${key}_${new Intl.PluralRules(current).select(args.n)}`];
+    if (form !== undefined) text = form;
+  }
   for (const [name, value] of Object.entries(args)) {
     text = text.split(`{${name}}`).join(String(value));
   }

@@ -50,6 +50,7 @@ function tableOf(lines) {
   }
   table.append(thead, tbody);
   const wrap = el("div", "table-wrap");
+  wrap.tabIndex = 0; // a table wider than the screen scrolls with the keyboard too
   wrap.append(table);
   return wrap;
 }

@@ -7,6 +7,10 @@ import { actionLabel, cardElement, cardName, cardRow, containsAll, parseAction }
 import { HandOrder } from "./hand.js";
 import { languageSwitcher, levelLabel, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { logEntry } from "./log_text.js";
+import { avatar, backsFan, ringTimer } from "./felt.js";
+import { animateChanges, settle, snapshot } from "./motion.js";
+import { markTerms } from "./terms.js";
+import { playSound, setSoundOn, soundOn as soundIsOn, unlock } from "./sound.js";
 import { openSocket, tableApi, tableCode, tableHref } from "./transport.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,7 +42,6 @@ let inviteAsked = false;
 let timerTick = null;
 let wasMyTurn = false;
 let resultHidden = false;
-let soundOn = localStorage.getItem("rami.sound") !== "off";
 let replay = null; // {frames, step}
 const baseTitle = () => `rami · ${code}`;
 
@@ -174,8 +177,14 @@ function onMessage(message) {
         lastClick = { index: -1, at: 0 }; // a double-click is two clicks on one position
       }
       noteDrawn(message);
-      state = message;
-      render();
+      {
+        const before = snapshot(); // where cards may fly from (motion.js)
+        const prev = state;
+        settle();
+        state = message;
+        render();
+        for (const kind of new Set(animateChanges(before, prev, state, parseAction))) playSound(kind);
+      }
       break;
     case "presence":
       if (state) {
@@ -274,6 +283,7 @@ function render() {
   renderLog();
   renderInvite();
   renderHint();
+  markTerms($("main"), $("result-body"), $("log"));
   restoreFocus(keepAction, inActions, inHand);
   turnCue();
 }
@@ -302,7 +312,7 @@ function turnCue() {
   const now = myTurn();
   document.title = now ? `● ${t("your_turn_title")} · ${baseTitle()}` : baseTitle();
   if (now && !wasMyTurn) {
-    if (soundOn) beep();
+    playSound("turn");
     if (navigator.vibrate) {
       try {
         navigator.vibrate(120);
@@ -312,25 +322,6 @@ function turnCue() {
     }
   }
   wasMyTurn = now;
-}
-
-let audio = null;
-function beep() {
-  try {
-    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-    if (audio.state === "suspended") return;
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 660;
-    gain.gain.setValueAtTime(0.0001, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.15, audio.currentTime + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.3);
-  } catch {
-    /* no audio here */
-  }
 }
 
 function stagedValue() {
@@ -361,6 +352,7 @@ function renderTimer() {
   clearInterval(timerTick);
   if (!timer || state.view.result || timer.seat === null || timer.seat === undefined) {
     box.hidden = true;
+    ringTimer($("main"), null);
     return;
   }
   timerEnd = Date.now() + timer.remaining * 1000;
@@ -373,6 +365,7 @@ function renderTimer() {
   box.hidden = false;
   tick();
   timerTick = setInterval(tick, 500);
+  ringTimer($("main"), timer.seat, timerEnd, state.table.turn_seconds || timer.remaining);
 }
 
 function renderJoin() {
@@ -487,6 +480,10 @@ function road(seat) {
   if (!limit) return null;
   const bar = el("span", "road");
   bar.title = t("road_to", { total, limit });
+  bar.setAttribute("role", "progressbar");
+  bar.setAttribute("aria-valuemin", "0");
+  bar.setAttribute("aria-valuemax", String(limit));
+  bar.setAttribute("aria-valuenow", String(Math.min(total, limit)));
   bar.setAttribute("aria-label", t("road_to", { total, limit }));
   const fill = el("span");
   fill.style.width = `${Math.min(100, (100 * total) / limit)}%`;
@@ -506,14 +503,18 @@ function seatBox(seat, last) {
   const who = el("div", "who");
   const dot = el("span", "dot");
   dot.title = t(summary.online ? "online" : "offline");
-  who.append(dot, el("strong", "", nameOf(seat)));
+  who.append(avatar(summary.name || nameOf(seat), seat), dot, el("strong", "", nameOf(seat)));
+  const myTeam = mySeat() === null ? undefined : view.seats[mySeat()]?.team;
+  if (myTeam !== undefined && myTeam !== null && info.team === myTeam) who.append(el("small", "badge partner", t("partner")));
   if (summary.kind === "bot") who.append(el("small", "badge", t("bot_level", { level: levelLabel(summary.level) })));
   if (summary.auto) who.append(el("small", "badge auto", t("auto")));
   if (view.dealer === seat) who.append(el("small", "badge dealer", t("dealer")));
-  if (info.team !== undefined && info.team !== null) who.append(el("small", "badge", t("team_n", { n: info.team + 1 })));
+  if (info.team !== undefined && info.team !== null) who.append(el("small", "badge team", t("team_n", { n: info.team + 1 })));
   box.append(who);
   const facts = el("div", "facts");
-  facts.append(el("span", "count", t("cards_n", { n: info.hand_size })));
+  const count = el("span", "count");
+  count.append(backsFan(info.hand_size), t("cards_n", { n: info.hand_size }));
+  facts.append(count);
   seatFacts(seat, facts);
   if (last[seat]) {
     const lastBox = el("span", "last", t("last_discard"));
@@ -545,7 +546,7 @@ function renderSeats() {
   const order = playingOrder();
   const clockwise = (state.view.rules?.direction || "counterclockwise") === "clockwise";
   const leftToRight = clockwise ? order : [...order].reverse();
-  const wide = window.innerWidth >= 900 && leftToRight.length >= 2;
+  const wide = window.innerWidth >= 900 && window.innerHeight >= 560 && leftToRight.length >= 2;
   const left = wide ? [leftToRight[0]] : [];
   const right = wide ? [leftToRight[leftToRight.length - 1]] : [];
   const top = wide ? leftToRight.slice(1, -1) : leftToRight;
@@ -593,7 +594,6 @@ function renderCenter() {
     const card = cardElement(top, { marks: wildMarks(top) });
     card.id = "pile-top-card";
     const key = `${pile.length}:${top}`;
-    if (lastTop !== null && lastTop !== key) card.classList.add("arrive");
     lastTop = key;
     topBox.replaceChildren(card);
   } else {
@@ -629,8 +629,8 @@ function renderTableMelds() {
     li.dataset.meld = String(m.index);
     const key = m.cards.join(" ");
     const row = cardRow(m.cards);
-    if (before.size && before.get(m.index) !== key) row.classList.add("arrive"); // melded or laid off
     meldsSeen.set(m.index, key);
+    li.title = `@${m.index}: ${m.value} · ${nameOf(m.owner)}`; // shown when a short screen hides the text
     li.append(el("span", "index", `@${m.index}`), row, el("span", "small", `${m.value} · ${nameOf(m.owner)}`));
     if (m.staged) li.append(el("span", "small badge", t("staged_meld")));
     return li;
@@ -652,7 +652,12 @@ function renderMe() {
   const parts = [];
   const info = view.seats[me];
   const who = el("strong", "", nameOf(me));
-  parts.push(who);
+  parts.push(avatar(table.seats[me]?.name || nameOf(me), me), who);
+  const team = info.team;
+  if (team !== undefined && team !== null) {
+    const partners = view.seats.map((x, s) => (s !== me && x.team === team ? nameOf(s) : null)).filter(Boolean);
+    if (partners.length) parts.push(el("span", "badge partner", `${t("partner")}: ${partners.join(", ")}`));
+  }
   if (view.dealer === me) parts.push(el("span", "badge dealer", t("dealer")));
   const { hooks } = game();
   if (hooks.meFacts) parts.push(...hooks.meFacts(kit, me, info, view));
@@ -692,7 +697,6 @@ function renderHand() {
     const marks = [...wildMarks(c)];
     if (legal.has(`discard ${c}`)) marks.push("discardable");
     if (c === drawn) marks.push("drawn");
-    if (c === drawn && drawnFresh) marks.push("rise");
     if (hand.breaks.has(i) && i % perRow !== 0) marks.push("gap");
     const card = cardElement(c, { tag: "button", marks });
     card.type = "button";
@@ -715,7 +719,7 @@ function actionButton(a, cls = "") {
 }
 
 function maxButtons() {
-  return window.innerWidth < 600 ? 5 : 10;
+  return window.innerWidth < 600 || window.innerHeight < 560 ? 4 : 10;
 }
 
 function renderActions() {
@@ -746,16 +750,23 @@ function renderActions() {
   $("more-note").hidden = more <= 0;
   $("more-note").textContent = more > 0 ? t("more_moves_short", { n: more }) : "";
   const select = $("all-moves");
+  const keepChoice = select.value;
+  const none = el("option", "", t("choose_move"));
+  none.value = "";
   select.replaceChildren(
+    none,
     ...legal.map((a) => {
       const option = el("option", "", `${t(`verb_${a.verb}`)} ${a.cards.join(" ")}${a.target !== null ? ` @${a.target}` : ""}`);
       option.value = a.text;
       return option;
     }),
   );
+  if (keepChoice && legal.some((a) => a.text === keepChoice)) select.value = keepChoice;
+  else select.value = "";
   select.disabled = !legal.length;
   select.hidden = !legal.length;
-  $("play-selected").disabled = !legal.length;
+  $("play-selected").disabled = !legal.length || !select.value;
+  renderFelt(legal);
   $("play-selected").hidden = !legal.length;
   $("hint-button").disabled = !!state.view.result;
 }
@@ -845,6 +856,29 @@ function renderResult() {
   $("result-body").replaceChildren(...body);
   $("next-deal").hidden = !!over || mySeat() === null;
   $("rematch").hidden = !over || mySeat() === null;
+  renderRecordLink(body);
+}
+
+// The deal's open record (docs/records.md) and its revealed shuffle, near the result:
+// a link to GET /api/tables/{code}/record (finished deals only are shown in full there).
+function renderRecordLink(body) {
+  let link = $("record-download");
+  if (!link) {
+    link = el("a", "button", t("download_record"));
+    link.id = "record-download";
+    link.href = `/api/tables/${encodeURIComponent(code)}/record`;
+    link.setAttribute("download", `rami-${code}.rami`);
+    $("replay-button").after(link);
+  }
+  const shuffle = state.table?.shuffle;
+  if (shuffle && shuffle.seed !== null && shuffle.seed !== undefined) {
+    const line = el("p", "muted small shuffle-revealed", t("shuffle_revealed", {
+      deal: shuffle.deal, seed: shuffle.seed, salt: shuffle.salt, commitment: shuffle.commitment,
+    }));
+    line.id = "shuffle-revealed";
+    line.style.overflowWrap = "anywhere"; // the 64-digit commitment wraps on a phone
+    $("result-body").append(line);
+  }
 }
 
 function scoreboard() {
@@ -891,7 +925,7 @@ function renderInvite() {
     inviteAsked = true;
     api(`/api/tables/${code}/invite`, { token: mine.token })
       .then((got) => {
-        inviteUrl = got.invite_url;
+        inviteUrl = new URL(got.invite_url, location.href).href; // the server may answer a path
         renderInvite();
       })
       .catch(() => {
@@ -1122,6 +1156,53 @@ function wireHand() {
   window.addEventListener("pointercancel", end);
 }
 
+// Direct play (issue 21): tap the stock to draw, the pile's top to take. Each is live
+// only while the server lists that move (view.legal_actions); the page decides nothing.
+function feltMove(verb) {
+  return (state?.view.legal_actions || []).find((a) => parseAction(a).verb === verb && !parseAction(a).cards.length) || null;
+}
+
+function renderFelt(legal) {
+  const draw = legal.find((a) => a.verb === "draw" && !a.cards.length);
+  const take = legal.find((a) => a.verb === "take" && !a.cards.length);
+  const stock = $("stock");
+  stock.classList.toggle("playable", !!draw);
+  stock.setAttribute("aria-disabled", draw ? "false" : "true");
+  stock.setAttribute("aria-label", draw ? `${t("verb_draw")} · ${t("stock_n", { n: state.view.stock_size })}` : t("stock_n", { n: state.view.stock_size }));
+  const pile = $("pile-top");
+  pile.classList.toggle("playable", !!take);
+  if (take) {
+    pile.setAttribute("role", "button");
+    pile.tabIndex = 0;
+    pile.setAttribute("aria-label", t("verb_take"));
+  } else {
+    pile.removeAttribute("role");
+    pile.removeAttribute("tabindex");
+    pile.removeAttribute("aria-label");
+  }
+}
+
+function wireFelt() {
+  $("stock").addEventListener("click", () => {
+    const move = feltMove("draw");
+    if (move) play(move, "hand");
+  });
+  const take = () => {
+    const move = feltMove("take");
+    if (move) play(move, "hand");
+  };
+  $("pile-top").addEventListener("click", take);
+  $("pile-top").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      take();
+    }
+  });
+  $("all-moves").addEventListener("change", () => {
+    $("play-selected").disabled = !$("all-moves").value;
+  });
+}
+
 function openDrawer(id) {
   for (const d of document.querySelectorAll(".drawer")) d.hidden = d.id !== id ? true : !d.hidden;
   for (const b of document.querySelectorAll("[data-drawer]")) b.setAttribute("aria-expanded", String(b.dataset.drawer === id && !$(id).hidden));
@@ -1137,18 +1218,8 @@ function copy(input) {
 }
 
 function setSound(on) {
-  soundOn = on;
-  localStorage.setItem("rami.sound", on ? "on" : "off");
+  setSoundOn(on);
   $("sound").setAttribute("aria-pressed", on ? "true" : "false");
-  $("sound").textContent = "♪";
-  if (on) {
-    try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      audio.resume();
-    } catch {
-      /* no audio */
-    }
-  }
 }
 
 async function main() {
@@ -1176,8 +1247,12 @@ async function main() {
   }
   wireHand();
   renderReactionButtons();
-  setSound(soundOn);
-  $("sound").addEventListener("click", () => setSound(!soundOn));
+  setSound(soundIsOn());
+  $("sound").addEventListener("click", () => setSound(!soundIsOn()));
+  // browsers start audio only after a gesture
+  document.addEventListener("pointerdown", unlock, { once: true });
+  document.addEventListener("keydown", unlock, { once: true });
+  wireFelt();
   $("sort-suit").addEventListener("click", () => {
     hand?.sort("suit");
     selected.clear();
