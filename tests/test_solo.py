@@ -50,8 +50,8 @@ def server_history(game: str, preset: str, seed: int, tmp: Path) -> list[Any]:
     app = create_app(ServerConfig(db_url=db, bot_delay=0, rate_limits=RateLimits.off()))
     seats: list[dict[str, Any]] = [{"kind": "human"}]
     seats += [{"kind": "bot", "level": "random"}] * (SoloTable.new(game, preset).players - 1)
-    original = tables.secrets.randbits
-    tables.secrets.randbits = lambda bits: seed  # type: ignore[assignment]
+    original = tables.new_match_seed
+    tables.new_match_seed = lambda: seed
     try:
         with TestClient(app) as client:
             body = {"game": game, "preset": preset, "seats": seats}
@@ -74,7 +74,7 @@ def server_history(game: str, preset: str, seed: int, tmp: Path) -> list[Any]:
                             {"type": "action", "action": view["legal_actions"][0], "id": 1}
                         )
     finally:
-        tables.secrets.randbits = original  # type: ignore[method-assign]
+        tables.new_match_seed = original
     raise AssertionError("the server's deal did not end")
 
 
@@ -220,6 +220,11 @@ def test_rami_serve_offers_solo_play_at_slash_solo(
     with TestClient(create_app(ServerConfig(db_url=db))) as client:
         lobby = client.get("/solo")
         assert lobby.status_code == 200 and 'data-solo-lobby data-scope="/solo"' in lobby.text
+        # Pyodide compiles WebAssembly in the worker: the CSP allows it there, not elsewhere
+        worker = client.get("/static/js/solo-worker.js")
+        for answer in (lobby, worker):
+            assert "'wasm-unsafe-eval'" in answer.headers["content-security-policy"]
+        assert "wasm" not in client.get("/").headers["content-security-policy"]
         table = client.get("/solo.html?game=tunisian&preset=1v1&level=easy")
         assert 'data-solo data-scope="/solo"' in table.text and 'id="hand"' in table.text
         manifest = client.get("/solo.webmanifest").json()
