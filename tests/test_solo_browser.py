@@ -31,6 +31,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port  # noqa: E402
 from test_solo import SEED, server_history  # noqa: E402
 from test_table_browser import play_to_end  # noqa: E402
+from test_table_ui_browser import AXE, axe_serious  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PYODIDE = ROOT / "node_modules" / "pyodide" / "pyodide.asm.wasm"
@@ -131,6 +132,8 @@ def test_offline_solo_tables_play_a_deal_and_resume_after_a_reload(browser: Any,
     page.wait_for_selector("body[data-ready]")
     page.wait_for_function("document.querySelectorAll('#saved-list li').length === 2")
     shot(page, "solo-lobby-offline")
+    if AXE.exists():  # make test installs it (npm ci)
+        assert axe_serious(page) == []
     # the scorekeeper, still offline: its ledgers computed by the same engine in a worker
     page.goto(site + "/score/")
     page.wait_for_selector("body[data-ready]")
