@@ -7,11 +7,10 @@ names no game.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 from typing import Annotated, Any
-
-from fastapi import APIRouter, Query
 
 from rami.cards import Card, counts, parse_card, parse_cards
 from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
@@ -21,6 +20,10 @@ from rami.server.arrange import sorted_rest as _rest
 from rami.server.arrange import take_group as _take
 from rami.server.hooks import WebHooks
 from rami.views import GameView
+
+# The scorekeeper's routes only: the hooks also run without FastAPI (rami.solo, Pyodide).
+with contextlib.suppress(ImportError):
+    from fastapi import APIRouter, Query
 
 __all__ = ["HOOKS"]
 

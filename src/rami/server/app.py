@@ -53,6 +53,7 @@ from rami.server.ratelimit import Limiter
 from rami.server.rules_info import client_folders, games_info, rules_summary
 from rami.server.score_api import router as score_router
 from rami.server.secret import load_secret, secret_path
+from rami.server.solo_site import add_solo_routes
 from rami.server.storage import Store
 from rami.server.tables import Connection, LiveTable, TableManager
 
@@ -203,6 +204,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(score_router)  # the scorekeeper: /score, /api/score/… (issue 15)
     app.include_router(install_router)  # the manifest and the app shell's worker (issue 21)
+    add_solo_routes(app)  # solo play in the browser, no server moves: /solo (issue 26)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:

@@ -14,6 +14,7 @@ import { language, num, signed, st, useLanguage } from "./score-i18n.js";
 import { chip, h, segButton } from "./score-dom.js";
 import { openPad, wirePad } from "./score-pad.js";
 import * as store from "./score-store.js";
+import { scoreApi } from "./transport.js";
 
 const $ = (id) => document.getElementById(id);
 const GAMES_KEY = "rami.score.games";
@@ -106,7 +107,7 @@ function errorText(err) {
 }
 
 async function postLedger(d) {
-  return api(`/api/score/${d.game}/ledger`, { method: "POST", body: d });
+  return scoreApi(`/api/score/${d.game}/ledger`, { method: "POST", body: d }); // transport.js: offline too
 }
 
 function rulesFlags() {
@@ -956,7 +957,8 @@ async function main() {
   }
   sharedFromLink();
   document.body.dataset.ready = "1";
-  if ("serviceWorker" in navigator) {
+  if ("serviceWorker" in navigator && !("solo" in document.body.dataset)) {
+    // (the static site's pages are kept by its own service worker, solo-sw.js)
     navigator.serviceWorker.register("/sw.js", { scope: "/score" }).catch(() => {});
   }
 }

@@ -11,9 +11,10 @@ import { avatar, backsFan, ringTimer } from "./felt.js";
 import { animateChanges, settle, snapshot } from "./motion.js";
 import { markTerms } from "./terms.js";
 import { playSound, setSoundOn, soundOn as soundIsOn, unlock } from "./sound.js";
+import { openSocket, tableApi, tableCode, tableHref } from "./transport.js";
 
 const $ = (id) => document.getElementById(id);
-const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
+const code = tableCode(); // a server table's /t/CODE, or a solo table (transport.js)
 const REACTIONS = ["hello", "nice", "oops", "hurry", "thanks", "gg"];
 const DOUBLE_MS = 380;
 
@@ -204,8 +205,7 @@ function showNotice(text) {
 
 function connect() {
   if (gone) return;
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(code)}`);
+  socket = openSocket(code);
   setConn("connecting");
   socket.addEventListener("open", () => {
     socket.send(JSON.stringify({ type: "hello", token: mine?.token || null }));
@@ -1155,7 +1155,7 @@ async function loadReplay(which) {
         ? (match?.deal_number ?? 0)
         : Math.max(0, (match?.deal_number ?? 1) - 1);
   try {
-    const data = await api(`/api/tables/${code}/replay?deal=${deal}`, { token: mine?.token });
+    const data = await tableApi(`/api/tables/${code}/replay?deal=${deal}`, { token: mine?.token });
     replay = { frames: data.frames, step: 0, deal };
     resultHidden = true;
     renderResult();
@@ -1219,7 +1219,7 @@ function goRematch(newCode) {
   if (!newCode || goRematch.going) return;
   goRematch.going = true; // the answer and the table's notice both name it: go once
   if (mine?.token) rememberSeat(newCode, mySeat(), mine.token);
-  location.href = `/t/${newCode}`;
+  location.href = tableHref(newCode);
 }
 
 // ------------------------------------------------------------------ input
