@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint bench clean chromium postgresql accel pure
+.PHONY: run demo test lint bench clean chromium postgresql accel pure static
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,15 +41,22 @@ chromium:
 postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
 
-# The browser tests inject axe-core (pinned in package.json/package-lock.json) into the
-# pages: npm installs it into node_modules/ (Debian's npm when it is missing).
+# The browser tests inject axe-core, and solo play copies Pyodide (both pinned in
+# package.json/package-lock.json): npm installs them into node_modules/ (Debian's npm
+# when it is missing).
 AXE := node_modules/axe-core/axe.min.js
 $(AXE): package.json package-lock.json
 	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; }
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(AXE)
 
-test: $(STAMP) chromium postgresql $(AXE) lint
+# Solo play in the browser, no server (issue 26): dist/ for any static host, e.g.
+# `python3 -m http.server -d dist` (docs/solo.md); rami as a pure-Python wheel built
+# from this checkout.
+static: $(STAMP) $(AXE)
+	PYTHONPATH=src $(BIN)/python scripts/build_static.py
+
+test: $(STAMP) chromium postgresql $(AXE) lint static
 	$(BIN)/pytest
 
 # Every bench runs; the target fails if any of them failed.
@@ -72,5 +79,5 @@ pure:
 	-$(BIN)/rami --version
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache node_modules
+	rm -rf $(VENV) build dist *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache node_modules
 	find src -name '*.so' -delete

@@ -134,6 +134,7 @@ def score(doc: object) -> dict[str, Any]:
             f"{rules.preset_name} is played by {rules.min_players} to {rules.max_players}"
             f" players, not {len(players)}"
         )
+    rules = rules.for_players(len(players))  # M-1: the decks of a table this size
     names: list[str] = []
     hands: list[list[Card]] = []
     seen: list[bool] = []

@@ -32,7 +32,7 @@ from rami.cards import (
     shoe,
 )
 from rami.engine import Action, Chance, DealResult, Event, as_action, chance_rng
-from rami.errors import IllegalAction, InputError, NotYourTurn
+from rami.errors import IllegalAction, InputError, NotYourTurn, Reason
 from rami.marriage import actions as act
 from rami.marriage.maal import maal
 from rami.marriage.meld_options import AddFacts, listed, meld_steps, show_steps
@@ -244,7 +244,7 @@ class MarriageState:
     @classmethod
     def new(cls, rules: object, players: int, seed: int, dealer: int = 0) -> MarriageState:
         """A freshly shuffled and dealt deal (M-1, M-2)."""
-        r = rules_from(rules)
+        r = rules_from(rules).for_players(players)
         _check_table(r, players, dealer)
         cards = shoe(r.decks)
         chance_rng(seed, 0, "deal").shuffle(cards)
@@ -267,7 +267,7 @@ class MarriageState:
         M-2: ``hand_size`` cards to each seat in turn from seat 0, then the upcard and
         the stock (``None``), whoever deals.
         """
-        r = rules_from(rules)
+        r = rules_from(rules).for_players(seats)
         size = r.hand_size
         out: list[int | None] = [s for s in range(seats) for _ in range(size)]
         return out + [None] * (52 * r.decks - len(out))
@@ -282,7 +282,7 @@ class MarriageState:
         (OpenSpiel) builds its deal here. The later chance (the tiplu, reshuffles)
         follows from ``seed`` and is reported by ``chance_outcomes``.
         """
-        r = rules_from(rules)
+        r = rules_from(rules).for_players(seats)
         _check_table(r, seats, dealer)
         cards = [int(c) for c in order]
         if sorted(cards) != sorted(shoe(r.decks)):
@@ -309,8 +309,8 @@ class MarriageState:
         fixed by ``seed``. ``tiplu`` reserves the card that the first show will reveal
         (M-7); without it the tiplu is picked at random as in a real deal.
         """
-        r = rules_from(rules)
         players = len(hands)
+        r = rules_from(rules).for_players(players)
         _check_table(r, players, dealer)
         hand_lists = [_read_cards(h, f"hand of seat {i}") for i, h in enumerate(hands)]
         for i, h in enumerate(hand_lists):
@@ -657,7 +657,11 @@ class MarriageState:
             return "tunnelas may be exposed only right after the deal (M-3)"
         if phase == DRAW_PHASE:
             return "you have already drawn this turn"
-        return "you must draw first: 'draw' from the stock or 'take' the discard"
+        return Reason(
+            "you must draw first: 'draw' from the stock or 'take' the discard (M-5)",
+            "M-5",
+            "draw_first",
+        )
 
     def _free_play_problem(self, finishing: bool = False) -> str | None:
         """Play phase, and not in the middle of something that must be completed first."""
@@ -707,7 +711,11 @@ class MarriageState:
         if self.hands[s][c] == 0:
             return f"you do not hold {c}"
         if c == self.taken:
-            return f"you took {c} from the discard pile and cannot discard it this turn (M-5)"
+            return Reason(
+                f"you took {c} from the discard pile and cannot discard it this turn (M-5)",
+                "M-5",
+                "taken_discard",
+            )
         return None
 
     # -- M-3

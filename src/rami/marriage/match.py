@@ -59,11 +59,11 @@ class Match:
     """An agreed number of deals (default one whole rotation: ``players`` deals), M-16."""
 
     def __init__(self, rules: object, players: int, seed: int, deals: int | None = None) -> None:
-        self.rules: MarriageRules = rules_from(rules)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InputError("the match seed must be a whole number")
         if isinstance(players, bool) or not isinstance(players, int):
             raise InputError("the number of players must be a whole number")
+        self.rules: MarriageRules = rules_from(rules).for_players(players)  # M-1
         self.players = players
         self.seed = seed
         if deals is None:

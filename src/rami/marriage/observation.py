@@ -301,5 +301,5 @@ class MarriageEncoder(Encoder):
 
 def encoder(players: int, rules: object) -> Encoder:
     """The encoder for a table of ``players`` under these rules (``Game.observation``)."""
-    found = rules_from(rules)
+    found = rules_from(rules).for_players(players)
     return MarriageEncoder(players, found.decks, found.hand_size)

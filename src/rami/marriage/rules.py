@@ -7,6 +7,8 @@ defines it is in the comment). ``rules_from(spec)`` reads a preset name or an ob
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rami.errors import InputError
@@ -30,6 +32,10 @@ class MarriageRules:
     min_players: int = 2  # M-1
     max_players: int = 5  # M-1: 5 nepali, 7 indian
     decks: int = 3  # M-1
+    # M-1 (indian): the decks of a table of six or seven; None: ``decks`` at any size.
+    # Three decks leave 8 cards in the stock at seven players (156 − 7·21 − 1): the
+    # indian preset deals those tables from four (60 in the stock).
+    decks_6_players: int | None = None
     direction: str = "clockwise"  # M-2: clockwise / counterclockwise
     hand_size: int = 21  # M-2
     deal_tunnela_bonus: bool = True  # M-3 (nepali only)
@@ -64,6 +70,8 @@ class MarriageRules:
                 f"nepali plays with exactly 3 decks (decks {self.decks} given): its maal "
                 "table counts at most three identical cards"
             )
+        if self.decks_6_players is not None and self.decks_6_players < 1:
+            raise InputError("decks_6_players must be at least 1, or null")
         if self.hand_size < 3:
             raise InputError("hand_size must be at least 3")
         need = self.max_players * self.hand_size + 3
@@ -80,6 +88,17 @@ class MarriageRules:
     @property
     def clockwise(self) -> bool:
         return self.direction == "clockwise"
+
+    def for_players(self, players: int) -> MarriageRules:
+        """These rules at a table of ``players`` (M-1): six or more players play with
+        ``decks_6_players`` decks when that is more than ``decks`` (never with nepali
+        maal, which counts three decks). Idempotent."""
+        six = self.decks_6_players
+        if six is None or players < 6 or six <= self.decks:
+            return self
+        if "nepali" in (self.preset_name, self.scoring):
+            return self  # its maal table counts three identical cards at most (M-12)
+        return dataclasses.replace(self, decks=six)
 
     def dublees_allowed(self, players: int) -> bool:
         """M-9: whether the dublee path is open at a table of ``players``."""
@@ -104,6 +123,7 @@ INDIAN = MarriageRules(
     stock_recycles=1,
     shuffle_recycled=False,
     scoring="indian",
+    decks_6_players=4,
 )
 PRESETS: dict[str, MarriageRules] = {"nepali": NEPALI, "indian": INDIAN}
 
@@ -122,7 +142,15 @@ def rules_from(spec: object = None) -> MarriageRules:
     ``spec`` is unchecked input (a file, a request, a view's ``rules``): anything else,
     an unknown option or a badly typed value is an ``InputError``.
     """
-    return build_rules(MarriageRules, PRESETS, spec, CHOICES)
+    rules = build_rules(MarriageRules, PRESETS, spec, CHOICES)
+    if isinstance(spec, Mapping) and "decks_6_players" not in spec and set(spec) >= _ALL_BUT_SIX:
+        # a whole rules document written before the option: its tables were dealt from
+        # ``decks`` at every size, and a replay must deal them so again
+        rules = dataclasses.replace(rules, decks_6_players=None)
+    return rules
+
+
+_ALL_BUT_SIX = frozenset({"decks", "hand_size", "scoring", "max_players", "table_melding"})
 
 
 def melds_to_finish(rules: MarriageRules) -> int:

@@ -11,6 +11,7 @@ OPTION_HELP: dict[str, str] = {
     "min_players": "M-1: fewest players",
     "max_players": "M-1: most players",
     "decks": "M-1/T-1: standard decks in the shoe",
+    "decks_6_players": "M-1: decks at a table of six or seven (indian 4; empty: as decks)",
     "direction": "M-2: direction of play and of the deal",
     "hand_size": "M-2/T-2: cards dealt to each player",
     "deal_tunnela_bonus": "M-3: tunnelas may be exposed right after the deal for a bonus",

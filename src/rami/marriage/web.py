@@ -7,11 +7,10 @@ names no game.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 from typing import Annotated, Any
-
-from fastapi import APIRouter, Query
 
 from rami.cards import Card, counts, parse_card, parse_cards
 from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
@@ -21,6 +20,10 @@ from rami.server.arrange import sorted_rest as _rest
 from rami.server.arrange import take_group as _take
 from rami.server.hooks import WebHooks
 from rami.views import GameView
+
+# The scorekeeper's routes only: the hooks also run without FastAPI (rami.solo, Pyodide).
+with contextlib.suppress(ImportError):
+    from fastapi import APIRouter, Query
 
 __all__ = ["HOOKS"]
 
@@ -164,8 +167,17 @@ def aids(view: GameView) -> dict[str, object]:
     """Wild cards by name and the seat's maal once it has seen; the settlement at the end."""
     view = marriage_view(view)
     out = _aids_seen(view)
-    if view.get("result"):
+    result = view.get("result")
+    if result:
+        from rami.marriage.deal_end import deal_end
+
         out["settlement"] = _settlement(view)
+        end = deal_end(result["details"], view["rules"], list(result["scores"]))
+        for line in end["seats"]:  # the cards left, grouped as the table's Group does
+            if line["left"]:
+                groups = arrange(parse_cards(" ".join(line["left"])), view)
+                line["left_groups"] = [[str(c) for c in g] for g in groups]
+        out["deal_end"] = end
     return out
 
 

@@ -55,6 +55,7 @@ from rami.server.replays import router as replays_router
 from rami.server.rules_info import client_folders, games_info, rules_summary
 from rami.server.score_api import router as score_router
 from rami.server.secret import load_secret, secret_path
+from rami.server.solo_site import add_solo_routes
 from rami.server.storage import Store
 from rami.server.tables import Connection, LiveTable, TableManager
 
@@ -209,15 +210,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.include_router(score_router)  # the scorekeeper: /score, /api/score/… (issue 15)
     app.include_router(replays_router)  # replay links /r/{id}, record checks, reviews (issue 24)
     app.include_router(install_router)  # the manifest and the app shell's worker (issue 21)
+    add_solo_routes(app)  # solo play in the browser, no server moves: /solo (issue 26)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         found = getattr(request.app.state, "manager", None)
         if found is not None and found.metrics is not None:
             found.metrics.refused.labels(exc.code).inc()
-        return SafeJSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
+        body = dict(exc.to_message())
+        error = {k: body[k] for k in ("code", "message", "rule", "reason") if k in body}
+        return SafeJSONResponse({"error": error}, status_code=exc.status)
 
     @app.exception_handler(InputError)
     async def input_error(_request: Request, exc: InputError) -> JSONResponse:

@@ -56,6 +56,10 @@ DOCS_CSP = (
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
 DOCS_PATHS = ("/docs", "/redoc")
+#: Solo play (/solo, docs/solo.md) runs Pyodide in a Web Worker: WebAssembly needs
+#: 'wasm-unsafe-eval', for the pages and for the worker's own script.
+SOLO_CSP = CSP.replace("script-src 'self';", "script-src 'self' 'wasm-unsafe-eval';")
+SOLO_PATHS = ("/solo", "/static/js/solo-worker.js")
 SECURITY_HEADERS = (
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
@@ -89,6 +93,8 @@ class Guard:
     def _with_headers(scope: Scope, send: Send) -> Send:
         path = str(scope.get("path", ""))
         csp = DOCS_CSP if path.startswith(DOCS_PATHS) else CSP
+        if path.startswith(SOLO_PATHS):
+            csp = SOLO_CSP
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":

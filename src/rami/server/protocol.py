@@ -8,7 +8,7 @@ carry such JSON are typed ``object`` (the schema of ``Any``; mypy makes readers 
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -96,17 +96,31 @@ ERROR_CODES = {
 class TableError(Exception):
     """A request the server refuses; nothing has changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self, code: str, message: str, rule: str | None = None, reason: str | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.rule = rule  # an engine refusal: the rule id it rests on (e.g. "M-5")
+        self.reason = reason  # and its stable name, for the page's own wording
 
     @property
     def status(self) -> int:
         return ERROR_CODES.get(self.code, 400)
 
     def to_message(self, ref: object = None) -> ErrorMessage:
-        return {"type": "error", "id": ref, "code": self.code, "message": self.message}
+        message: ErrorMessage = {
+            "type": "error",
+            "id": ref,
+            "code": self.code,
+            "message": self.message,
+        }
+        if self.rule is not None:
+            message["rule"] = self.rule
+        if self.reason is not None:
+            message["reason"] = self.reason
+        return message
 
 
 class ErrorMessage(TypedDict):
@@ -116,6 +130,8 @@ class ErrorMessage(TypedDict):
     id: object
     code: str
     message: str
+    rule: NotRequired[str]  # ``illegal``: the rule id of the engine's refusal (e.g. "M-5")
+    reason: NotRequired[str]  # ``illegal``: a stable name of the reason (e.g. "draw_first")
 
 
 class _Model(BaseModel):
@@ -125,6 +141,8 @@ class _Model(BaseModel):
 class ErrorBody(_Model):
     code: str = Field(description="one of the error codes of docs/protocol.md")
     message: str = Field(description="one line a person understands")
+    rule: str | None = Field(None, description="illegal: the rule id of the refusal (e.g. M-5)")
+    reason: str | None = Field(None, description="illegal: a stable name of the reason")
 
 
 class ErrorResponse(_Model):

@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rami.errors import InputError, NotYourTurn
+from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.games import GameSpec, Match, get_game
 from rami.server.aids import table_aids
 from rami.server.arrange import arrange_hand
@@ -462,6 +462,7 @@ class TableManager:
         async with self._load_lock:
             self._remember(live)
         async with live.lock:
+            self._arm_timer(live)  # a human who moves first has a clock too
             self._kick(live)
         return live, creator, token
 
@@ -588,7 +589,9 @@ class TableManager:
             data = live.replay(EventRecord(live.version + 1, kind, seat, data))
         except NotYourTurn as exc:
             raise TableError("not_your_turn", str(exc)) from None
-        except ValueError as exc:  # IllegalAction, InputError, CardError: nothing changed
+        except IllegalAction as exc:  # nothing changed; the rule id travels with it
+            raise TableError("illegal", str(exc), exc.rule, exc.key) from None
+        except ValueError as exc:  # InputError, CardError: nothing changed
             raise TableError("illegal", str(exc)) from None
         except Exception as exc:  # an engine bug: make sure the match is as logged
             log.exception("engine failed on %s %r at table %s", kind, data, live.code)
@@ -827,6 +830,7 @@ class TableManager:
         async with self._load_lock:
             self._remember(new)
         async with new.lock:
+            self._arm_timer(new)  # the rematch's first mover may be an absent human
             self._kick(new)
         return record.code
 
@@ -874,7 +878,7 @@ class TableManager:
                 live.online[conn.seat] = live.online.get(conn.seat, 0) + 1
             if conn.seat in live.auto:  # the player is back: the bot gives the seat back
                 live.auto.discard(conn.seat)
-                self._arm_timer(live)
+            self._arm_timer(live)  # a clock that should run does (a table loaded from storage)
             view = await asyncio.to_thread(live.match.view, conn.seat)
             conn.send({"type": "welcome", "code": live.code, "seat": conn.seat})
             conn.send(self._state_message(live, conn.seat, view, self._timer_info(live)))
@@ -909,8 +913,9 @@ class TableManager:
             "view": view,
             "timer": timer,
         }
-        if seat is not None:
+        if seat is not None or view.get("result"):  # a finished deal explained to all
             message["aids"] = table_aids(live.spec.name, view)
+        if seat is not None:
             token_hash = live.seats[seat].token_hash
             if token_hash is not None and live.seats[seat].kind == "human" and live.seat_key:
                 message["seat_code"] = seat_code(token_hash, live.seat_key)

@@ -1314,7 +1314,9 @@ class TunisianState:
         if kind in ("draw", "take"):
             return self._verify_draw(act)
         if self._phase == DRAW:
-            raise IllegalAction("draw first: 'draw' from the stock or 'take' the discard")
+            raise IllegalAction(
+                "draw first: 'draw' from the stock or 'take' the discard (T-3)", "T-3", "draw_first"
+            )
         if kind == "discard":
             return self._verify_discard(act)
         if self._phase == FIRST_DISCARD:
@@ -1353,7 +1355,9 @@ class TunisianState:
             if c == self._banned_discard():
                 raise IllegalAction(
                     f"you took {c} from the discard pile this turn: you may not "
-                    "discard it (nor an identical card) again this turn (T-3)"
+                    "discard it (nor an identical card) again this turn (T-3)",
+                    "T-3",
+                    "taken_discard",
                 )
         return act, None
 

@@ -31,23 +31,18 @@ def notes(view: GameView) -> list[dict[str, object]]:
     from rami.tunisian.solver import best_opening
 
     threshold = int(view.get("threshold") or PRESETS["1v1"].opening_threshold)
+    # melds staged this turn count towards the man3a (T-6): the hint adds what the rest
+    # of the hand can still lay to them
+    staged = [m for m in view.get("table") or () if m.get("staged") and m.get("owner") == seat]
+    staged_value = sum(int(m.get("value") or 0) for m in staged)
     opening = best_opening(counts(parse_cards(" ".join(hand))))
-    if opening is None or opening.value < threshold:
-        return [
-            {
-                "key": "hint_no_opening",
-                "value": 0 if opening is None else opening.value,
-                "threshold": threshold,
-            }
-        ]
-    return [
-        {
-            "key": "hint_opening",
-            "value": opening.value,
-            "threshold": threshold,
-            "melds": [" ".join(str(c) for c in m.cards) for m in opening.melds],
-        }
-    ]
+    value = staged_value + (0 if opening is None else opening.value)
+    if value < threshold:
+        return [{"key": "hint_no_opening", "value": value, "threshold": threshold}]
+    melds = [" ".join(m["cards"]) for m in staged]
+    if opening is not None:
+        melds += [" ".join(str(c) for c in m.cards) for m in opening.melds]
+    return [{"key": "hint_opening", "value": value, "threshold": threshold, "melds": melds}]
 
 
 def arrange(cards: list[Card], view: GameView) -> list[list[Card]]:

@@ -16,6 +16,12 @@ export function emptyDraft(doc) {
   };
 }
 
+// Whether a field is still to fill before the server can score the draft (presence only,
+// no rules): a seen player needs the tiplu named.
+export function incomplete(kit, d) {
+  return !d.tiplu && d.rows.some((r) => r.status !== "unseen");
+}
+
 // The draft as the ledger entry the API takes; hand points only where scoring is indian (M-15).
 export function entryOf(kit, d) {
   const { doc, flags, numberOrRaw } = kit;

@@ -60,51 +60,125 @@ export function meFacts(kit, me, info) {
 // "finished by …" (M-8).
 export const resultSummary = "finished_by";
 
-// The deal's result: tiplu, the finishing groups, each player's maal and net (M-13).
+// The deal's result (M-8 … M-15): the tiplu, each hand as the engine scored it, the maal
+// or value items, how each net is made (fees and maal differences, or card points and
+// value difference), and who pays whom. Every figure is the server's (``aids.deal_end``:
+// the scorekeeper's functions, the same as ``rami score``); this page only lays them out.
 export function resultBody(kit, details, result, body) {
-  const { el, t, cardRow, cardElement, nameOf, resultTable, signed, state } = kit;
+  const { el, t, cardElement, nameOf, resultTable, signed } = kit;
+  const shown = kit.shown || { aids: kit.state.aids || {}, rules: kit.state.view.rules };
+  const end = shown.aids?.deal_end;
+  const rules = shown.rules || {};
   if (details.tiplu) {
     const p = el("p", "", "tiplu: ");
     p.append(cardElement(details.tiplu, { small: true }));
     body.push(p);
   }
-  if (details.finish) {
-    const p = el("div", "groups");
-    for (const g of details.finish.groups || []) p.append(cardRow(g));
-    body.push(p);
+  const indian = end ? end.scoring === "indian" : rules.scoring === "indian";
+  if (end?.finish_kind === "dublees" && result.winner !== null) {
+    body.push(el("p", "finish-kind strong", t("dublee_finish", { name: nameOf(result.winner), bonus: end.fees?.dublee_bonus ?? 0 })));
   }
   const players = details.players || [];
-  const handPoints = players.some((p) => p.card_points !== undefined);
-  const parts = (state.aids?.settlement || []).length > 0; // fees and maal differences (M-13)
+  const bySeat = new Map((end?.seats || []).map((x) => [x.seat, x]));
   const rows = players.map((p) => {
+    const line = bySeat.get(p.seat);
     const who = el("span", "", nameOf(p.seat) + " ");
     who.append(el("span", `mark ${p.seen ? "seen" : "unseen"}`, t(p.seen ? "seen" : "unseen")));
-    const maal = el("span", "maal", String(p.maal));
+    const maal = el("span", "maal", String(line ? line.maal : p.maal));
     maal.dataset.seat = String(p.seat);
-    if ((p.maal_items || []).length) {
-      const items = el("ul", "items small");
-      for (const item of p.maal_items) items.append(el("li", "", item));
-      maal.append(items);
+    const items = line ? line.maal_items : p.maal_items || [];
+    if (items.length) {
+      const list = el("ul", "items small");
+      for (const item of items) list.append(el("li", "", item));
+      maal.append(list);
     }
     const cells = [who, maal];
-    if (handPoints) cells.push(p.card_points);
-    const split = (state.aids?.settlement || []).find((x) => x.seat === p.seat);
-    if (parts) cells.push(split ? signed(split.fees) : "", split ? signed(split.maal_part) : "");
+    if (indian) cells.push(line ? String(line.card_points) : String(p.card_points ?? ""));
+    if (line && !indian) cells.push(signed(line.fees));
+    if (line) cells.push(signed(line.maal_part));
     const net = el("span", "net", signed(p.net));
     net.dataset.seat = String(p.seat);
     cells.push(net);
     return cells;
   });
-  const headers = [t("player"), "maal"];
-  if (handPoints) headers.push(t("card_points"));
-  if (parts) headers.push(t("fees"), t("maal_difference"));
+  const headers = [t("player"), indian ? t("value_points") : "maal"];
+  if (indian) headers.push(t("card_points"));
+  if (end) headers.push(...(indian ? [t("value_difference")] : [t("fees"), t("maal_difference")]));
   headers.push(t("settlement"));
   if (!rows.length) result.scores.forEach((x, i) => rows.push([nameOf(i), "", x]));
   body.push(resultTable(headers, rows, "result-table"));
-  const fees = [];
-  for (const key of ["seen_fee", "unseen_fee", "dublee_bonus"]) {
-    const v = state.view.rules?.[key];
-    if (v !== undefined && v !== null) fees.push(`${t(`opt_${key}`)}: ${v}`);
+  if (end) {
+    body.push(explain(kit, end, result, indian));
+    body.push(payments(kit, end));
+    body.push(hands(kit, end, result, shown.live === false ? () => [] : kit.wildMarks));
   }
-  if (fees.length) body.push(el("p", "muted small", fees.join(" · ")));
+  const fees = [];
+  if (!indian) {
+    for (const key of ["seen_fee", "unseen_fee", "dublee_bonus"]) {
+      const v = end?.fees?.[key] ?? rules[key];
+      if (v !== undefined && v !== null) fees.push(`${t(`opt_${key}`)}: ${v}`);
+    }
+    if (fees.length) body.push(el("p", "muted small fee-note", `${t("fees_explained")} ${fees.join(" · ")}`));
+  } else body.push(el("p", "muted small fee-note", t("indian_explained")));
+}
+
+// One line per seat: how the net is made, in words and figures.
+function explain(kit, end, result, indian) {
+  const { el, t, nameOf, signed } = kit;
+  const list = el("ul", "explain small");
+  for (const line of end.seats) {
+    let text;
+    if (indian) {
+      const key = line.seat === result.winner ? "explain_indian_finisher" : "explain_indian";
+      text = t(key, { net: signed(line.net), received: signed(line.card_part), points: signed(line.card_part), left: line.card_points, value: signed(line.maal_part) });
+    } else text = t("explain_nepali", { net: signed(line.net), fees: signed(line.fees), maal: signed(line.maal_part) });
+    const li = el("li", "", `${nameOf(line.seat)}: ${text}`);
+    li.dataset.seat = String(line.seat);
+    list.append(li);
+  }
+  return list;
+}
+
+// Who pays whom (M-13, M-15), each pair once, as the scorekeeper shows it.
+function payments(kit, end) {
+  const { el, t, nameOf } = kit;
+  const wrap = el("div", "payments");
+  wrap.append(el("h3", "", t("who_pays_whom")));
+  const list = el("ul", "pays");
+  for (const p of end.payments) {
+    const li = el("li", "", t("pays", { payer: nameOf(p.payer), payee: nameOf(p.payee), n: p.points }));
+    li.dataset.payer = String(p.payer);
+    li.dataset.payee = String(p.payee);
+    li.dataset.points = String(p.points);
+    list.append(li);
+  }
+  if (!end.payments.length) list.append(el("li", "muted", t("nobody_pays")));
+  wrap.append(list);
+  return wrap;
+}
+
+// Every hand as the engine scored it: groups laid or shown (the finisher's final groups
+// with their shown melds and dublees), then the cards left in hand.
+function hands(kit, end, result, wildMarks) {
+  const { el, t, cardRow, nameOf } = kit;
+  const wrap = el("div", "end-hands");
+  wrap.append(el("h3", "", t("hands_at_end")));
+  for (const line of end.seats) {
+    const box = el("div", "end-hand");
+    box.dataset.seat = String(line.seat);
+    const head = el("strong", "small", nameOf(line.seat));
+    if (line.seat === result.winner) head.append(" · ", t(end.finish_kind === "dublees" ? "finished_dublees" : "finished_melds"));
+    box.append(head);
+    const groups = el("div", "groups");
+    for (const g of line.groups) groups.append(cardRow(g, { marks: wildMarks }));
+    if (line.groups.length) box.append(groups);
+    if (line.left.length) {
+      const left = el("div", "left-cards");
+      left.append(el("span", "muted small", `${t("cards_left_n", { n: line.left.length })}: `));
+      for (const g of line.left_groups || [line.left]) left.append(cardRow(g, { marks: wildMarks }));
+      box.append(left);
+    }
+    wrap.append(box);
+  }
+  return wrap;
 }

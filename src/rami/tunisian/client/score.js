@@ -12,6 +12,12 @@ export function emptyDraft(doc, out) {
   };
 }
 
+// Whether a field is still to fill before the server can score the draft (presence only,
+// no rules): an opened player's points or cards left.
+export function incomplete(kit, d) {
+  return d.rows.some((r) => r.state === "opened" && (r.mode === "number" ? r.points === "" : !r.hand.length));
+}
+
 // The draft as the ledger entry the API takes.
 export function entryOf(kit, d) {
   const { doc, numberOrRaw } = kit;

@@ -35,19 +35,32 @@ export function meFacts(kit, me, info, view) {
 // "… went out" (T-9).
 export const resultSummary = "went_out";
 
-// The deal's result: each player's man3a, cards left and points (T-10).
+// The deal's result (T-9, T-10, T-13): each player's man3a, cards left and points, why
+// those points (went out 0; opened: the cards left; not opened: 100), and the totals the
+// deal leads to. Every figure is the engine's; the page lays them out.
 export function resultBody(kit, details, result, body) {
   const { el, t, cardRow, nameOf, resultTable } = kit;
   const hands = details.hands || [];
+  const match = kit.shown?.match || kit.state.view.match;
+  const totals = match?.totals || [];
   const rows = result.scores.map((points, s) => {
     const cell = el("span", "points", String(points));
     cell.dataset.seat = String(s);
+    let why;
+    if (details.active && details.active[s] === false) why = t("eliminated");
+    else if (s === result.winner) why = t("why_went_out");
+    else if (details.opened?.[s]) why = t("why_cards_left", { n: hands[s]?.length ?? 0 });
+    else why = t("why_not_opened");
+    const total = totals[s] === undefined ? "" : String(totals[s]);
     return [
       nameOf(s),
       details.opened?.[s] ? t("opened_with", { value: details.opening_values?.[s] ?? "" }) : t("not_opened"),
       cardRow(hands[s] || []),
+      el("span", "small why", why),
       cell,
+      total,
     ];
   });
-  body.push(resultTable([t("player"), "man3a", t("cards_left"), t("points")], rows, "result-table"));
+  body.push(resultTable([t("player"), "man3a", t("cards_left"), t("why_points"), t("points"), t("total")], rows, "result-table"));
+  if (details.team_points) body.push(el("p", "small", t("team_totals", { a: details.team_points[0], b: details.team_points[1] })));
 }

@@ -151,7 +151,7 @@ function fillChoices() {
     : `${data.title} · ${data.preset} · ${data.date || ""}`.replace(/ · $/, "");
   $("replay-deal").replaceChildren(
     ...data.deals.map((d, i) => {
-      const option = el("option", "", t("replay_deal_n", { n: d.number }));
+      const option = el("option", "", t("replay_deal_option", { n: d.number }));
       option.value = String(i);
       return option;
     }),

@@ -14,6 +14,7 @@ import { language, num, signed, st, useLanguage } from "./score-i18n.js";
 import { chip, h, segButton } from "./score-dom.js";
 import { openPad, wirePad } from "./score-pad.js";
 import * as store from "./score-store.js";
+import { scoreApi } from "./transport.js";
 
 const $ = (id) => document.getElementById(id);
 const GAMES_KEY = "rami.score.games";
@@ -106,7 +107,7 @@ function errorText(err) {
 }
 
 async function postLedger(d) {
-  return api(`/api/score/${d.game}/ledger`, { method: "POST", body: d });
+  return scoreApi(`/api/score/${d.game}/ledger`, { method: "POST", body: d }); // transport.js: offline too
 }
 
 function rulesFlags() {
@@ -284,7 +285,13 @@ async function startEvening(event) {
   }
 }
 
+// Errors belong to the entries they were about: a new or reopened evening starts clean.
+function clearErrors() {
+  for (const id of ["deal-error", "setup-error", "import-error"]) if ($(id)) showError($(id), "");
+}
+
 function adopt(d, result) {
+  clearErrors();
   doc = d;
   computed = result;
   stale = false;
@@ -598,6 +605,13 @@ function schedulePreview() {
 async function preview() {
   if (!doc || !draft) return;
   const seq = ++previewSeq;
+  // a draft with a field still to fill (presence only, the game's module says which) is
+  // not sent: the server would only refuse it (a 400 in the console each time)
+  if (hooks().incomplete?.(kit, draft)) {
+    showError($("deal-error"), "");
+    showPreview(null);
+    return;
+  }
   const next = withDraft();
   try {
     const result = await postLedger(next);
@@ -873,6 +887,7 @@ function wire() {
     store.closeCurrent();
     doc = null;
     computed = null;
+    clearErrors();
     render();
     loadOptions();
   });
@@ -942,7 +957,8 @@ async function main() {
   }
   sharedFromLink();
   document.body.dataset.ready = "1";
-  if ("serviceWorker" in navigator) {
+  if ("serviceWorker" in navigator && !("solo" in document.body.dataset)) {
+    // (the static site's pages are kept by its own service worker, solo-sw.js)
     navigator.serviceWorker.register("/sw.js", { scope: "/score" }).catch(() => {});
   }
 }

@@ -12,9 +12,10 @@ import { avatar, backsFan, ringTimer } from "./felt.js";
 import { animateChanges, settle, snapshot } from "./motion.js";
 import { markTerms } from "./terms.js";
 import { playSound, setSoundOn, soundOn as soundIsOn, unlock } from "./sound.js";
+import { openSocket, tableApi, tableCode, tableHref } from "./transport.js";
 
 const $ = (id) => document.getElementById(id);
-const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
+const code = tableCode(); // a server table's /t/CODE, or a solo table (transport.js)
 const REACTIONS = ["hello", "nice", "oops", "hurry", "thanks", "gg"];
 const DOUBLE_MS = 380;
 
@@ -43,6 +44,10 @@ let timerTick = null;
 let wasMyTurn = false;
 let resultHidden = false;
 let replay = null; // {frames, step}
+let tried = null; // the last action sent: a refusal is shown next to it
+let kept = null; // the last finished deal's result, shown until this player closes it
+let online = false;
+let away = null; // what this seat had seen when the connection dropped
 const baseTitle = () => `rami · ${code}`;
 
 // ------------------------------------------------------------------ helpers
@@ -94,6 +99,8 @@ function play(action, focus = "actions") {
   selected.clear();
   drawn = null;
   wantFocus = focus;
+  tried = action;
+  if ($("away")) $("away").hidden = true; // playing again: the summary has been read
   send({ type: "action", action });
 }
 
@@ -103,6 +110,92 @@ function setConn(kind) {
   const box = $("conn");
   box.className = `conn ${kind}`;
   box.textContent = t(`conn_${kind}`);
+  const was = online;
+  online = kind === "online";
+  if (was && !online && state) away = { version: state.version, deal: state.view.match?.deal_number ?? 0, history: (state.view.history || []).length };
+  renderOffline();
+}
+
+// Disconnected: a banner says so and the play controls are off until the link is back.
+function renderOffline() {
+  let banner = $("offline-banner");
+  if (!banner) {
+    banner = el("div", "banner offline-banner");
+    banner.id = "offline-banner";
+    banner.setAttribute("role", "alert");
+    $("status").before(banner);
+  }
+  const off = !online && !gone && !!state;
+  banner.hidden = !off;
+  banner.textContent = off ? t("offline_banner") : "";
+  document.body.dataset.offline = off ? "1" : "0";
+  for (const b of document.querySelectorAll("#actions button, #play-selected, #all-moves, #hint-button, #sort-group, #next-deal, #rematch")) {
+    if (off && !b.disabled) {
+      b.disabled = true;
+      b.dataset.offline = "1";
+    } else if (!off && b.dataset.offline) {
+      b.disabled = false;
+      delete b.dataset.offline;
+    }
+  }
+  if (!off && state && offlinePending.on) {
+    offlinePending.on = false;
+    render();
+  }
+  if (off) offlinePending.on = true;
+}
+const offlinePending = { on: false };
+
+// Back after a drop or a closed tab: what the others played meanwhile, from the history.
+function awaySummary(next) {
+  const key = next.seat === null ? null : `rami.seen.${code}.${next.seat}`;
+  const deal = next.view.match?.deal_number ?? 0;
+  const history = next.view.history || [];
+  let since = away;
+  away = null;
+  if (!since && key && !awaySummary.checked) {
+    try {
+      since = JSON.parse(localStorage.getItem(key) || "null");
+    } catch {
+      since = null;
+    }
+  }
+  awaySummary.checked = true;
+  if (key) localStorage.setItem(key, JSON.stringify({ version: next.version, deal, history: history.length }));
+  if (!since || next.version <= since.version) return;
+  const fresh = since.deal === deal ? history.slice(since.history) : history;
+  const moves = fresh.filter((e) => e.move !== undefined && e.seat !== next.seat);
+  let box = $("away");
+  if (!box) {
+    box = el("section", "panel notice away");
+    box.id = "away";
+    box.setAttribute("role", "status");
+    $("status").before(box);
+  }
+  const list = el("ol", "log small");
+  list.append(...moves.slice(-8).map((e) => logEntry(e, nameOf, meldOwnerName)));
+  const close = el("button", "small", t("close"));
+  close.type = "button";
+  close.addEventListener("click", () => (box.hidden = true));
+  const deals = deal - (since.deal ?? deal);
+  const head = el("strong", "", t("while_away", { n: next.version - since.version }));
+  const parts = [head];
+  if (deals > 0) parts.push(el("p", "small", t("while_away_deals", { n: deals })));
+  if (moves.length) parts.push(list);
+  parts.push(close);
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
+// Presence: a player who left or came back gets a line everyone sees.
+function presenceNotice(before, after) {
+  if (!before) return;
+  for (const s of after) {
+    const old = before.find((x) => x.seat === s.seat);
+    if (!old || s.kind !== "human" || !s.claimed || s.seat === mySeat()) continue;
+    if (old.online && !s.online) toast(t("player_left", { name: s.name }));
+    else if (!old.online && s.online) toast(t("player_back", { name: s.name }));
+  }
 }
 
 function showNotice(text) {
@@ -113,8 +206,7 @@ function showNotice(text) {
 
 function connect() {
   if (gone) return;
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(code)}`);
+  socket = openSocket(code);
   setConn("connecting");
   socket.addEventListener("open", () => {
     socket.send(JSON.stringify({ type: "hello", token: mine?.token || null }));
@@ -178,6 +270,8 @@ function onMessage(message) {
         lastClick = { index: -1, at: 0 }; // a double-click is two clicks on one position
       }
       noteDrawn(message);
+      if (!state || away) awaySummary(message);
+      keepResult(message);
       {
         const before = snapshot(); // where cards may fly from (motion.js)
         const prev = state;
@@ -186,9 +280,12 @@ function onMessage(message) {
         render();
         for (const kind of new Set(animateChanges(before, prev, state, parseAction))) playSound(kind);
       }
+      if (mySeat() !== null) localStorage.setItem(`rami.seen.${code}.${mySeat()}`, JSON.stringify({ version: state.version, deal: state.view.match?.deal_number ?? 0, history: (state.view.history || []).length }));
+      renderOffline();
       break;
     case "presence":
       if (state) {
+        presenceNotice(state.table.seats, message.seats);
         state.table.seats = message.seats;
         state.table.status = message.status;
         if (message.timer !== undefined) state.timer = message.timer;
@@ -214,7 +311,8 @@ function onMessage(message) {
       goRematch(message.code);
       break;
     case "error":
-      toast(errorText(message));
+      if (message.code === "illegal" || message.code === "not_your_turn") showRefusal(message);
+      else toast(errorText(message));
       break;
     default:
       break;
@@ -228,6 +326,21 @@ function errorText(message) {
   const text = t(key);
   if (text === key) return message.message;
   return ["illegal", "bad_request"].includes(message.code) ? `${text}: ${message.message}` : text;
+}
+
+// A refused move: what was tried, the engine's reason in the player's language when the
+// page has words for it (``reason``), else the engine's own line, and the rule id.
+function showRefusal(message) {
+  const what = tried ? actionLabel(tried, { meldOwnerName }).textContent : "";
+  const own = message.reason ? t(`why_${message.reason}`) : null;
+  const plain = message.code === "illegal" ? (message.message || "").replace(/\s*\([A-Z]{1,3}-\d+[^()]*\)\s*$/, "") : t(`err_${message.code}`);
+  const reason = own && own !== `why_${message.reason}` ? own : plain;
+  const rule = message.rule ? ` (${t("rule_id", { rule: message.rule })})` : "";
+  const text = what ? t("refused_move", { move: what, reason: reason + rule }) : `${t(`err_${message.code}`)}: ${reason}${rule}`;
+  toast(text);
+  const box = $("toast");
+  box.dataset.rule = message.rule || "";
+  tried = null;
 }
 
 // The card I just drew or took: the one my hand gained when my last move was draw/take.
@@ -335,9 +448,9 @@ function renderStatus() {
   let text;
   if (table.status === "waiting") text = t("status_waiting_players");
   else if (view.result && view.match?.game_over) text = t("match_over");
-  else if (view.result) text = t("deal_over");
+  else if (view.result) text = t("deal_n_over", { n: (view.match?.deal_number ?? 0) + 1 });
   else if (view.to_move === me && me !== null) {
-    text = t("your_turn") + " " + t(`phase_${view.game}_${view.phase}`);
+    text = t("your_turn") + " " + phaseText(view);
     if (view.must_open) text += " " + t("must_open", { threshold: view.threshold });
   } else text = t("waiting_for", { name: nameOf(view.to_move) });
   if (me === null && table.status !== "waiting") text = `${t("watching_short")} · ${text}`;
@@ -345,6 +458,19 @@ function renderStatus() {
   const auto = me !== null && table.seats[me]?.auto;
   $("auto-banner").hidden = !auto;
   renderTimer();
+}
+
+// What to do now, from the engine's legal actions: when only one verb is legal the status
+// says that one (a first round where only Draw is legal, a tunnela exposed: pass on).
+function phaseText(view) {
+  const base = `phase_${view.game}_${view.phase}`;
+  const verbs = [...new Set((view.legal_actions || []).map((a) => a.split(" ")[0]))];
+  if (verbs.length === 1) {
+    const key = `${base}_${verbs[0]}_only`;
+    const text = t(key);
+    if (text !== key) return text;
+  }
+  return t(base);
 }
 
 function renderTimer() {
@@ -439,6 +565,11 @@ const kit = {
   el, t, cardRow, cardElement, cardName, nameOf, wildMarks, resultTable, signed, stagedValue,
   get state() {
     return state;
+  },
+  // the finished deal on show ({result, aids, rules, match, deal, live}): it may be an
+  // earlier deal than the state's, kept until this player closes it
+  get shown() {
+    return kept;
   },
 };
 
@@ -826,18 +957,32 @@ function signed(x) {
   return x > 0 ? `+${x}` : String(x);
 }
 
+// The last finished deal stays with this player until they close it, whatever the others
+// do: another player's Next deal starts the deal underneath, and the panel stays (with its
+// Replay) until this player presses Next deal or Close.
+function keepResult(next) {
+  const result = next.view.result;
+  if (result) {
+    const deal = next.view.match?.deal_number ?? 0;
+    if (!kept || kept.deal !== deal) resultHidden = false;
+    kept = { result, aids: next.aids || {}, rules: next.view.rules, match: next.view.match, deal, live: true };
+  } else if (kept) kept.live = false;
+}
+
 function renderResult() {
-  const { view } = state;
-  const result = view.result;
-  $("result").hidden = !result || resultHidden;
-  $("result-show").hidden = !result || !resultHidden;
-  if (!result) {
-    resultHidden = false;
-    return;
-  }
+  const shown = kept;
+  $("result").hidden = !shown || resultHidden;
+  $("result-show").hidden = !shown || !resultHidden;
+  if (!shown) return;
+  const { result } = shown;
   const details = result.details || {};
   const { hooks } = game();
+  const over = shown.match?.game_over;
+  $("result-title").textContent = over ? t("match_over_title") : t("deal_n_over", { n: shown.deal + 1 });
+  $("result").dataset.deal = String(shown.deal);
+  $("result").dataset.live = shown.live ? "1" : "0";
   const body = [];
+  if (!shown.live) body.push(el("p", "muted small next-started", t("next_deal_started")));
   const summary = el("p", "");
   if (result.winner !== null && result.winner !== undefined) {
     summary.textContent = t(hooks.resultSummary || "finished_by", { name: nameOf(result.winner) });
@@ -848,16 +993,33 @@ function renderResult() {
     const rows = result.scores.map((points, s) => [nameOf(s), String(points)]);
     body.push(resultTable([t("player"), t("points")], rows, "result-table"));
   }
-  const over = view.match?.game_over;
   if (over) {
-    const winners = view.match.winners || [];
+    const winners = shown.match.winners || [];
     body.push(el("p", "strong", t("match_winner", { names: winners.map(nameOf).join(", ") })));
   }
   body.push(el("h3", "", t("ledger")), scoreboard());
   $("result-body").replaceChildren(...body);
-  $("next-deal").hidden = !!over || mySeat() === null;
+  $("next-deal").hidden = !!over || mySeat() === null || !shown.live;
   $("rematch").hidden = !over || mySeat() === null;
-  renderRecordLink(body);
+  let close = $("result-close");
+  if (!close) {
+    close = el("button", "primary", "");
+    close.type = "button";
+    close.id = "result-close";
+    close.addEventListener("click", closeResult);
+    $("next-deal").after(close);
+  }
+  close.textContent = t("close_result");
+  close.hidden = shown.live;
+  if (shown.live) renderRecordLink(body); // the shuffle revealed is the live deal's
+}
+
+function closeResult() {
+  kept = null;
+  resultHidden = false;
+  renderResult();
+  wantFocus = "actions";
+  restoreFocus(null, false, null);
 }
 
 // The deal's open record (docs/records.md) and its revealed shuffle, near the result:
@@ -890,12 +1052,16 @@ function scoreboard() {
   if (!match) return wrap;
   const n = view.seats.length;
   const headers = [t("deal"), ...Array.from({ length: n }, (_, s) => nameOf(s))];
+  const seated = mySeat() !== null;
   const rows = (match.deals || []).map((d) => {
     const points = d.points || d.nets || [];
-    return [String((d.deal ?? 0) + 1), ...points.map((p) => (game().info.signed_points ? signed(p) : String(p)))];
+    const row = [String((d.deal ?? 0) + 1), ...points.map((p) => (game().info.signed_points ? signed(p) : String(p)))];
+    if (seated) row.push(replayButton(d.deal ?? 0));
+    return row;
   });
   const totals = match.totals || match.balances || [];
-  rows.push([t("total"), ...totals.map((x) => String(x))]);
+  rows.push([t("total"), ...totals.map((x) => String(x)), ...(seated ? [""] : [])]);
+  if (seated) headers.push(t("replay_short"));
   wrap.append(resultTable(headers, rows));
   const facts = [];
   if (match.deals_total) facts.push(t("deal_of", { n: (match.deal_number ?? 0) + 1, total: match.deals_total }));
@@ -971,15 +1137,32 @@ function renderInvite() {
 
 // ------------------------------------------------------------------ replay of a finished deal
 
-async function loadReplay() {
+// Every finished deal of the match replays from the scoreboard.
+function replayButton(deal) {
+  const b = el("button", "small replay-deal", "▶");
+  b.type = "button";
+  b.dataset.replayDeal = String(deal);
+  b.setAttribute("aria-label", t("replay_deal_n", { n: deal + 1 }));
+  b.title = t("replay_deal_n", { n: deal + 1 });
+  b.addEventListener("click", () => loadReplay(deal));
+  return b;
+}
+
+async function loadReplay(which) {
   const match = state.view.match;
-  const deal = state.view.result ? (match?.deal_number ?? 0) : Math.max(0, (match?.deal_number ?? 1) - 1);
+  const deal = Number.isInteger(which)
+    ? which
+    : kept
+      ? kept.deal
+      : state.view.result
+        ? (match?.deal_number ?? 0)
+        : Math.max(0, (match?.deal_number ?? 1) - 1);
   try {
-    const data = await api(`/api/tables/${code}/replay?deal=${deal}`, { token: mine?.token });
+    const data = await tableApi(`/api/tables/${code}/replay?deal=${deal}`, { token: mine?.token });
     replay = { frames: data.frames, step: 0, deal };
     resultHidden = true;
     renderResult();
-    openDrawer("ledger-box");
+    if ($("ledger-box").hidden) openDrawer("ledger-box");
     renderReplay();
   } catch (err) {
     toast(errorText(err));
@@ -1039,14 +1222,18 @@ function goRematch(newCode) {
   if (!newCode || goRematch.going) return;
   goRematch.going = true; // the answer and the table's notice both name it: go once
   if (mine?.token) rememberSeat(newCode, mySeat(), mine.token);
-  location.href = `/t/${newCode}`;
+  location.href = tableHref(newCode);
 }
 
 // ------------------------------------------------------------------ input
 
+// A discard the engine does not list is still sent: its refusal says why (and the rule).
 function discardCard(card) {
   if (new Set(state?.view.legal_actions || []).has(`discard ${card}`)) play(`discard ${card}`, "hand");
-  else toast(t("cannot_discard", { card: cardName(card) }));
+  else if (mySeat() !== null && state?.table.status === "playing") {
+    tried = `discard ${card}`;
+    send({ type: "action", action: tried });
+  } else toast(t("cannot_discard", { card: cardName(card) }));
 }
 
 function handIndex(target) {
@@ -1220,6 +1407,13 @@ function copy(input) {
   );
 }
 
+function copyText(text) {
+  navigator.clipboard?.writeText(text).then(
+    () => toast(t("copied")),
+    () => toast(text),
+  );
+}
+
 function setSound(on) {
   setSoundOn(on);
   $("sound").setAttribute("aria-pressed", on ? "true" : "false");
@@ -1277,10 +1471,11 @@ async function main() {
     replay = null;
     renderHint();
     wantFocus = "actions";
-    send({ type: "next_deal" });
+    if (state?.view.result) send({ type: "next_deal" });
+    closeResult();
   });
   $("rematch").addEventListener("click", () => send({ type: "rematch" }));
-  $("replay-button").addEventListener("click", loadReplay);
+  $("replay-button").addEventListener("click", () => loadReplay());
   $("result-hide").addEventListener("click", () => {
     resultHidden = true;
     renderResult();
@@ -1316,6 +1511,7 @@ async function main() {
   });
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("copy-link").addEventListener("click", () => copy($("invite-link")));
+  $("copy-private").addEventListener("click", () => copyText($("private-link").value));
   $("seat-code-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const value = $("seat-code-input").value.trim().toUpperCase();
