@@ -12,7 +12,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperOption
 from typer.exceptions import TyperException
 
-from rami.cli import calc, demo, ledger, play, serve, simulate, train
+from rami.cli import calc, demo, ladder, ledger, play, serve, simulate, train
 from rami.cli.hooks import CliCommands
 from rami.games import all_games
 
@@ -80,6 +80,7 @@ app.add_typer(play.play_app, name="play")
 app.add_typer(ledger.ledger_app, name="ledger")
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
+app.command("ladder")(ladder.ladder)
 app.command("train")(train.train)
 
 

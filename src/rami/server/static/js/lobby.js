@@ -60,6 +60,23 @@ function seatLevels(game, preset, count) {
   return [...game.bot_levels, ...learned];
 }
 
+// A bot level's measured strength at this preset (the shipped ladder, docs/bots.md): its
+// rating with the 95% interval and its points a deal against medium; "" if not measured.
+function strengthText(game, preset, choice) {
+  const level = choice.startsWith("bot:") ? choice.slice(4) : "";
+  const found = (preset.bot_strength || {})[level];
+  if (!found) return "";
+  const n = (x) => Number(x).toFixed(1);
+  let text = t("bot_strength", { rating: n(found.rating), low: n(found.ci95[0]), high: n(found.ci95[1]) });
+  const vs = found.points_vs_medium;
+  if (vs && level !== "medium") {
+    const signed = `${vs.mean > 0 ? "+" : ""}${n(vs.mean)}`;
+    const range = vs.ci95 ? ` [${n(vs.ci95[0])}, ${n(vs.ci95[1])}]` : "";
+    text += " · " + t(game.higher_wins ? "bot_strength_points" : "bot_strength_points_low", { points: signed + range });
+  }
+  return text;
+}
+
 function fillSeats() {
   const game = gameOf($("game").value);
   const preset = presetOf(game, $("preset").value);
@@ -90,6 +107,19 @@ function fillSeats() {
       const kept = old[i - 1];
       select.value = kept && [...select.options].some((o) => o.value === kept) ? kept : fallback;
       label.append(" ", select);
+      const note = document.createElement("small");
+      note.className = "bot-strength";
+      note.id = `seat-strength-${i}`;
+      select.setAttribute("aria-describedby", note.id);
+      const show = () => {
+        note.textContent = strengthText(game, preset, select.value);
+        note.hidden = !note.textContent;
+      };
+      select.addEventListener("change", show);
+      show();
+      li.append(label, note);
+      items.push(li);
+      continue;
     }
     li.append(label);
     items.push(li);
