@@ -4,6 +4,7 @@ One panel per game and preset: each level's OpenSkill rating (a dot) with its 95
 (a bar). Plain SVG text, no plotting library::
 
     python scripts/ladder_plot.py [OUT.svg]      # default docs/ladder.svg
+    python scripts/ladder_plot.py --markdown     # the table of docs/bots.md
 """
 
 from __future__ import annotations
@@ -87,7 +88,41 @@ def svg(data: list[tuple[str, list[tuple[str, float, float, float]]]]) -> str:
     return "\n".join(rest[:3] + grid + rest[3:]) + "\n"
 
 
+def markdown() -> str:
+    """The shipped figures as the Markdown table of docs/bots.md."""
+    rows = [
+        "| game, preset | level | rating (95% interval) | points a deal against medium "
+        "(95% interval) | groups a pair |",
+        "|---|---|---|---|---|",
+    ]
+    for path in sorted(LADDERS.glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        better = "higher" if doc.get("higher_wins", True) else "lower"
+        where = f"{doc['game']} `{doc['preset']}` ({doc['points']}, {better} is better)"
+        for level, s in sorted(doc["strength"].items(), key=lambda kv: -kv[1]["rating"]):
+            vs = s.get("points_vs_medium")
+            if vs is None:
+                text = "–"
+            elif level == doc.get("reference", "medium"):
+                text = "0 (the reference)"
+            else:
+                ci = vs.get("ci95")
+                text = f"{vs['mean']:+.2f}" + (f" [{ci[0]:+.2f}, {ci[1]:+.2f}]" if ci else "")
+                if ci and (ci[0] > 0 or ci[1] < 0):
+                    text = f"**{text}**"
+            low, high = s["ci95"]
+            rows.append(
+                f"| {where} | `{level}` | {s['rating']:.1f} [{low:.1f}, {high:.1f}] | {text} "
+                f"| {doc['groups_per_pair']} |"
+            )
+            where = ""
+    return "\n".join(rows) + "\n"
+
+
 def main(argv: list[str]) -> None:
+    if argv == ["--markdown"]:
+        print(markdown(), end="")
+        return
     out = Path(argv[0]) if argv else ROOT / "docs" / "ladder.svg"
     out.write_text(svg(panels()), encoding="utf-8")
     print(f"wrote {out}")

@@ -190,8 +190,8 @@ def test_every_preset_ships_a_ladder_with_its_command() -> None:
     from rami.games import all_games
 
     for game in all_games():
-        if game.bots is None:
-            continue
+        if game.bots is None or not game.rules_from.__module__.startswith("rami."):
+            continue  # a test's own game ships no ladder
         for preset in game.presets:
             doc = shipped_ladder(game.name, preset)
             assert doc is not None, (game.name, preset)

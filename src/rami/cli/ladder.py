@@ -159,15 +159,19 @@ def ladder(
     table.add_column("rating (95% CI)", justify="right")
     direction = "higher" if spec.reward_sign > 0 else "lower"
     table.add_column(f"{spec.points_label} / deal vs {config.reference} ({direction} is better)")
-    table.add_column("groups", justify="right")
+    table.add_column("matches", justify="right")
     table.add_column("ms p95", justify="right")
     for s in sorted(report.levels, key=lambda s: -s.mu):
         low, high = s.ci95
         vs = s.versus_reference
+        if vs is None:
+            against = "–"
+        else:
+            against = "0 (the reference)" if s.level == config.reference else vs.text()
         table.add_row(
             s.level,
             f"{s.mu:.1f} [{low:.1f}, {high:.1f}]",
-            vs.text() if vs is not None else "–",
+            against,
             str(s.matches),
             f"{s.times.percentile(0.95) * 1e3:.0f}",
         )

@@ -149,7 +149,8 @@ def run_tasks(
     elif backend == "local":
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
             pending: dict[Future[R], int] = {}
             queue = list(reversed(range(len(tasks))))
             while queue or pending:
@@ -161,6 +162,14 @@ def run_tasks(
                     i = pending.pop(fut)
                     results[i] = fut.result()
                     callback(i, results[i])
+        except BaseException:
+            # a stop (Ctrl-C) or a failure: the games queued are dropped and the workers'
+            # games in play ended, rather than played to their end unseen
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in multiprocessing.active_children():
+                child.terminate()
+            raise
+        pool.shutdown()
     else:
         _ray_tasks(fn, tasks, workers, results, callback)
     return [results[i] for i in range(len(tasks))]

@@ -431,5 +431,7 @@ def rate(config: LadderConfig, played: Iterable[tuple[LadderJob, GameResult]]) -
         elif (ref, name) in pairs:
             e = pairs[(ref, name)]
             strength.versus_reference = Estimate(-e.mean, e.half_width, e.n)
+        if strength.versus_reference is not None and strength.versus_reference.n == 0:
+            strength.versus_reference = None  # not measured (yet)
     counts = [len(v) for v in diffs.values()]
     return LadderReport(config, list(levels.values()), pairs, games, min(counts, default=0))
