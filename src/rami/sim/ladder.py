@@ -302,7 +302,6 @@ class LevelStrength:
     sigma: float = 25.0 / 3
     matches: int = 0  # rated groups
     deals: int = 0  # seat-deals played
-    points: list[float] = field(default_factory=list)  # per group: points per seat-deal
     versus_reference: Estimate | None = None
     times: TimeHistogram = field(default_factory=TimeHistogram)
 
@@ -415,9 +414,8 @@ def rate(config: LadderConfig, played: Iterable[tuple[LadderJob, GameResult]]) -
         ranks = [1.0, 1.0] if va == vb else ([1.0, 2.0] if va > vb else [2.0, 1.0])
         [[ra], [rb]] = model.rate([[ratings[pair[0]]], [ratings[pair[1]]]], ranks=ranks)
         ratings[pair[0]], ratings[pair[1]] = ra, rb
-        for name, value in zip(pair, (a, b), strict=True):
+        for name in pair:
             levels[name].matches += 1
-            levels[name].points.append(value)
     pairs = {pair: mean_ci(values) for pair, values in diffs.items()}
     for name, strength in levels.items():
         strength.mu = float(ratings[name].mu)

@@ -70,9 +70,10 @@ function strengthText(game, preset, choice) {
   let text = t("bot_strength", { rating: n(found.rating), low: n(found.ci95[0]), high: n(found.ci95[1]) });
   const vs = found.points_vs_medium;
   if (vs && level !== "medium") {
-    const signed = `${vs.mean > 0 ? "+" : ""}${n(vs.mean)}`;
-    const range = vs.ci95 ? ` [${n(vs.ci95[0])}, ${n(vs.ci95[1])}]` : "";
-    text += " · " + t(game.higher_wins ? "bot_strength_points" : "bot_strength_points_low", { points: signed + range });
+    const signed = (x) => `${x > 0 ? "+" : ""}${n(x)}`;
+    const range = vs.ci95 ? ` [${signed(vs.ci95[0])}, ${signed(vs.ci95[1])}]` : "";
+    const key = game.higher_wins ? "bot_strength_points" : "bot_strength_points_low";
+    text += " · " + t(key, { points: signed(vs.mean) + range });
   }
   return text;
 }
