@@ -92,6 +92,7 @@ function fillSeats() {
     const span = document.createElement("span");
     span.textContent = t("seat_n", { n: i + 1 });
     label.append(span);
+    li.append(label);
     if (i === 0) {
       const you = document.createElement("strong");
       you.textContent = t("you");
@@ -118,11 +119,8 @@ function fillSeats() {
       };
       select.addEventListener("change", show);
       show();
-      li.append(label, note);
-      items.push(li);
-      continue;
+      li.append(note);
     }
-    li.append(label);
     items.push(li);
   }
   $("seats").replaceChildren(...items);
