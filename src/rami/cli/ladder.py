@@ -85,12 +85,20 @@ def ladder(
     """Rate bot levels against each other: OpenSkill ratings and points per deal against
     medium, each with its 95% interval."""
     from rami.sim.backends import BACKENDS, run_tasks
-    from rami.sim.ladder import ResultLog, ladder_schedule, make_ladder, play_task, rate
+    from rami.sim.ladder import (
+        ResultLog,
+        ladder_schedule,
+        make_ladder,
+        play_task,
+        rate,
+        rating_model,
+    )
 
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}: choose local or ray")
     if workers < 1:
         raise InputError("--workers must be at least 1")
+    rating_model()  # OpenSkill is there: say so before the games, not after them
     config = make_ladder(
         game,
         preset=preset,

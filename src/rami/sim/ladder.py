@@ -59,6 +59,7 @@ __all__ = [
     "make_ladder",
     "play_task",
     "rate",
+    "rating_model",
 ]
 
 REFERENCE = "medium"  # the level every other is measured against in points per deal
@@ -366,12 +367,12 @@ class LadderReport:
         }
 
 
-def _model() -> PlackettLuce:
+def rating_model() -> PlackettLuce:
     try:
         from openskill.models import PlackettLuce
     except ImportError:
         raise InputError("ratings need OpenSkill: pip install 'rami[ladder]'") from None
-    return PlackettLuce(tau=0.0)
+    return PlackettLuce(tau=0.0)  # no drift: a bot's strength does not change
 
 
 def rate(config: LadderConfig, played: Iterable[tuple[LadderJob, GameResult]]) -> LadderReport:
@@ -403,7 +404,7 @@ def rate(config: LadderConfig, played: Iterable[tuple[LadderJob, GameResult]]) -
     complete = sorted(
         (k for k in groups if seen[k] == per_group), key=lambda k: (k[0], order[k[1]])
     )
-    model = _model()
+    model = rating_model()
     ratings = {name: model.rating(name=name) for name in config.levels}
     diffs: dict[Pair, list[float]] = {pair: [] for pair in config.pairs}
     for key in complete:
