@@ -47,8 +47,10 @@ def test_the_schedule_plays_every_pair_on_the_same_duplicate_deals() -> None:
     seats: Counter[tuple[str, int]] = Counter()
     for job in jobs:
         table = config.table(job.pair)
+        at = [table.bots[job.job.seating[seat]] for seat in range(4)]
+        assert at[0] == at[2] != at[1] == at[3]  # opposite seats: partners in 2v2 (T-1)
         for seat in range(4):
-            seats[(table.bots[job.job.seating[seat]], seat)] += 1
+            seats[(at[seat], seat)] += 1
     # every level sits in every seat equally often against each opponent level
     assert set(seats.values()) == {6}
 
