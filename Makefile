@@ -4,14 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run demo test lint bench clean chromium postgresql accel pure static
+.PHONY: run demo test lint bench clean chromium postgresql accel pure static ladder
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	# The RL extra's torch is the CPU build (pinned, installed first: see pyproject.toml).
 	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev,web,postgres,ray,rl]'
+	$(BIN)/pip install --quiet -e '.[dev,web,postgres,ray,rl,ladder]'
 	touch $(STAMP)
 
 # The main job: the web app (lobby, tables with friends and bots) on http://127.0.0.1:8000
@@ -64,6 +64,24 @@ bench: $(STAMP)
 	$(BIN)/pip install --quiet 'rlcard==1.2.*'  # the peer that bench/rl_env.py compares with
 	@failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed" >&2; exit 1; fi
+
+# The shipped bot ladder (docs/bots.md): `rami ladder` for each game and preset, its
+# games kept in build/ladder/*.jsonl (run again to go on), its ratings written to
+# src/rami/bots/ladder/GAME-PRESET.json with the command that made them. Hours of CPU at
+# these sizes: `make ladder LADDER_GAMES=40 LADDER_LEVELS=easy,medium,hard` is lighter.
+LADDER_GAMES ?= 200
+LADDER_WORKERS ?= 2
+LADDER_LEVELS ?= easy,medium,hard,expert
+LADDERS ?= marriage:nepali marriage:indian tunisian:1v1:learned:tunisian_1v1 tunisian:ffa tunisian:2v2
+ladder: $(STAMP)
+	@mkdir -p build/ladder
+	@for spec in $(LADDERS); do \
+	  game=$${spec%%:*}; rest=$${spec#*:}; preset=$${rest%%:*}; extra=$${rest#$$preset}; \
+	  $(BIN)/rami ladder $$game --preset $$preset --levels $(LADDER_LEVELS)$${extra:+,$${extra#:}} \
+	    --games $(LADDER_GAMES) --workers $(LADDER_WORKERS) \
+	    --results build/ladder/$$game-$$preset.jsonl \
+	    --json src/rami/bots/ladder/$$game-$$preset.json || exit 1; \
+	done
 
 # Optional: the hot solver modules compiled with mypyc (needs a C compiler and the Python
 # headers; docs/accelerated.md). `rami --version` says which solvers run; `make pure`

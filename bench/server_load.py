@@ -4,8 +4,15 @@ Each table is Tunisian (four seats): ``--humans 1`` plays one scripted human aga
 three bots, ``--humans 4`` four scripted humans. A scripted human waits ``--think``
 seconds (±50 %) when it is to move, sends its move over its socket and times the
 acknowledgement (stored and committed). Printed: acknowledgement latency p50/p95/p99,
-errors, the server's CPU (share of one core) and memory. Bounded: at most 400 tables,
-``--seconds`` of play (default 20). Exit status 1 if any error or the server died.
+errors, the server's CPU (share of one core), its CPU per move (process CPU seconds
+from /proc over the moves stored: a figure a busy machine barely changes, unlike the
+latencies), memory and the load average. The servers run with their limits raised
+(``--limits-scale``), not off; their logs go to files whose last lines are printed when
+the run fails. Bounded: at most 400 tables, ``--seconds`` of play (default 20). Exit
+status 1 if any error or the server died.
+
+Old against new: the server is imported from ``PYTHONPATH``, so the same bench drives
+any checkout (``PYTHONPATH=/path/to/other/src python bench/server_load.py …``).
 
     python bench/server_load.py --tables 100 --humans 1 --seconds 30
     python bench/server_load.py --db postgresql+psycopg://postgres@127.0.0.1:5432/rami
@@ -26,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,25 +67,48 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def start_server(db: str, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+def start_server(
+    db: str, port: int, bot_delay: float, limits_scale: float, log_path: Path
+) -> subprocess.Popen[bytes]:
+    """One ``rami serve`` with its limits raised (not off) and its stderr in ``log_path``.
+
+    A pipe nobody reads fills up and then stalls the server's logging (and so the
+    server): the log goes to a file, whose last lines are shown when something fails.
+    """
     command = [sys.executable, "-c", "from rami.cli import main; main()", "serve"]
-    command += ["--port", str(port), "--db", db, "--bot-delay", str(bot_delay), "--no-limits"]
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 30
-    while time.time() < deadline:
+    command += ["--port", str(port), "--db", db, "--bot-delay", str(bot_delay)]
+    command += ["--limits-scale", str(limits_scale)]
+    with log_path.open("wb") as log_file:
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log_file)
+    deadline = time.time() + 60
+    while time.time() < deadline and proc.poll() is None:
         try:
             httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1)
             return proc
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
+    print(tail(log_path), file=sys.stderr)
     raise SystemExit("the server did not start")
+
+
+def tail(log_path: Path, lines: int = 20) -> str:
+    """The last lines of a server's log, to show when the bench fails."""
+    try:
+        text = log_path.read_text(errors="replace")
+    except OSError:
+        return ""
+    last = text.splitlines()[-lines:]
+    return "\n".join(f"  server log ({log_path.name}): {line}" for line in last)
 
 
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.errors: list[str] = []
+        self.moves = 0  # events stored at all tables (humans' and bots'), seen by seat 0
+        self.play_cpu = 0.0  # the servers' CPU seconds when play began (after the set-up)
+        self.play_start = 0.0
 
 
 def choose(view: dict[str, Any]) -> str:
@@ -91,8 +122,22 @@ async def human(
 ) -> None:
     async with connect(url, max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
-        sent_at: float | None = None
-        pending_version = -1
+        await play(ws, seat, think, until, stats, rng)
+
+
+async def play(
+    ws: Any, seat: int, think: float, until: float, stats: Stats, rng: random.Random
+) -> None:
+    """Answer the table's state messages as a scripted human until ``until``.
+
+    Seat 0 also counts the table's stored events (versions) it saw: the moves the
+    server played and stored in that time, the humans' and the bots'.
+    """
+    sent_at: float | None = None
+    pending_version = -1
+    first_version: int | None = None
+    last_version = 0
+    try:
         while time.perf_counter() < until:
             try:
                 left = max(0.1, until - time.perf_counter())
@@ -101,6 +146,10 @@ async def human(
                 return
             message = parse(raw)
             kind = message["type"]
+            if kind == "state":
+                if first_version is None:
+                    first_version = message["version"]
+                last_version = max(last_version, message["version"])
             if kind == "ack" and sent_at is not None:
                 stats.latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
@@ -122,9 +171,12 @@ async def human(
                 pending_version = message["version"]
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps(payload))
+    finally:
+        if seat == 0 and first_version is not None:
+            stats.moves += last_version - first_version
 
 
-async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
+async def run(args: argparse.Namespace, bases: list[str], server_cpu: Callable[[], float]) -> Stats:
     stats = Stats()
     rng = random.Random(1)
     seats_spec = [{"kind": "human"}] * args.humans + [{"kind": "bot", "level": args.level}] * (
@@ -145,7 +197,8 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
                 joined = (await client.post(f"/api/tables/{code}/join", json=invite)).json()
                 players.append((code, joined["token"], joined["seat"]))
     ws_bases = [base.replace("http://", "ws://") for base in bases]
-    until = time.perf_counter() + args.seconds
+    stats.play_cpu, stats.play_start = server_cpu(), time.perf_counter()
+    until = stats.play_start + args.seconds
     tasks = [
         human(
             f"{ws_bases[i % len(ws_bases)]}/ws/tables/{code}",
@@ -164,21 +217,32 @@ async def run(args: argparse.Namespace, bases: list[str]) -> Stats:
 
 
 def gc_summary(texts: list[str]) -> str:
-    """Garbage-collection passes of the server(s), from ``rami_gc_pause_seconds``."""
-    count = total = slow = 0.0
+    """Garbage-collection passes of the server(s) by generation, from ``rami_gc_pause_seconds``."""
+    count: dict[str, float] = {}
+    total: dict[str, float] = {}
+    slow: dict[str, float] = {}
     for text in texts:
         for line in text.splitlines():
+            if not line.startswith("rami_gc_pause_seconds"):
+                continue
+            gen = (
+                line.split('generation="', 1)[1].split('"', 1)[0] if "generation=" in line else "?"
+            )
+            value = float(line.split()[-1])
             if line.startswith("rami_gc_pause_seconds_count"):
-                count += float(line.split()[-1])
+                count[gen] = count.get(gen, 0.0) + value
             elif line.startswith("rami_gc_pause_seconds_sum"):
-                total += float(line.split()[-1])
-            elif line.startswith("rami_gc_pause_seconds_bucket") and 'le="0.01"' in line:
-                slow -= float(line.split()[-1])
-            elif line.startswith("rami_gc_pause_seconds_bucket") and 'le="+Inf"' in line:
-                slow += float(line.split()[-1])
-    return (
-        f"server GC: {count:.0f} passes, {total * 1e3:.0f} ms in all, {slow:.0f} passes over 10 ms"
-    )
+                total[gen] = total.get(gen, 0.0) + value
+            elif 'le="0.01"' in line:
+                slow[gen] = slow.get(gen, 0.0) - value
+            elif 'le="+Inf"' in line:
+                slow[gen] = slow.get(gen, 0.0) + value
+    parts = [
+        f"gen {gen}: {count[gen]:.0f} passes, {total.get(gen, 0.0) * 1e3:.0f} ms, "
+        f"{slow.get(gen, 0.0):.0f} over 10 ms"
+        for gen in sorted(count)
+    ]
+    return "server GC: " + ("; ".join(parts) or "no passes")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -198,6 +262,13 @@ def main() -> int:
     parser.add_argument("--level", default="greedy")
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     parser.add_argument(
+        "--limits-scale",
+        type=float,
+        default=50.0,
+        help="the servers' rate limits and socket caps this many times as generous "
+        "(all clients share one address: 400 tables of 4 humans need 1,600 sockets)",
+    )
+    parser.add_argument(
         "--processes",
         type=int,
         default=1,
@@ -211,14 +282,23 @@ def main() -> int:
         if args.processes > 1 and not db.startswith("postgresql"):
             raise SystemExit("--processes > 1 needs --db postgresql://…")
         ports = [free_port() for _ in range(max(1, min(args.processes, 4)))]
-        procs = [start_server(db, port, args.bot_delay) for port in ports]
+        logs = [Path(tmp) / f"server-{i}.log" for i in range(len(ports))]
+        procs = [
+            start_server(db, port, args.bot_delay, args.limits_scale, log)
+            for port, log in zip(ports, logs, strict=True)
+        ]
         try:
-            cpu0, t0 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
+
+            def server_cpu() -> float:
+                return sum(cpu_seconds(p.pid) for p in procs)
+
             mine0 = cpu_seconds(os.getpid())
-            stats = asyncio.run(run(args, [f"http://127.0.0.1:{port}" for port in ports]))
-            elapsed = time.perf_counter() - t0
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            stats = asyncio.run(run(args, bases, server_cpu))
+            elapsed = time.perf_counter() - stats.play_start
+            server_cpu_s = server_cpu() - stats.play_cpu
             gc_line = gc_summary([httpx.get(f"http://127.0.0.1:{p}/metrics").text for p in ports])
-            cpu = (sum(cpu_seconds(p.pid) for p in procs) - cpu0) / elapsed
+            cpu = server_cpu_s / elapsed
             client_cpu = (cpu_seconds(os.getpid()) - mine0) / elapsed
             rss = sum(rss_mb(p.pid) for p in procs)
             alive = all(p.poll() is None for p in procs)
@@ -230,7 +310,12 @@ def main() -> int:
                     proc.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+        logs_tail = "\n".join(tail(log) for log in logs)
     lat = stats.latencies
+    # every move of the table is a server's work: the humans' (timed) and the bots'
+    moves = stats.moves
+    per_move = server_cpu_s / moves * 1e3 if moves else float("nan")
+    per_ack = server_cpu_s / len(lat) * 1e3 if lat else float("nan")
     kind = "1 human + 3 bots" if args.humans == 1 else "4 humans"
     backend = db.split(":")[0]
     print(
@@ -239,21 +324,30 @@ def main() -> int:
     )
     print(
         "| tables | acked moves | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU "
-        "| server RSS MB | clients CPU | load avg |"
+        "| server CPU ms/move | server RSS MB | clients CPU | load avg |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     print(
         f"| {args.tables} | {len(lat)} | {percentile(lat, 0.5) * 1e3:.1f} | "
         f"{percentile(lat, 0.95) * 1e3:.1f} | {percentile(lat, 0.99) * 1e3:.1f} | "
         f"{(max(lat) if lat else float('nan')) * 1e3:.1f} | {len(stats.errors)} | "
-        f"{cpu:.0%} | {rss:.0f} | {client_cpu:.0%} | {os.getloadavg()[0]:.1f} |"
+        f"{cpu:.0%} | {per_move:.2f} | {rss:.0f} | {client_cpu:.0%} | "
+        f"{os.getloadavg()[0]:.1f} |"
     )
     print(gc_line)
     for error in stats.errors[:5]:
         print("  error:", error)
+    print(
+        f"server CPU {server_cpu_s:.1f} s: {per_move:.2f} ms per stored move ({moves}, humans' "
+        f"and bots'), {per_ack:.2f} ms per acknowledged human move ({len(lat)}); "
+        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+    failed = bool(stats.errors) or not alive or not lat
     if not alive:
         print("server_load: the server died", file=sys.stderr)
-    return 1 if stats.errors or not alive or not lat else 0
+    if failed and logs_tail:
+        print(logs_tail, file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

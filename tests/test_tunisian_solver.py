@@ -346,3 +346,20 @@ def test_T9_can_go_out_agrees_with_brute_force_on_random_tables() -> None:
         )
         outcomes[expected] += 1
     assert outcomes[True] > 150 and outcomes[False] > 150
+
+
+def test_T9_going_out_search_leaves_no_cycle_for_the_collector() -> None:
+    """The search's memo is freed by reference counting when it returns: a server's bots
+    call it at each decision, and cyclic garbage made the collector's passes (which stop
+    the event loop) find thousands of objects each time (bench/server_load)."""
+    import gc
+
+    table = [meld_of("5♥ 6♥ 7♥"), meld_of("9♠ 9♥ JK")]
+    gc.collect()
+    gc.disable()
+    try:
+        assert can_go_out(hand("8♥ 9♥ 2♣"), table, True, 0)
+        assert not can_go_out(hand("10♥ J♥ Q♥ K♥ 10♠ 10♦ 10♣ 2♣"), [], False, 71)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

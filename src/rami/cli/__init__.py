@@ -12,7 +12,7 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperOption
 from typer.exceptions import TyperException
 
-from rami.cli import calc, demo, ledger, play, records, serve, simulate, train
+from rami.cli import calc, demo, ladder, ledger, play, records, serve, simulate, train
 from rami.cli.hooks import CliCommands
 from rami.games import all_games
 
@@ -81,6 +81,7 @@ app.add_typer(play.play_app, name="play")
 app.add_typer(ledger.ledger_app, name="ledger")
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
+app.command("ladder")(ladder.ladder)
 app.command("train")(train.train)
 app.command("record")(records.record)
 app.command("verify")(records.verify)

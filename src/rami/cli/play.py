@@ -19,6 +19,31 @@ play_app = typer.Typer(
 )
 
 LevelOpt = Annotated[str, typer.Option(help="Bot strength: easy, medium, hard or expert.")]
+
+
+def level_help(game: str) -> str:
+    """``--level`` help with each level's measured rating per preset (the shipped ladder,
+    ``rami.bots.strength``), so the player sees how strong a bot is where they pick it."""
+    from rami.bots.strength import strength_line
+
+    spec = next((g for g in all_games() if g.name == game), None)
+    base = "Bot strength: easy, medium, hard or expert."
+    if spec is None:
+        return base
+    measured = strength_line(spec.name, spec.presets, ("easy", "medium", "hard", "expert"))
+    if not measured:
+        return base
+    return (
+        f"{base} Measured OpenSkill ratings with 95% intervals (rami ladder; "
+        f"docs/bots.md): {measured}."
+    )
+
+
+def level_option(game: str) -> Any:
+    """The ``--level`` option of a game's ``rami play`` (help from ``level_help``)."""
+    return typer.Option(help=level_help(game))
+
+
 SeedOpt = Annotated[
     int | None, typer.Option(help="Seed: the same seed deals the same cards. Default: random.")
 ]
@@ -94,7 +119,7 @@ def generic_play(spec: Game) -> Callable[..., None]:
         ),
         players: int | None = typer.Option(None, help="Players, you included."),
         level: str = typer.Option(
-            "medium" if spec.bots is not None else "random", help="Bot strength."
+            "medium" if spec.bots is not None else "random", help=level_help(spec.name)
         ),
         seed: SeedOpt = None,
         ascii: AsciiOpt = False,

@@ -16,7 +16,7 @@ from rami.cli.demo import SeedOpt as DemoSeedOpt
 from rami.cli.hooks import Ask, Check, CliCommands, LedgerPrompts
 from rami.cli.ledger import NUMBER, signed, tokens
 from rami.cli.play import AsciiOpt as PlayAsciiOpt
-from rami.cli.play import DelayOpt, LevelOpt, MaxTurnsOpt, SeedOpt, start
+from rami.cli.play import DelayOpt, MaxTurnsOpt, SeedOpt, level_option, start
 from rami.cli.simulate import check_preset
 from rami.errors import InputError
 
@@ -69,7 +69,7 @@ def play(
     players: Annotated[
         int | None, typer.Option(help="Players, you included: 2-5 (nepali), 2-7 (indian).")
     ] = None,
-    level: LevelOpt = "medium",
+    level: Annotated[str, level_option("marriage")] = "medium",
     seed: SeedOpt = None,
     ascii: PlayAsciiOpt = False,
     delay: DelayOpt = None,

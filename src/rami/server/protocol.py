@@ -19,6 +19,7 @@ __all__ = [
     "ERROR_CODES",
     "REACTIONS",
     "ActionRequest",
+    "BotStrength",
     "CreateTable",
     "CreatedTable",
     "ErrorBody",
@@ -279,6 +280,20 @@ class LearnedLevel(_Model):
     players: int = Field(description="the seat count the shipped model was trained for")
 
 
+class PointsVsMedium(_Model):
+    mean: float = Field(description="points per deal more than medium's (the game's points)")
+    ci95: list[float] | None = Field(description="its 95% interval, null below two groups")
+    groups: int = Field(description="duplicate groups behind it")
+
+
+class BotStrength(_Model):
+    rating: float = Field(description="OpenSkill rating (mu) from the shipped ladder")
+    ci95: list[float] = Field(description="the rating's 95% interval: mu ± 1.96 sigma")
+    points_vs_medium: PointsVsMedium | None = Field(
+        description="mean points per deal against medium on duplicate deals (null: not measured)"
+    )
+
+
 class PresetInfo(_Model):
     name: str
     players: list[int]
@@ -287,6 +302,11 @@ class PresetInfo(_Model):
         default_factory=list,
         description="shipped learned bots that fit this preset, offered beside bot_levels "
         "only at a table of their seat count",
+    )
+    bot_strength: dict[str, BotStrength] = Field(
+        default_factory=dict,
+        description="each level's measured strength at this preset (rami ladder, shipped "
+        "with rami; docs/bots.md): empty where no ladder ships",
     )
 
 

@@ -12,6 +12,7 @@ import functools
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from rami.bots.strength import bot_strength
 from rami.games import GAMES, get_game
 from rami.server.bots import bot_levels
 
@@ -121,7 +122,7 @@ def _learned(game: str, preset: str, players: tuple[int, ...]) -> tuple[tuple[st
 
 def games_info() -> list[dict[str, object]]:
     """Every game with its presets (rules, allowed player counts, the learned levels that
-    fit them) and the bot levels."""
+    fit them, the levels' measured strength from the shipped ladder) and the bot levels."""
     out: list[dict[str, object]] = []
     folders = client_folders()
     for spec in GAMES.values():
@@ -135,6 +136,7 @@ def games_info() -> list[dict[str, object]]:
                     "players": list(players),
                     "rules": rules.to_json(),
                     "learned_levels": learned_seat_levels(spec.name, name, tuple(players)),
+                    "bot_strength": bot_strength(spec.name, name),
                 }
             )
         out.append(

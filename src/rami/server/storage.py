@@ -356,6 +356,41 @@ class Store:
         except IntegrityError:
             raise Conflict(f"event {seq} of table {table_id} is already stored") from None
 
+    def append_events(self, events: Sequence[tuple[int, EventRecord]]) -> None:
+        """Append the events of several tables in one transaction (``rami.server.groupcommit``).
+
+        All or nothing: ``Conflict`` (a taken sequence number) or any other error stores
+        none of them. On PostgreSQL the tables' advisory locks are taken in table order,
+        so that two processes' batches cannot deadlock.
+        """
+        try:
+            with self._writing() as conn:
+                tables = sorted({table_id for table_id, _ in events})
+                if self.shared:
+                    for table_id in tables:
+                        conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
+                now = time.time()
+                conn.execute(
+                    _INSERT_EVENT,
+                    [
+                        {
+                            "table_id": table_id,
+                            "seq": e.seq,
+                            "kind": e.kind,
+                            "seat": e.seat,
+                            "data": e.data,
+                            "created_at": now,
+                        }
+                        for table_id, e in events
+                    ],
+                )
+                for table_id in tables:
+                    self._notify(conn, table_id)
+        except IntegrityError:
+            raise Conflict(
+                f"an event of tables {sorted({t for t, _ in events})} is already stored"
+            ) from None
+
     def _notify(self, conn: Any, table_id: int) -> None:
         if self.shared:
             conn.execute(select(func.pg_notify(CHANNEL, f"{table_id} {self.origin}")))

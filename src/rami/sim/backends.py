@@ -12,12 +12,12 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any
+from typing import Any, TypeVar
 
 from rami.errors import InputError
 from rami.sim.tournament import GameResult, Job, TableConfig, play_job
 
-__all__ = ["BACKENDS", "run_jobs"]
+__all__ = ["BACKENDS", "run_jobs", "run_tasks"]
 
 BACKENDS = ("local", "ray")
 OnResult = Callable[[GameResult], None]
@@ -117,3 +117,99 @@ def run_jobs(
     if workers == 1:
         return _run_inline(config, jobs, callback)
     return _run_pool(config, jobs, workers, callback)
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def run_tasks(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    *,
+    workers: int = 1,
+    backend: str = "local",
+    on_result: Callable[[int, R], None] | None = None,
+) -> list[R]:
+    """``[fn(t) for t in tasks]`` on a backend, in order; ``on_result(i, r)`` as each ends.
+
+    The general form of ``run_jobs`` for runs of several table configurations (``rami
+    ladder``): ``fn`` and the tasks must pickle (a module-level function, plain data).
+    """
+    if backend not in BACKENDS:
+        raise InputError(f"unknown backend {backend!r}: choose local or ray")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError("--workers must be at least 1")
+    callback = on_result or (lambda _i, _r: None)
+    results: dict[int, R] = {}
+    if backend == "local" and workers == 1:
+        for i, task in enumerate(tasks):
+            results[i] = fn(task)
+            callback(i, results[i])
+    elif backend == "local":
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        try:
+            pending: dict[Future[R], int] = {}
+            queue = list(reversed(range(len(tasks))))
+            while queue or pending:
+                while queue and len(pending) < workers * 4:
+                    i = queue.pop()
+                    pending[pool.submit(fn, tasks[i])] = i
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    i = pending.pop(fut)
+                    results[i] = fut.result()
+                    callback(i, results[i])
+        except BaseException:
+            # a stop (Ctrl-C) or a failure: the games queued are dropped and the workers'
+            # games in play ended, rather than played to their end unseen
+            pool.shutdown(wait=False, cancel_futures=True)
+            for child in multiprocessing.active_children():
+                child.terminate()
+            raise
+        pool.shutdown()
+    else:
+        _ray_tasks(fn, tasks, workers, results, callback)
+    return [results[i] for i in range(len(tasks))]
+
+
+def _ray_tasks(
+    fn: Callable[[T], R],
+    tasks: Sequence[T],
+    workers: int,
+    results: dict[int, R],
+    callback: Callable[[int, R], None],
+) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise InputError(
+            "the ray backend needs Ray: pip install 'rami[ray]' (or use --backend local)"
+        ) from None
+    started = False
+    if not ray.is_initialized():
+        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+        address = os.environ.get("RAY_ADDRESS")
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(fn)
+        index: dict[Any, int] = {}
+        queue = list(reversed(range(len(tasks))))
+        while queue or index:
+            while queue and len(index) < workers * 4:
+                i = queue.pop()
+                index[remote.remote(tasks[i])] = i
+            done, _ = ray.wait(list(index), num_returns=1)
+            for ref in done:
+                i = index.pop(ref)
+                results[i] = ray.get(ref)
+                callback(i, results[i])
+    finally:
+        if started:
+            ray.shutdown()

@@ -16,7 +16,7 @@ from rami.cli.demo import SeedOpt as DemoSeedOpt
 from rami.cli.hooks import Ask, Check, CliCommands, LedgerPrompts
 from rami.cli.ledger import NUMBER, tokens
 from rami.cli.play import AsciiOpt as PlayAsciiOpt
-from rami.cli.play import DelayOpt, LevelOpt, MaxTurnsOpt, SeedOpt, start
+from rami.cli.play import DelayOpt, MaxTurnsOpt, SeedOpt, level_option, start
 from rami.cli.simulate import check_preset
 from rami.errors import InputError
 from rami.tunisian.rules import PRESETS
@@ -64,7 +64,7 @@ def demo(
 
 def play(
     mode: Annotated[str, typer.Option(help="1v1, ffa (4 players) or 2v2 (bot partner).")] = "1v1",
-    level: LevelOpt = "medium",
+    level: Annotated[str, level_option("tunisian")] = "medium",
     seed: SeedOpt = None,
     ascii: PlayAsciiOpt = False,
     delay: DelayOpt = None,

@@ -973,5 +973,13 @@ def can_go_out(
         memo[memo_key] = result
         return result
 
-    value = search(start, states)
+    try:
+        value = search(start, states)
+    finally:
+        # ``search`` refers to itself (and to ``memo``) through its closure: a cycle
+        # that only the cyclic collector would free, with thousands of memo entries,
+        # at each bot decision; its passes stop a server's event loop (bench/server_load).
+        # Emptying its own cell breaks the cycle: the memo goes by reference counting.
+        cells = search.__closure__ or ()
+        cells[search.__code__.co_freevars.index("search")].cell_contents = None
     return value >= 0 if opened else value >= need

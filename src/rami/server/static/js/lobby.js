@@ -60,6 +60,24 @@ function seatLevels(game, preset, count) {
   return [...game.bot_levels, ...learned];
 }
 
+// A bot level's measured strength at this preset (the shipped ladder, docs/bots.md): its
+// rating with the 95% interval and its points a deal against medium; "" if not measured.
+function strengthText(game, preset, choice) {
+  const level = choice.startsWith("bot:") ? choice.slice(4) : "";
+  const found = (preset.bot_strength || {})[level];
+  if (!found) return "";
+  const n = (x) => Number(x).toFixed(1);
+  let text = t("bot_strength", { rating: n(found.rating), low: n(found.ci95[0]), high: n(found.ci95[1]) });
+  const vs = found.points_vs_medium;
+  if (vs && level !== "medium") {
+    const signed = (x) => `${x > 0 ? "+" : ""}${n(x)}`;
+    const range = vs.ci95 ? ` [${signed(vs.ci95[0])}, ${signed(vs.ci95[1])}]` : "";
+    const key = game.higher_wins ? "bot_strength_points" : "bot_strength_points_low";
+    text += " · " + t(key, { points: signed(vs.mean) + range });
+  }
+  return text;
+}
+
 function fillSeats() {
   const game = gameOf($("game").value);
   const preset = presetOf(game, $("preset").value);
@@ -74,6 +92,7 @@ function fillSeats() {
     const span = document.createElement("span");
     span.textContent = t("seat_n", { n: i + 1 });
     label.append(span);
+    li.append(label);
     if (i === 0) {
       const you = document.createElement("strong");
       you.textContent = t("you");
@@ -90,8 +109,18 @@ function fillSeats() {
       const kept = old[i - 1];
       select.value = kept && [...select.options].some((o) => o.value === kept) ? kept : fallback;
       label.append(" ", select);
+      const note = document.createElement("small");
+      note.className = "bot-strength";
+      note.id = `seat-strength-${i}`;
+      select.setAttribute("aria-describedby", note.id);
+      const show = () => {
+        note.textContent = strengthText(game, preset, select.value);
+        note.hidden = !note.textContent;
+      };
+      select.addEventListener("change", show);
+      show();
+      li.append(note);
     }
-    li.append(label);
     items.push(li);
   }
   $("seats").replaceChildren(...items);
