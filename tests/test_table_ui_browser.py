@@ -345,3 +345,34 @@ def test_installable_manifest_worker_and_compressed_files(browser: Any, base_url
             assert page.get_attribute("link[rel=manifest]", "href") == "/manifest.webmanifest"
     finally:
         context.close()
+
+
+NAME = "<b>Ann</b> &amp; co"  # passes the server's name checks; must show as typed
+
+
+def test_emoji_reactions_and_names_show_as_typed(browser: Any, base_url: str) -> None:
+    """Talk (issue 21): an emoji reaction is sent as a key and shown with the sender's name;
+    a name holding markup and an entity appears literally (textContent) everywhere."""
+    made = create(base_url, "marriage", "nepali", [{"kind": "human"}, *bots(2)], name=NAME)
+    context = context_for(browser, "ar", size=(812, 375))
+    page, errors = open_seat(context, base_url, made["code"], made["token"])
+    try:
+        page.wait_for_selector(".seat-box")
+        assert NAME in page.inner_text("#me")
+        page.click("[data-drawer='talk-box']")
+        emoji = page.locator("#reaction-buttons button.emoji")
+        assert emoji.count() == 6
+        clap = page.locator("[data-reaction='clap']")
+        assert clap.get_attribute("aria-label") == "تصفيق"  # named in the reader's language
+        box = clap.bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44
+        clap.click()
+        page.wait_for_selector(".bubble")
+        for where in ("#bubbles", "#talk-log"):  # "<name> (you): 👏"
+            text = page.inner_text(where)
+            assert text.startswith(NAME) and text.rstrip().endswith("👏"), text
+        assert page.locator("#bubbles b, #talk-log b, #me b, #main b").count() == 0
+        shot(page, "talk-emoji-literal-name")
+    finally:
+        context.close()
+    assert not errors, errors

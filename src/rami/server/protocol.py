@@ -17,6 +17,8 @@ from rami.games import all_games, game_names
 __all__ = [
     "CLIENT_TYPES",
     "ERROR_CODES",
+    "EMOJIS",
+    "PHRASES",
     "REACTIONS",
     "ActionRequest",
     "CreateTable",
@@ -56,8 +58,11 @@ CLIENT_TYPES = (
     "arrange",
 )
 
-#: Preset reactions a seat may send (the page words them in each language).
-REACTIONS = ("hello", "nice", "oops", "hurry", "thanks", "gg")
+#: Preset reactions a seat may send (the page words them in each language): quick
+#: phrases, then emoji (the page shows the emoji and names it in the reader's language).
+PHRASES = ("hello", "nice", "oops", "hurry", "thanks", "gg")
+EMOJIS = ("smile", "laugh", "wow", "sad", "clap", "thumbs_up")
+REACTIONS = PHRASES + EMOJIS
 
 #: Error codes, the same over HTTP (in ``{"error": {...}}``) and the WebSocket.
 ERROR_CODES = {

@@ -15,6 +15,8 @@ import { playSound, setSoundOn, soundOn as soundIsOn, unlock } from "./sound.js"
 const $ = (id) => document.getElementById(id);
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
 const REACTIONS = ["hello", "nice", "oops", "hurry", "thanks", "gg"];
+// emoji reactions: keys on the wire (server-validated), the glyph on the page
+const EMOJIS = { smile: "😀", laugh: "😂", wow: "😮", sad: "😢", clap: "👏", thumbs_up: "👍" };
 const DOUBLE_MS = 380;
 
 let mine = seatOf(code);
@@ -1194,8 +1196,10 @@ function renderReplay() {
 
 // ------------------------------------------------------------------ talk
 
+// Names and reactions always as text (el() sets textContent): a name like "<b>x</b>" shows as typed.
 function showReaction(message) {
-  const text = `${nameOf(message.seat)}: ${t(`react_${message.key}`)}`;
+  const emoji = EMOJIS[message.key];
+  const text = `${nameOf(message.seat)}: ${emoji || t(`react_${message.key}`)}`;
   const bubble = el("div", "bubble", text);
   $("bubbles").append(bubble);
   setTimeout(() => bubble.remove(), 3500);
@@ -1209,6 +1213,15 @@ function renderReactionButtons() {
       const b = el("button", "small", t(`react_${key}`));
       b.type = "button";
       b.dataset.reaction = key;
+      b.addEventListener("click", () => send({ type: "react", key }));
+      return b;
+    }),
+    ...Object.entries(EMOJIS).map(([key, glyph]) => {
+      const b = el("button", "small emoji", glyph);
+      b.type = "button";
+      b.dataset.reaction = key;
+      b.title = t(`react_${key}`);
+      b.setAttribute("aria-label", t(`react_${key}`));
       b.addEventListener("click", () => send({ type: "react", key }));
       return b;
     }),
