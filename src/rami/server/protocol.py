@@ -16,8 +16,8 @@ from rami.games import all_games, game_names
 
 __all__ = [
     "CLIENT_TYPES",
-    "ERROR_CODES",
     "EMOJIS",
+    "ERROR_CODES",
     "PHRASES",
     "REACTIONS",
     "ActionRequest",
