@@ -1374,7 +1374,9 @@ function renderFelt(legal) {
   if (take) {
     pile.setAttribute("role", "button");
     pile.tabIndex = 0;
-    pile.setAttribute("aria-label", t("verb_take"));
+    // the name holds the card's own name, so that it contains what is seen (axe: label-content-name-mismatch)
+    const card = $("pile-top-card")?.getAttribute("aria-label");
+    pile.setAttribute("aria-label", card ? `${t("verb_take")} ${card}` : t("verb_take"));
   } else {
     pile.removeAttribute("role");
     pile.removeAttribute("tabindex");
