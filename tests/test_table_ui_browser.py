@@ -11,8 +11,7 @@
   the rules and /score in every language: no serious or critical violation.
 - Motion: a draw (a tap on the stock) flies the new card from the stock into the hand
   (positions read along the flight's own timeline, whatever the load); with reduced motion
-  nothing animates, and the draw and
-  a discard are made with the keyboard alone.
+  nothing animates, and the draw and a discard are made with the keyboard alone.
 - Installable: the manifest with its icons, the app shell's service worker (registered
   with scope /), compressed static files.
 
@@ -21,6 +20,7 @@ Screenshots go to artifacts/screenshots/ui-*.png.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -266,7 +266,10 @@ SAMPLE_DRAW = """async () => {
   }
   for (const f of flights) f.animation.finish();
   const rest = card ? centre(card.getBoundingClientRect()) : null;
-  if (card && !mine.length) for (let i = 0; i < 5; i++) { await frame(); samples.push(centre(card.getBoundingClientRect())); }
+  for (let i = 0; card && !mine.length && i < 5; i++) {
+    await frame();
+    samples.push(centre(card.getBoundingClientRect()));
+  }
   return {stock, samples, rest, keyframes, animated: mine.length,
           running: document.getAnimations().length};
 }"""
@@ -294,7 +297,7 @@ def test_a_draw_flies_from_the_stock_into_the_hand(browser: Any, base_url: str) 
         dist = [math.dist(stock, s) for s in samples]
         assert dist[0] < 20, dist  # it starts on the stock
         assert dist[-1] > 30 and math.dist(samples[-1], got["rest"]) < 1, got  # and lands
-        assert all(b >= a - 1 for a, b in zip(dist, dist[1:], strict=False)), dist  # toward the hand
+        assert all(b >= a - 1 for a, b in itertools.pairwise(dist)), dist  # toward the hand
         moving = {(round(x), round(y)) for x, y in samples}
         assert len(moving) >= 5, samples  # seen in flight, not only at both ends
         shot(page, "motion-after-draw")
