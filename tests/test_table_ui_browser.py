@@ -508,6 +508,10 @@ def test_axe_on_shown_melds_the_result_and_the_drawers(browser: Any, base_url: s
         page.wait_for_selector("#result .overlay-card")
         audit(page, "result/ar")
         shot(page, "axe-result-ar")
+        items = page.locator("#result .items li")  # maal items worded from their codes
+        assert items.count() == page.locator("#result .items li[data-kind]").count()
+        texts = items.all_text_contents()
+        assert all("\u2066" in x for x in texts), texts  # the cards isolated, left to right
         if page.locator("#main .groups .card").count():
             audit(page, "melds/ar")
         drawers(page, "ar")
