@@ -216,6 +216,12 @@ def test_indian_result_explains_each_net_without_the_nepali_fee_note(
         assert len(lines) == 4 and all("=" in line for line in lines)
         for p in view["result"]["details"]["players"]:  # every hand is shown
             assert page.locator(f"#result .end-hand[data-seat='{p['seat']}']").count() == 1
+        # value items worded from their codes in Nepali (issue 21), never the Latin name
+        items = page.locator("#result .items li")
+        assert items.count() == page.locator("#result .items li[data-kind]").count()
+        for i in range(items.count()):
+            kind = items.nth(i).get_attribute("data-kind") or ""
+            assert kind not in items.nth(i).inner_text(), items.nth(i).inner_text()
         shot(page, "deal-end-indian-nepali-language")
         page.locator("#result .end-hands").scroll_into_view_if_needed()
         shot(page, "deal-end-indian-hands")

@@ -17,10 +17,11 @@ from __future__ import annotations
 from typing import TypedDict
 
 from rami.marriage.ledger import score_deal
+from rami.marriage.maal import item_parts
 from rami.marriage.rules import rules_from
 from rami.marriage.view import MarriageDetails, MarriagePlayerResult
 
-__all__ = ["DealEnd", "Payment", "SeatEnd", "deal_document", "deal_end"]
+__all__ = ["DealEnd", "MaalPart", "Payment", "SeatEnd", "deal_document", "deal_end"]
 
 
 class Payment(TypedDict):
@@ -28,6 +29,14 @@ class Payment(TypedDict):
 
     payer: int
     payee: int
+    points: int
+
+
+class MaalPart(TypedDict):
+    """A maal item as ``maal.item_parts`` reads it: its kind (a code), cards and points."""
+
+    kind: str
+    cards: list[str]
     points: int
 
 
@@ -40,6 +49,7 @@ class SeatEnd(TypedDict):
     left_groups: list[list[str]]  # the same cards as the table's auto-group lays them out
     maal: int  # the maal (nepali) or value points (indian) that count
     maal_items: list[str]
+    maal_parts: list[MaalPart]  # the same items as codes and figures, worded by pages
     net: int
     fees: int  # nepali: the finisher's fee part of the net (M-13)
     maal_part: int  # nepali: the maal differences; indian: the value difference (M-15)
@@ -146,6 +156,7 @@ def deal_end(details: MarriageDetails, rules: object, nets: list[int]) -> DealEn
                 "left_groups": [left] if left else [],
                 "maal": counted[seat],
                 "maal_items": [str(x) for x in s["maal_items"]],
+                "maal_parts": [_part(str(x)) for x in s["maal_items"]],
                 "net": net,
                 "fees": fees,
                 "maal_part": maal_part,
@@ -172,6 +183,11 @@ def deal_end(details: MarriageDetails, rules: object, nets: list[int]) -> DealEn
         "fees": fee_rules,
         "agrees": [int(s["net"]) for s in scored["players"]] == list(nets),
     }
+
+
+def _part(text: str) -> MaalPart:
+    item = item_parts(text)
+    return {"kind": item.kind, "cards": item.cards, "points": item.points}
 
 
 def _nepali_maal_part(counted: list[int], seat: int, finisher: int | None) -> int:

@@ -613,7 +613,7 @@ class MarriageState:
             return action
         a = act.normalise(as_action(action))
         if self.phase == OVER:
-            raise IllegalAction("the deal is over")
+            raise IllegalAction("the deal is over", key="deal_over")
         if seat is not None and seat != self.current:
             raise NotYourTurn(self.current)
         check, do = _VERBS[a.kind]
@@ -631,7 +631,7 @@ class MarriageState:
         except IllegalAction as exc:
             return str(exc)
         if self.phase == OVER:
-            return "the deal is over"
+            return Reason("the deal is over", key="deal_over")
         if seat is not None and seat != self.current:
             return str(NotYourTurn(self.current))
         return _VERBS[a.kind][0](self, a)
@@ -652,11 +652,16 @@ class MarriageState:
         if self.phase == phase:
             return None
         if self.phase == EXPOSE_PHASE:
-            return "tunnelas exposed at the deal come first: expose one or 'pass' (M-3)"
+            return Reason(
+                "tunnelas exposed at the deal come first: expose one or 'pass' (M-3)",
+                key="expose_first",
+            )
         if phase == EXPOSE_PHASE:
-            return "tunnelas may be exposed only right after the deal (M-3)"
+            return Reason(
+                "tunnelas may be exposed only right after the deal (M-3)", key="expose_after_deal"
+            )
         if phase == DRAW_PHASE:
-            return "you have already drawn this turn"
+            return Reason("you have already drawn this turn", key="drawn_already")
         return Reason(
             "you must draw first: 'draw' from the stock or 'take' the discard (M-5)",
             "M-5",
@@ -667,7 +672,10 @@ class MarriageState:
         """Play phase, and not in the middle of something that must be completed first."""
         problem = self._phase_problem(PLAY_PHASE)
         if problem is None and self.must_finish and not finishing:
-            return "you took a discard to complete your eighth dublee: you must finish this turn"
+            return Reason(
+                "you took a discard to complete your eighth dublee: you must finish this turn",
+                key="must_finish",
+            )
         return problem
 
     def _holding_problem(self, s: int, cards: Sequence[Card]) -> str | None:
@@ -676,7 +684,10 @@ class MarriageState:
         for c in dict.fromkeys(cards):  # in the order named
             want = cards.count(c)
             if hand[c] < want:
-                return f"you do not hold {c}" if hand[c] == 0 else f"you hold only {hand[c]} × {c}"
+                return Reason(
+                    f"you do not hold {c}" if hand[c] == 0 else f"you hold only {hand[c]} × {c}",
+                    key="not_held",
+                )
         return None
 
     def _without(self, s: int, cards: Sequence[Card]) -> list[int]:
@@ -689,7 +700,10 @@ class MarriageState:
     def _tiplu_problem(self) -> str | None:
         """Decision: the first show needs a stock card to become the tiplu (M-7)."""
         if self.tiplu is None and not self.stock:
-            return "the stock is empty, so no card can be picked as the tiplu: show on a later turn"
+            return Reason(
+                "the stock is empty, so no card can be picked as the tiplu: show on a later turn",
+                key="tiplu_stock_empty",
+            )
         return None
 
     def _showing_problem(self, s: int) -> str | None:
@@ -698,9 +712,10 @@ class MarriageState:
             return None
         done = self.shown_count(s)
         need = self.show_dublees if self.path[s] == DUBLEES_PATH else SHOW_MELDS
-        return (
+        return Reason(
             f"complete your show first ({done} of {need} shown): a started show must be "
-            "completed in the same turn (M-6)"
+            "completed in the same turn (M-6)",
+            key="complete_show",
         )
 
     def _discard_problem(self, s: int, c: Card) -> str | None:
@@ -709,7 +724,7 @@ class MarriageState:
         if problem is not None:
             return problem
         if self.hands[s][c] == 0:
-            return f"you do not hold {c}"
+            return Reason(f"you do not hold {c}", key="not_held")
         if c == self.taken:
             return Reason(
                 f"you took {c} from the discard pile and cannot discard it this turn (M-5)",
@@ -724,7 +739,9 @@ class MarriageState:
         """M-3: right after the deal, a seat may expose a tunnela (three identical cards)."""
         problem = self._phase_problem(EXPOSE_PHASE)
         if problem is None and self.hands[self.current][a.cards[0]] < 3:
-            return f"you do not hold three {a.cards[0]} to expose as a tunnela"
+            return Reason(
+                f"you do not hold three {a.cards[0]} to expose as a tunnela", key="no_tunnela"
+            )
         return problem
 
     def _do_expose(self, a: Action) -> None:
@@ -738,7 +755,10 @@ class MarriageState:
     def _check_pass(self, a: Action) -> str | None:
         """M-3: 'pass' ends a seat's exposing; once every seat passed, play begins."""
         if self.phase != EXPOSE_PHASE:
-            return "'pass' ends your tunnela exposure after the deal; now draw, take or discard"
+            return Reason(
+                "'pass' ends your tunnela exposure after the deal; now draw, take or discard",
+                key="pass_after_deal",
+            )
         return None
 
     def _do_pass(self, a: Action) -> None:
@@ -756,7 +776,7 @@ class MarriageState:
         """M-5: a turn starts by drawing the top card of the stock (or taking, below)."""
         problem = self._phase_problem(DRAW_PHASE)
         if problem is None and not self.stock:
-            return "the stock is empty: take the discard"
+            return Reason("the stock is empty: take the discard", key="stock_empty")
         return problem
 
     def _check_take(self, a: Action) -> str | None:
@@ -767,16 +787,21 @@ class MarriageState:
     def _take_problem(self, s: int) -> str | None:
         """Why ``s`` may not take the latest discard now, or ``None`` (M-5)."""
         if not self.pile:
-            return "the discard pile is empty"
+            return Reason("the discard pile is empty", key="pile_empty")
         c = self.pile[-1]
         if self.hands[s][c] == self.sizes[s]:
             # Only copies of the taken card would be left to discard (Indian hands
             # shrink as they meld): taking it would leave no legal end to the turn.
-            return f"you could discard nothing but {CARDS[c]} after taking it (M-5)"
+            return Reason(
+                f"you could discard nothing but {CARDS[c]} after taking it (M-5)",
+                key="take_leaves_nothing",
+            )
         if not self.seen[s]:
             return None
         if c in self.wilds and not self.rules.seen_may_take_wild_discard:
-            return "seen players may not take a wild card from the discard pile"
+            return Reason(
+                "seen players may not take a wild card from the discard pile", key="seen_no_wild"
+            )
         if self.path[s] == DUBLEES_PATH:
             hand = self.hands[s][:]
             hand[c] += 1
@@ -787,9 +812,10 @@ class MarriageState:
                 )
             )
             if not path_ok:
-                return (
+                return Reason(
                     "on the dublee path you may take a discard only to complete your "
-                    "eighth dublee and finish this turn"
+                    "eighth dublee and finish this turn",
+                    key="dublee_take",
                 )
         return None
 
@@ -826,33 +852,41 @@ class MarriageState:
         rules = self.rules
         if self.seen[s]:
             if rules.table_melding:
-                return "you have already seen the tiplu: lay melds with 'meld'"
-            return "you have already seen the tiplu"
+                return Reason(
+                    "you have already seen the tiplu: lay melds with 'meld'", key="seen_already"
+                )
+            return Reason("you have already seen the tiplu", key="seen_already")
         if self.path[s] == DUBLEES_PATH:
-            return "you are showing dublees; the meld and dublee paths exclude each other (M-6)"
+            return Reason(
+                "you are showing dublees; the meld and dublee paths exclude each other (M-6)",
+                key="paths_exclusive",
+            )
         need = SHOW_MELDS - len(self.melds[s]) - len(self.exposed[s])
         if need <= 0:
-            return "your exposed tunnelas already let you see: use 'see'"
+            return Reason("your exposed tunnelas already let you see: use 'see'", key="use_see")
         problem = self._tiplu_problem()
         if problem is not None:
             return problem
         cards = a.cards
         if not rules.melds_at_least3 and len(cards) != 3:
-            return "a meld is exactly three cards (M-4)"
+            return Reason("a meld is exactly three cards (M-4)", key="meld_three")
         if not is_show_meld(cards, rules):
             kinds = "pure sequence or tunnela" if rules.tunnela_melds else "pure sequence or trial"
-            return f"{_cards_text(cards)} is not a {kinds} (M-6)"
+            return Reason(f"{_cards_text(cards)} is not a {kinds} (M-6)", key="not_show_meld")
         problem = self._holding_problem(s, cards)
         if problem is not None:
             return problem
         rest = self._without(s, cards)
         left = need - 1
         if self._spare(s, rest, len(cards)) < 3 * left + 1:
-            return "showing these cards would leave you nothing to discard"
+            return Reason(
+                "showing these cards would leave you nothing to discard", key="nothing_to_discard"
+            )
         if left and max_show_melds(rest, rules, left) < left:
-            return (
+            return Reason(
                 f"the rest of your hand cannot complete the show: it needs "
-                f"{_plural(left, 'more pure meld')} (M-6)"
+                f"{_plural(left, 'more pure meld')} (M-6)",
+                key="show_incomplete",
             )
         return None
 
@@ -876,18 +910,25 @@ class MarriageState:
         s = self.current
         if not self.rules.dublees_allowed(self.n):
             if not self.rules.dublees:
-                return "these rules have no dublee path (M-9)"
-            return f"the dublee path needs at least {self.rules.dublees_min_players} players (M-9)"
+                return Reason("these rules have no dublee path (M-9)", key="no_dublees")
+            return Reason(
+                f"the dublee path needs at least {self.rules.dublees_min_players} players (M-9)",
+                key="dublees_players",
+            )
         if self.seen[s]:
-            return "you have already seen the tiplu"
+            return Reason("you have already seen the tiplu", key="seen_already")
         if self.path[s] == MELDS_PATH:
-            return "you are showing melds; the meld and dublee paths exclude each other (M-6)"
+            return Reason(
+                "you are showing melds; the meld and dublee paths exclude each other (M-6)",
+                key="paths_exclusive",
+            )
         if self.exposed[s]:
             # Decision: an exposed tunnela counts as a shown meld (M-3), so its owner
             # is on the meld path (M-6: the paths exclude each other).
-            return (
+            return Reason(
                 "your tunnela exposed at the deal counts as a shown meld: you are on the "
-                "meld path, not the dublee path (M-3, M-6)"
+                "meld path, not the dublee path (M-3, M-6)",
+                key="tunnela_meld_path",
             )
         problem = self._tiplu_problem() or self._holding_problem(s, a.cards)
         if problem is not None:
@@ -895,11 +936,14 @@ class MarriageState:
         rest = self._without(s, a.cards)
         left = self.show_dublees - len(self.dublees[s]) - 1
         if self._spare(s, rest, 2) < 2 * left + 1:
-            return "showing this dublee would leave you nothing to discard"
+            return Reason(
+                "showing this dublee would leave you nothing to discard", key="nothing_to_discard"
+            )
         if dublee_count(rest) < left:
-            return (
+            return Reason(
                 f"the rest of your hand cannot complete the show: it needs "
-                f"{_plural(left, 'more dublee')} (M-6)"
+                f"{_plural(left, 'more dublee')} (M-6)",
+                key="show_incomplete",
             )
         return None
 
@@ -921,11 +965,12 @@ class MarriageState:
             return problem
         s = self.current
         if self.seen[s]:
-            return "you have already seen the tiplu"
+            return Reason("you have already seen the tiplu", key="seen_already")
         if self.path[s] is not None or len(self.exposed[s]) < SHOW_MELDS:
-            return (
+            return Reason(
                 "to see the tiplu, show three pure melds (or seven dublees); 'see' alone "
-                "needs three tunnelas exposed at the deal (M-6)"
+                "needs three tunnelas exposed at the deal (M-6)",
+                key="see_needs_show",
             )
         return self._tiplu_problem()
 
@@ -965,10 +1010,15 @@ class MarriageState:
     def _table_problem(self) -> str | None:
         """M-10: melding on the table, for a seen seat in free play (Indian rules)."""
         if not self.rules.table_melding:
-            return "melding on the table is an Indian Marriage rule (M-10)"
+            return Reason(
+                "melding on the table is an Indian Marriage rule (M-10)", key="no_table_melding"
+            )
         problem = self._free_play_problem()
         if problem is None and not self.seen[self.current]:
-            return "you must show three pure melds and see the tiplu before melding (M-10)"
+            return Reason(
+                "you must show three pure melds and see the tiplu before melding (M-10)",
+                key="meld_after_seeing",
+            )
         return problem
 
     def _check_meld(self, a: Action) -> str | None:
@@ -978,9 +1028,11 @@ class MarriageState:
         if problem is not None:
             return problem
         if not is_meld(a.cards, self.rules, self.wilds):
-            return f"{_cards_text(a.cards)} is not a valid meld (M-4)"
+            return Reason(f"{_cards_text(a.cards)} is not a valid meld (M-4)", key="not_a_meld")
         if self._spare(s, self._without(s, a.cards), len(a.cards)) < 1:
-            return "melding these cards would leave you nothing to discard"
+            return Reason(
+                "melding these cards would leave you nothing to discard", key="nothing_to_discard"
+            )
         return None
 
     def _do_meld(self, a: Action) -> None:
@@ -1001,20 +1053,27 @@ class MarriageState:
         assert i is not None
         if i >= len(table):
             last = f"@0 … @{len(table) - 1}" if len(table) > 1 else "@0"
-            return f"you have no table meld @{i} (yours are {last})"
+            return Reason(f"you have no table meld @{i} (yours are {last})", key="no_such_meld")
         c = a.cards[0]
         problem = self._holding_problem(s, a.cards)
         if problem is not None:
             return problem
         new = tuple(sorted((*table[i], c)))
         if not is_meld(new, self.rules, self.wilds):
-            return f"{c} does not fit meld @{i} ({_cards_text(table[i])})"
+            return Reason(
+                f"{c} does not fit meld @{i} ({_cards_text(table[i])})", key="does_not_fit"
+            )
         if is_pure_meld(table[i], self.rules) and not is_pure_meld(new, self.rules):
             pure = sum(is_pure_meld(m, self.rules) for m in table)
             if pure - 1 < SHOW_MELDS:
-                return "you must keep at least three pure melds on the table (M-6)"
+                return Reason(
+                    "you must keep at least three pure melds on the table (M-6)",
+                    key="keep_pure_melds",
+                )
         if self._spare(s, self._without(s, a.cards), 1) < 1:
-            return "adding this card would leave you nothing to discard"
+            return Reason(
+                "adding this card would leave you nothing to discard", key="nothing_to_discard"
+            )
         return None
 
     def _do_add(self, a: Action) -> None:
@@ -1049,7 +1108,10 @@ class MarriageState:
                 what = "valid melds on the table"
             else:
                 what = "seven melds with your shown ones"
-            return f"you cannot finish by discarding {c}: the rest does not make {what}"
+            return Reason(
+                f"you cannot finish by discarding {c}: the rest does not make {what}",
+                key="no_finish",
+            )
         return None
 
     def _do_finish(self, a: Action) -> None:

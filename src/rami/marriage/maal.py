@@ -13,12 +13,13 @@ grouping is found by trying every number of marriages (at most two with three de
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from rami.cards import CARDS, Card, format_cards
 from rami.marriage.melds import jhiplu, poplu
 from rami.marriage.rules import MarriageRules
 
-__all__ = ["maal"]
+__all__ = ["ITEM_KINDS", "MaalItem", "item_parts", "maal"]
 
 # M-12: points by number of identical cards held (0, 1, 2, 3)
 _NEPALI_NEIGHBOUR = (0, 2, 5, 10)  # jhiplu, poplu
@@ -126,3 +127,25 @@ def maal(
 
 def _item_text(name: str, cards: list[Card], points: int) -> str:
     return f"{name} {format_cards(cards)}: {points}"
+
+
+# The item names ``maal`` writes: codes that pages word in their language (issue 21)
+ITEM_KINDS = ("marriage", "jhiplu", "tiplu", "poplu", "tunnela")
+
+
+class MaalItem(NamedTuple):
+    """One maal item as parts, for front ends that word it themselves."""
+
+    kind: str  # one of ITEM_KINDS
+    cards: list[str]
+    points: int
+
+
+def item_parts(text: str) -> MaalItem:
+    """``"tiplu 8♥ 8♥: 6"`` → ``MaalItem("tiplu", ["8♥", "8♥"], 6)``: the inverse of the
+    item texts ``maal`` returns (their names are codes, not English words)."""
+    kind, _, rest = text.partition(" ")
+    cards, sep, points = rest.rpartition(": ")
+    if kind not in ITEM_KINDS or not sep or not points.lstrip("-").isdigit():
+        raise ValueError(f"not a maal item: {text!r}")
+    return MaalItem(kind, cards.split(), int(points))

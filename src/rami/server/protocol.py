@@ -16,7 +16,9 @@ from rami.games import all_games, game_names
 
 __all__ = [
     "CLIENT_TYPES",
+    "EMOJIS",
     "ERROR_CODES",
+    "PHRASES",
     "REACTIONS",
     "ActionRequest",
     "BotStrength",
@@ -57,8 +59,11 @@ CLIENT_TYPES = (
     "arrange",
 )
 
-#: Preset reactions a seat may send (the page words them in each language).
-REACTIONS = ("hello", "nice", "oops", "hurry", "thanks", "gg")
+#: Preset reactions a seat may send (the page words them in each language): quick
+#: phrases, then emoji (the page shows the emoji and names it in the reader's language).
+PHRASES = ("hello", "nice", "oops", "hurry", "thanks", "gg")
+EMOJIS = ("smile", "laugh", "wow", "sad", "clap", "thumbs_up")
+REACTIONS = PHRASES + EMOJIS
 
 #: Error codes, the same over HTTP (in ``{"error": {...}}``) and the WebSocket.
 ERROR_CODES = {

@@ -44,7 +44,7 @@ from rami.cards import (
     sort_key,
 )
 from rami.engine import Action, Chance, DealResult, Event, EventData, as_action, chance_rng
-from rami.errors import IllegalAction, InputError, NotYourTurn
+from rami.errors import IllegalAction, InputError, NotYourTurn, Reason
 from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
 from rami.tunisian.melds import (
     Meld,
@@ -1182,21 +1182,24 @@ class TunisianState:
             return None
         top = self._discard[-1] if self._discard else None
         if why == _PILE_EMPTY:
-            return "the discard pile is empty"
+            return Reason("the discard pile is empty", key="pile_empty")
         if why == _NO_OTHER_DISCARD:
-            return (
+            return Reason(
                 f"you may not take {top}: it may not be discarded again this turn and "
-                "your hand holds nothing else to discard (T-3)"
+                "your hand holds nothing else to discard (T-3)",
+                key="take_leaves_nothing",
             )
         if why == _FIRST_ROUND:
-            return (
+            return Reason(
                 "nobody may open during the first round, so you may not take "
-                f"{top} before opening (T-3, T-8)"
+                f"{top} before opening (T-3, T-8)",
+                key="first_round_no_take",
             )
         with_it = " with it" if self.rules.taken_card_in_opening else ""
-        return (
+        return Reason(
             f"you have not opened: you may take {top} only to open{with_it} this turn, "
-            f"and your hand holds no opening of {self.threshold} (T-8)"
+            f"and your hand holds no opening of {self.threshold} (T-8)",
+            key="take_to_open",
         )
 
     def _take_block(self) -> int | None:
@@ -1239,16 +1242,21 @@ class TunisianState:
         threshold = self.threshold
         if self._staged < threshold:
             if self._staged == 0:
-                return (
+                return Reason(
                     f"you took {self._took} before opening, so you must open this turn "
-                    f"with {threshold} or more (T-8)"
+                    f"with {threshold} or more (T-8)",
+                    key="must_open",
                 )
-            return (
+            return Reason(
                 f"this opening is worth {self._staged}; it needs {threshold}: "
-                "lay more melds first (T-6)"
+                "lay more melds first (T-6)",
+                key="opening_short",
             )
         if self._need is not None:
-            return f"your opening must include the card you took ({self._need}) (T-8)"
+            return Reason(
+                f"your opening must include the card you took ({self._need}) (T-8)",
+                key="opening_needs_taken",
+            )
         return None
 
     # ------------------------------------------------------------------ apply
@@ -1262,7 +1270,7 @@ class TunisianState:
         """
         act = as_action(action)
         if self._phase == OVER:
-            raise IllegalAction("the deal is over")
+            raise IllegalAction("the deal is over", key="deal_over")
         if seat is not None and seat != self._to_move:
             raise NotYourTurn(self._to_move)
         legal = self._legal
@@ -1290,7 +1298,7 @@ class TunisianState:
         try:
             act = as_action(action)
             if self._phase == OVER:
-                return "the deal is over"
+                return Reason("the deal is over", key="deal_over")
             if seat is not None and seat != self._to_move:
                 return str(NotYourTurn(self._to_move))
             self._verify(act)
@@ -1320,7 +1328,9 @@ class TunisianState:
         if kind == "discard":
             return self._verify_discard(act)
         if self._phase == FIRST_DISCARD:
-            raise IllegalAction("the dealer's first turn is a discard only (T-2)")
+            raise IllegalAction(
+                "the dealer's first turn is a discard only (T-2)", key="dealer_discards"
+            )
         if kind == "meld":
             return self._verify_meld(act)
         return self._verify_lay_off(act)
@@ -1332,9 +1342,11 @@ class TunisianState:
         if act.cards or act.target is not None:
             raise IllegalAction(f"'{kind}' takes no cards and no meld: write just '{kind}'")
         if phase == FIRST_DISCARD:
-            raise IllegalAction("the dealer's first turn is a discard only, no draw (T-2)")
+            raise IllegalAction(
+                "the dealer's first turn is a discard only, no draw (T-2)", key="dealer_discards"
+            )
         if phase == PLAY:
-            raise IllegalAction("you have already drawn this turn")
+            raise IllegalAction("you have already drawn this turn", key="drawn_already")
         if kind == "take":
             problem = self._take_problem()
             if problem is not None:
@@ -1347,7 +1359,7 @@ class TunisianState:
             raise IllegalAction("discard names one card, e.g. 'discard 7♣'")
         c = act.cards[0]
         if not self._hands[self._to_move][c]:
-            raise IllegalAction(f"you do not hold {c}")
+            raise IllegalAction(f"you do not hold {c}", key="not_held")
         if self._phase == PLAY:
             problem = self._discard_problem()
             if problem is not None:
@@ -1368,21 +1380,25 @@ class TunisianState:
         if act.target is not None:
             raise IllegalAction("a new meld takes no '@N': write e.g. 'meld 5♥ 6♥ 7♥'")
         if len(act.cards) < 3:
-            raise IllegalAction("a meld needs at least three cards (T-4)")
+            raise IllegalAction("a meld needs at least three cards (T-4)", key="meld_min_three")
         wanted = counts(act.cards)
         for c in set(act.cards):
             if wanted[c] > hand[c]:
-                raise IllegalAction(f"you do not hold {_times(wanted[c])}{c}")
+                raise IllegalAction(f"you do not hold {_times(wanted[c])}{c}", key="not_held")
         if self.first_round:
-            raise IllegalAction("nobody may open or lay melds during the first round (T-3)")
+            raise IllegalAction(
+                "nobody may open or lay melds during the first round (T-3)",
+                key="first_round_no_melds",
+            )
         meld = make_meld(act.cards)
         if len(act.cards) >= self._sizes[seat]:
-            raise IllegalAction("you must keep a card to discard (T-9)")
+            raise IllegalAction("you must keep a card to discard (T-9)", key="keep_a_card")
         banned = self._banned_discard(strict=True)
         if self._opened[seat] and not _keeps_other(hand, self._sizes[seat], act.cards, banned):
             raise IllegalAction(
                 f"you must keep a card to discard other than {CARDS[banned or 0]}, "
-                "the card you took this turn (T-3, T-9)"
+                "the card you took this turn (T-3, T-9)",
+                key="keep_a_card",
             )
         if not self._opened[seat]:
             rest = self._keys[seat] - _delta(meld.cards)
@@ -1393,11 +1409,13 @@ class TunisianState:
                 if self._need is not None:
                     raise IllegalAction(
                         f"no opening of {self.threshold} with {self._need} (the card you "
-                        f"took) is left if you lay {meld.text()} (T-6, T-8)"
+                        f"took) is left if you lay {meld.text()} (T-6, T-8)",
+                        key="opening_short",
                     )
                 raise IllegalAction(
                     f"with {meld.text()} your opening can reach at most {reach}; "
-                    f"it needs {self.threshold} (T-6)"
+                    f"it needs {self.threshold} (T-6)",
+                    key="opening_short",
                 )
         return Action("meld", meld.cards), meld
 
@@ -1411,38 +1429,49 @@ class TunisianState:
         c = act.cards[0]
         index = act.target
         if not 0 <= index < len(self._table):
-            raise IllegalAction(f"there is no meld @{index} on the table")
+            raise IllegalAction(f"there is no meld @{index} on the table", key="no_such_meld")
         if not hand[c]:
-            raise IllegalAction(f"you do not hold {c}")
+            raise IllegalAction(f"you do not hold {c}", key="not_held")
         verb = "add to melds on the table" if kind == "add" else "swap jokers"
         if not self._opened[seat] and (self._staged < self.threshold or self._need is not None):
             problem = self._commit_problem() if self._staged else None
             tail = f" ({problem})" if problem else ""
-            raise IllegalAction(f"you have not opened: you may not {verb}{tail} (T-6)")
+            raise IllegalAction(
+                f"you have not opened: you may not {verb}{tail} (T-6)", key="not_opened"
+            )
         meld = self._table[index][0]
         if kind == "add":
             if self._sizes[seat] < 2:
-                raise IllegalAction("you must keep a card to discard (T-9)")
+                raise IllegalAction("you must keep a card to discard (T-9)", key="keep_a_card")
             banned = self._banned_discard(strict=True)
             if not _keeps_other(hand, self._sizes[seat], (c,), banned):
                 raise IllegalAction(
                     f"you must keep a card to discard other than {CARDS[banned or 0]}, "
-                    "the card you took this turn (T-3, T-9)"
+                    "the card you took this turn (T-3, T-9)",
+                    key="keep_a_card",
                 )
             if c == _JOKER_INDEX and meld.has_joker:
-                raise IllegalAction("that meld already holds a joker (T-4, T-7)")
+                raise IllegalAction(
+                    "that meld already holds a joker (T-4, T-7)", key="meld_has_joker"
+                )
             new = add_to_meld(meld, c)
             if new is None:
-                raise IllegalAction(f"{c} does not fit meld @{index} ({meld.text()}) (T-7)")
+                raise IllegalAction(
+                    f"{c} does not fit meld @{index} ({meld.text()}) (T-7)", key="does_not_fit"
+                )
             return act, new
         if c == _JOKER_INDEX:
-            raise IllegalAction("swap names the real card that replaces the joker (T-7)")
+            raise IllegalAction(
+                "swap names the real card that replaces the joker (T-7)", key="swap_real_card"
+            )
         if not meld.has_joker:
-            raise IllegalAction(f"meld @{index} ({meld.text()}) holds no joker")
+            raise IllegalAction(f"meld @{index} ({meld.text()}) holds no joker", key="no_joker")
         new = swap_joker(meld, c)
         if new is None:
             stands = f" (the joker stands for {meld.joker_as})" if meld.joker_as else ""
-            raise IllegalAction(f"{c} cannot replace the joker of meld @{index}{stands} (T-7)")
+            raise IllegalAction(
+                f"{c} cannot replace the joker of meld @{index}{stands} (T-7)", key="swap_mismatch"
+            )
         return act, new
 
     # ------------------------------------------------------------- mutations

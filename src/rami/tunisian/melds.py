@@ -64,7 +64,7 @@ def _run_low(cards: Sequence[Card]) -> int:
             if rank == 1:
                 return 1 if i == 0 else 14 - i
             return rank - i
-    raise IllegalAction("a run needs natural cards")
+    raise IllegalAction("a run needs natural cards", key="not_a_meld")
 
 
 def _suit_of(cards: Sequence[Card]) -> int:
@@ -195,7 +195,9 @@ def _run_any_order(naturals: list[Card], jokers: int) -> Meld:
     others = sorted(c.rank for c in naturals if c.rank != 1)
     if len(set(others)) != len(others) or aces > 2:
         twice = next(c for c in naturals if naturals.count(c) > 1)
-        raise IllegalAction(f"{twice} twice: a sequence holds each card once (T-4)")
+        raise IllegalAction(
+            f"{twice} twice: a sequence holds each card once (T-4)", key="not_a_meld"
+        )
     ace_options: list[list[int]] = (
         [[]] if aces == 0 else [[p] for p in POSITIONS[0]] if aces == 1 else [list(POSITIONS[0])]
     )
@@ -213,28 +215,36 @@ def _run_any_order(naturals: list[Card], jokers: int) -> Meld:
                 return _run_from_positions(suit, low, high + 1, high + 1)
             if low > 1:
                 return _run_from_positions(suit, low - 1, high, low - 1)
-            raise IllegalAction("a sequence holds at most 14 cards, A 2 … K A (T-4)")
+            raise IllegalAction(
+                "a sequence holds at most 14 cards, A 2 … K A (T-4)", key="not_a_meld"
+            )
     ranks = {c.rank for c in naturals}
     if 1 in ranks and 13 in ranks and 2 in ranks:
         raise IllegalAction(
             "the ace is low (A-2-3) or high (Q-K-A), never in the middle: "
-            "K-A-2 is not a sequence (T-4)"
+            "K-A-2 is not a sequence (T-4)",
+            key="not_a_meld",
         )
     shown = " ".join(str(c) for c in sorted(naturals))
     if jokers:
         raise IllegalAction(
-            f"not a sequence: {shown} leave more gaps than one joker can fill (T-4)"
+            f"not a sequence: {shown} leave more gaps than one joker can fill (T-4)",
+            key="not_a_meld",
         )
-    raise IllegalAction(f"not a sequence: {shown} are not consecutive (T-4)")
+    raise IllegalAction(f"not a sequence: {shown} are not consecutive (T-4)", key="not_a_meld")
 
 
 def _make_set(naturals: list[Card], jokers: int) -> Meld:
     suits = [c.suit for c in naturals]
     for c in naturals:
         if suits.count(c.suit) > 1:
-            raise IllegalAction(f"{c} twice: a brelan or carré holds one card of each suit (T-4)")
+            raise IllegalAction(
+                f"{c} twice: a brelan or carré holds one card of each suit (T-4)", key="not_a_meld"
+            )
     if len(naturals) + jokers > 4:
-        raise IllegalAction("a carré holds at most 4 cards, one of each suit (T-4)")
+        raise IllegalAction(
+            "a carré holds at most 4 cards, one of each suit (T-4)", key="not_a_meld"
+        )
     return _set_from(naturals[0].rank, suits, jokers == 1)
 
 
@@ -254,12 +264,12 @@ def make_meld(cards: Sequence[int]) -> Meld:
     try:
         items = [CARDS[c] for c in cards]
     except (IndexError, TypeError):
-        raise IllegalAction("a meld is a list of cards") from None
+        raise IllegalAction("a meld is a list of cards", key="not_a_meld") from None
     if len(items) < 3:
-        raise IllegalAction("a meld needs at least 3 cards (T-4)")
+        raise IllegalAction("a meld needs at least 3 cards (T-4)", key="not_a_meld")
     jokers = items.count(JOKER)
     if jokers > 1:
-        raise IllegalAction("at most one joker per meld (T-4)")
+        raise IllegalAction("at most one joker per meld (T-4)", key="not_a_meld")
     naturals = [c for c in items if c != JOKER]
     ranks = {c.rank for c in naturals}
     suits = {c.suit for c in naturals}
@@ -267,7 +277,8 @@ def make_meld(cards: Sequence[int]) -> Meld:
         return _make_set(naturals, jokers)
     if len(suits) > 1:
         raise IllegalAction(
-            "not a meld: a sequence is of one suit, a brelan or carré of one rank (T-4)"
+            "not a meld: a sequence is of one suit, a brelan or carré of one rank (T-4)",
+            key="not_a_meld",
         )
     laid = _as_laid(items) or _as_laid(items[::-1])
     if laid is not None:

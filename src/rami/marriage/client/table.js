@@ -89,7 +89,15 @@ export function resultBody(kit, details, result, body) {
     const items = line ? line.maal_items : p.maal_items || [];
     if (items.length) {
       const list = el("ul", "items small");
-      for (const item of items) list.append(el("li", "", item));
+      // worded from the server's codes (maal_parts) in the page's language
+      const parts = line?.maal_parts || [];
+      items.forEach((item, i) => {
+        const part = parts[i];
+        const text = part ? t(`maal_item_${part.kind}`, { cards: part.cards.join(" "), points: part.points }) : item;
+        const li = el("li", "", text.startsWith("maal_item_") ? item : text);
+        if (part) li.dataset.kind = part.kind;
+        list.append(li);
+      });
       maal.append(list);
     }
     const cells = [who, maal];

@@ -17,6 +17,8 @@ import { openSocket, tableApi, tableCode, tableHref } from "./transport.js";
 const $ = (id) => document.getElementById(id);
 const code = tableCode(); // a server table's /t/CODE, or a solo table (transport.js)
 const REACTIONS = ["hello", "nice", "oops", "hurry", "thanks", "gg"];
+// emoji reactions: keys on the wire (server-validated), the glyph on the page
+const EMOJIS = { smile: "😀", laugh: "😂", wow: "😮", sad: "😢", clap: "👏", thumbs_up: "👍" };
 const DOUBLE_MS = 380;
 
 let mine = seatOf(code);
@@ -1197,8 +1199,10 @@ function renderReplay() {
 
 // ------------------------------------------------------------------ talk
 
+// Names and reactions always as text (el() sets textContent): a name like "<b>x</b>" shows as typed.
 function showReaction(message) {
-  const text = `${nameOf(message.seat)}: ${t(`react_${message.key}`)}`;
+  const emoji = EMOJIS[message.key];
+  const text = `${nameOf(message.seat)}: ${emoji || t(`react_${message.key}`)}`;
   const bubble = el("div", "bubble", text);
   $("bubbles").append(bubble);
   setTimeout(() => bubble.remove(), 3500);
@@ -1212,6 +1216,15 @@ function renderReactionButtons() {
       const b = el("button", "small", t(`react_${key}`));
       b.type = "button";
       b.dataset.reaction = key;
+      b.addEventListener("click", () => send({ type: "react", key }));
+      return b;
+    }),
+    ...Object.entries(EMOJIS).map(([key, glyph]) => {
+      const b = el("button", "small emoji", glyph);
+      b.type = "button";
+      b.dataset.reaction = key;
+      b.title = t(`react_${key}`);
+      b.setAttribute("aria-label", t(`react_${key}`));
       b.addEventListener("click", () => send({ type: "react", key }));
       return b;
     }),
@@ -1364,7 +1377,9 @@ function renderFelt(legal) {
   if (take) {
     pile.setAttribute("role", "button");
     pile.tabIndex = 0;
-    pile.setAttribute("aria-label", t("verb_take"));
+    // the name holds the card's own name, so that it contains what is seen (axe: label-content-name-mismatch)
+    const card = $("pile-top-card")?.getAttribute("aria-label");
+    pile.setAttribute("aria-label", card ? `${t("verb_take")} ${card}` : t("verb_take"));
   } else {
     pile.removeAttribute("role");
     pile.removeAttribute("tabindex");
