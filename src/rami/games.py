@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
     from rami.bots.kit import BotKit
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
+    from rami.review.hooks import ReviewHooks
     from rami.rl.hooks import OpenSpielHooks
     from rami.rl.observation import Encoder
     from rami.server.hooks import WebHooks
@@ -128,6 +129,9 @@ class Game:
     reward_sign: float = 1.0
     openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
     rl_default: bool = False  # the game ``rami train`` and the RL environments default to
+    # The move-by-move review (rami.review, ``rami review``): saved deals, exact verdicts,
+    # one-line reasons and label thresholds; None means the game cannot be reviewed.
+    review: Callable[[], ReviewHooks] | None = None
 
     def preset_for(self, seats: int) -> str:
         """The preset a table of ``seats`` plays when the user names none."""

@@ -14,6 +14,7 @@ from typer.exceptions import TyperException
 
 from rami.cli import calc, demo, ledger, play, serve, simulate, train
 from rami.cli.hooks import CliCommands
+from rami.cli.review import review_command
 from rami.games import all_games
 
 _HELP = f"{' and '.join(g.title for g in all_games())}: play, score, analyse, simulate."
@@ -81,6 +82,7 @@ app.add_typer(ledger.ledger_app, name="ledger")
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
 app.command("train")(train.train)
+app.command("review")(review_command)
 
 
 def fail(message: str) -> None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from rami.bots.kit import BotKit
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
+    from rami.review.hooks import ReviewHooks
     from rami.rl.hooks import OpenSpielHooks
     from rami.rl.observation import Encoder
     from rami.server.hooks import WebHooks
@@ -163,6 +164,12 @@ def _option_choices() -> Mapping[str, tuple[object, ...]]:
     return CHOICES
 
 
+def _review() -> ReviewHooks:
+    from rami.marriage.review import HOOKS
+
+    return HOOKS
+
+
 GAME = Game(
     "marriage",
     "Marriage",
@@ -180,6 +187,7 @@ GAME = Game(
     cli=_cli,
     terminal=_terminal,
     web=_web,
+    review=_review,
     observation=_observation,
     openspiel=_openspiel,
     ledger=_ledger,

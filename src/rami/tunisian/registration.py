@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from rami.bots.kit import BotKit
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
+    from rami.review.hooks import ReviewHooks
     from rami.rl.hooks import OpenSpielHooks
     from rami.rl.observation import Encoder
     from rami.server.hooks import WebHooks
@@ -158,6 +159,12 @@ def _option_help() -> Mapping[str, str]:
     return OPTION_HELP
 
 
+def _review() -> ReviewHooks:
+    from rami.tunisian.review import HOOKS
+
+    return HOOKS
+
+
 GAME = Game(
     "tunisian",
     "Tunisian rami",
@@ -175,6 +182,7 @@ GAME = Game(
     cli=_cli,
     terminal=_terminal,
     web=_web,
+    review=_review,
     observation=_observation,
     openspiel=_openspiel,
     rl_default=True,
