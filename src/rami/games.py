@@ -119,6 +119,9 @@ class Game:
     cli: Callable[[], CliCommands] | None = None
     terminal: Callable[[], TerminalHooks] | None = None
     web: Callable[[], WebHooks] | None = None
+    # The move-by-move review (rami.review, ``rami review``): saved deals, exact verdicts,
+    # one-line reasons and label thresholds; None means the game cannot be reviewed.
+    review: Callable[[], ReviewHooks] | None = None
     # Lobby and rules pages: one line of help per rules option (rule ids), and the
     # choices of the options that take one of a few values.
     option_help: Callable[[], Mapping[str, str]] | None = None
@@ -129,9 +132,6 @@ class Game:
     reward_sign: float = 1.0
     openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
     rl_default: bool = False  # the game ``rami train`` and the RL environments default to
-    # The move-by-move review (rami.review, ``rami review``): saved deals, exact verdicts,
-    # one-line reasons and label thresholds; None means the game cannot be reviewed.
-    review: Callable[[], ReviewHooks] | None = None
 
     def preset_for(self, seats: int) -> str:
         """The preset a table of ``seats`` plays when the user names none."""

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from rami.errors import InputError
-from rami.review import DEFAULT_SAMPLES, Review, load_deals, review
+from rami.review import Review, load_deals, review
 
 __all__ = ["review_command"]
 
@@ -38,8 +38,9 @@ def review_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the review as JSON.")] = False,
     samples: Annotated[
-        int, typer.Option(help="Determinizations per decision (more: slower, surer).")
-    ] = DEFAULT_SAMPLES,
+        int | None,
+        typer.Option(help="Determinizations per decision (default: the game's; more is surer)."),
+    ] = None,
     cache: Annotated[
         bool, typer.Option("--cache/--no-cache", help="Reuse and keep reviews of a deal.")
     ] = True,

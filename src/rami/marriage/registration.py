@@ -134,6 +134,12 @@ def _openspiel() -> OpenSpielHooks:
     return HOOKS
 
 
+def _review() -> ReviewHooks:
+    from rami.marriage.review import HOOKS
+
+    return HOOKS
+
+
 def _web() -> WebHooks:
     from rami.marriage.web import HOOKS
 
@@ -162,12 +168,6 @@ def _option_choices() -> Mapping[str, tuple[object, ...]]:
     from rami.marriage.rules import CHOICES
 
     return CHOICES
-
-
-def _review() -> ReviewHooks:
-    from rami.marriage.review import HOOKS
-
-    return HOOKS
 
 
 GAME = Game(

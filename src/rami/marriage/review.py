@@ -151,4 +151,5 @@ HOOKS = ReviewHooks(
     exact=_exact,
     why=_why,
     thresholds=(1.0, 3.0, 6.0),  # ledger points (M-13): one deal swings by about ten
+    samples=80,
 )

@@ -15,6 +15,8 @@ table. Reviews are cached per deal and seat in the user's cache directory.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -41,7 +43,6 @@ from rami.review.hooks import ReviewHooks, Verdict
 from rami.views import GameView
 
 __all__ = [
-    "DEFAULT_SAMPLES",
     "LABELS",
     "Decision",
     "Label",
@@ -57,7 +58,6 @@ __all__ = [
     "review",
 ]
 
-DEFAULT_SAMPLES = 48  # determinizations per decision (the same for every candidate)
 VERSION = 1  # bump when the analysis changes: older cached reviews are not reused
 
 
@@ -128,8 +128,31 @@ def load_deals(path: Path) -> list[ReviewDeal]:
 
 
 def _deals_of_record(path: Path, text: str) -> list[ReviewDeal]:
-    """A ``.rami`` record's deals, read by ``rami.records`` (docs/records.md)."""
-    raise InputError(f"{path}: reading .rami records needs rami.records (not installed here)")
+    """A ``.rami`` record's revealed deals, read by ``rami.records`` (docs/records.md);
+    its one human seat, if it has exactly one, is the default seat."""
+    if importlib.util.find_spec("rami.records") is None:
+        raise InputError(f"{path}: this rami cannot read .rami records (no rami.records)")
+    records = importlib.import_module("rami.records")
+    record = records.read(text)  # RecordError (an InputError) names the line and the rule
+    humans = [i for i, s in enumerate(record.seats) if s.kind == "human"]
+    seat = humans[0] if len(humans) == 1 else None
+    out: list[ReviewDeal] = []
+    for deal in record.deals:
+        if not deal.revealed:
+            continue  # a deal in play: its cards are not in the record
+        doc = {
+            "game": deal.game,
+            "rules": dict(deal.rules),
+            "seats": deal.players,
+            "seed": deal.seed,
+            "dealer": deal.dealer,
+            "active": list(deal.active),
+            "actions": [m.action for m in deal.moves],
+        }
+        out.append(ReviewDeal(str(deal.game), doc, int(deal.number), seat))
+    if not out:
+        raise InputError(f"{path}: no deal of this record is revealed yet (still in play)")
+    return out
 
 
 def deal_of(deal: GameState | Mapping[str, Any] | ReviewDeal) -> ReviewDeal:
@@ -211,23 +234,26 @@ def review(
     seat: int,
     progress: Progress | None = None,
     *,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int | None = None,
     seed: int = 0,
     cache: bool = True,
 ) -> Review:
     """Review ``seat``'s decisions in ``deal`` (see the module docstring).
 
     ``progress(done, total)`` is called before the first decision and after each one;
-    with ``cache`` a review of the same deal, seat and parameters is read back from
-    ``cache_dir()`` instead of computed again.
+    ``samples`` (determinizations per decision) defaults to the game's
+    (``ReviewHooks.samples``); with ``cache`` a review of the same deal, seat and
+    parameters is read back from ``cache_dir()`` instead of computed again.
     """
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise InputError("the seat must be a whole number")
-    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= 10_000:
-        raise InputError("samples must be a whole number from 2 to 10000")
     item = deal_of(deal)
     game = get_game(item.game)
     hooks = _hooks(game)
+    if samples is None:
+        samples = hooks.samples
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 2 <= samples <= 10_000:
+        raise InputError("samples must be a whole number from 2 to 10000")
     kit = kit_of(game.name)
     path = cache_dir() / f"{_cache_key(item, seat, samples, seed)}.json"
     if cache:

@@ -135,6 +135,12 @@ def _openspiel() -> OpenSpielHooks:
     return HOOKS
 
 
+def _review() -> ReviewHooks:
+    from rami.tunisian.review import HOOKS
+
+    return HOOKS
+
+
 def _web() -> WebHooks:
     from rami.tunisian.web import HOOKS
 
@@ -157,12 +163,6 @@ def _option_help() -> Mapping[str, str]:
     from rami.tunisian.rules_help import OPTION_HELP
 
     return OPTION_HELP
-
-
-def _review() -> ReviewHooks:
-    from rami.tunisian.review import HOOKS
-
-    return HOOKS
 
 
 GAME = Game(

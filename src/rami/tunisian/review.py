@@ -124,4 +124,5 @@ HOOKS = ReviewHooks(
     exact=_exact,
     why=_why,
     thresholds=(3.0, 8.0, 15.0),  # deal points (T-10): an unopened hand pays 100
+    samples=192,
 )
