@@ -21,7 +21,7 @@ import rami.review.core as core
 from rami.bots import make_bot
 from rami.bots.kit import kit_of
 from rami.cli import main
-from rami.engine import Action, GameState
+from rami.engine import Action
 from rami.games import get_game
 from rami.review import label_of, review
 
@@ -33,7 +33,7 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("RAMI_CACHE_DIR", str(tmp_path / "cache"))
 
 
-def _play(game: str, preset: str, seats: int, seed: int, plant: Any = None) -> GameState:
+def _play(game: str, preset: str, seats: int, seed: int, plant: Any = None) -> Any:
     """A deal of ``medium`` bots; ``plant(view)`` may return seat 0's move instead (the
     deal then stops right after it)."""
     spec = get_game(game)
@@ -159,7 +159,7 @@ def test_saved_matches_and_play_saves_give_their_deals() -> None:
                 mover = match.current.to_move
                 assert mover is not None
                 match.apply(bots[mover].act(match.current.view(mover)))
-            finished = match.current.to_json()["actions"]
+            finished = rv.deal_of(match.current).doc["actions"]
             match.next_deal()
         match.apply(bots[0].act(match.current.view(match.current.to_move)))
         deals = rv.deals_from_json(match.to_json())
@@ -204,3 +204,24 @@ def test_rami_review_prints_json_a_table_and_one_line_errors(
     assert code == 2 and "seat 7" in err
     code, _out, err = _run(capsys, "review", str(tmp_path / "none.json"))
     assert code == 2 and err.startswith("error:")
+
+
+def test_a_rami_record_is_reviewed_from_its_human_seat(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A ``.rami`` record (docs/records.md; skipped where rami.records is absent)."""
+    records = pytest.importorskip("rami.records")
+    state = _play("tunisian", "1v1", 2, 4)
+    seats = [records.SeatInfo("bot", "bot", "medium"), records.SeatInfo("me", "human")]
+    record = records.single_deal_record(
+        get_game("tunisian"), state, seats, date="2026-12-02", salt="s"
+    )
+    path = tmp_path / "deal.rami"
+    path.write_text(records.write(record), encoding="utf-8")
+    code, out, _ = _run(capsys, "review", str(path), "--json", "--samples", "4")
+    assert code == 0 and json.loads(out)["seat"] == 1
+    direct = review(rv.deal_of(state), 1, samples=4)
+    assert json.loads(out) == direct.to_json()
+    path.write_text("rami-record 1\nGame: chess\n", encoding="utf-8")
+    code, _out, err = _run(capsys, "review", str(path))
+    assert code == 2 and "line" in err and len(err.strip().splitlines()) == 1, err

@@ -79,10 +79,10 @@ app.add_typer(calc.analyze_app, name="analyze")
 app.add_typer(demo.demo_app, name="demo")
 app.add_typer(play.play_app, name="play")
 app.add_typer(ledger.ledger_app, name="ledger")
+app.command("review")(review_command)
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
 app.command("train")(train.train)
-app.command("review")(review_command)
 
 
 def fail(message: str) -> None:
