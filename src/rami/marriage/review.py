@@ -18,6 +18,7 @@ from rami.errors import InputError
 from rami.marriage import greedy_bot as g
 from rami.marriage.game import MarriageState
 from rami.marriage.match import Match
+from rami.marriage.rules import rules_from
 from rami.review.hooks import ReviewHooks, Verdict
 from rami.views import GameView
 
@@ -138,6 +139,14 @@ def _why(view: GameView, taken: Action, best: Action) -> str | None:
     return None
 
 
+def _thresholds(rules: Mapping[str, Any]) -> tuple[float, float, float]:
+    """Ledger points: ``nepali`` deals swing by about ten between seats (M-13); ``indian``
+    counts card points too (M-15), some twenty times as many."""
+    if rules_from(dict(rules)).scoring == "indian":
+        return (4.0, 12.0, 25.0)
+    return (1.0, 3.0, 6.0)
+
+
 def _checked_deals(doc: Mapping[str, Any]) -> list[dict[str, Any]] | None:
     try:
         return _deals_of(doc)
@@ -150,6 +159,6 @@ HOOKS = ReviewHooks(
     deal_from_json=_deal_from_json,
     exact=_exact,
     why=_why,
-    thresholds=(1.0, 3.0, 6.0),  # ledger points (M-13): one deal swings by about ten
+    thresholds=_thresholds,
     samples=80,
 )

@@ -263,11 +263,13 @@ def review(
                 progress(len(found.decisions), len(found.decisions))
             return found
     todo = _decisions(item, hooks, seat)
+    rules = item.doc.get("rules")
+    thresholds = hooks.thresholds(rules if isinstance(rules, Mapping) else {})
     if progress is not None:
         progress(0, len(todo))
     reviewed: list[Decision] = []
     for done, (index, view, move) in enumerate(todo, start=1):
-        reviewed.append(evaluate(kit, hooks, view, move, index, samples, seed))
+        reviewed.append(evaluate(kit, hooks, view, move, index, samples, seed, thresholds))
         if progress is not None:
             progress(done, len(todo))
     result = Review(
@@ -276,7 +278,7 @@ def review(
         decisions=tuple(reviewed),
         unit=game.points_label,
         samples=samples,
-        thresholds=hooks.thresholds,
+        thresholds=thresholds,
     )
     if cache:
         _store(path, result)

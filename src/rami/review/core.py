@@ -238,8 +238,10 @@ def evaluate(
     index: int,
     samples: int,
     seed: int = 0,
+    thresholds: Sequence[float] | None = None,
 ) -> Decision:
-    """Review the move ``taken`` at the decision ``view`` shows (see the module docstring)."""
+    """Review the move ``taken`` at the decision ``view`` shows (see the module docstring);
+    ``thresholds`` default to the hooks' for the view's rules."""
     legal = legal_actions(view)
     seat = own_seat(view)
     verdict = hooks.exact(view)
@@ -282,7 +284,9 @@ def evaluate(
     loss = max(0.0, loss)
     if best == taken:
         loss, se = 0.0, 0.0
-    label = label_of(loss, se, hooks.thresholds)
+    if thresholds is None:
+        thresholds = hooks.thresholds(view["rules"])
+    label = label_of(loss, se, thresholds)
     why: str | None = None
     if best != taken:
         why = verdict.why if verdict is not None else hooks.why(view, taken, best)

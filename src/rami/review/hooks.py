@@ -45,8 +45,9 @@ class ReviewHooks:
     exact: Callable[[GameView], Verdict | None]
     # Why ``taken`` falls short of ``best`` in one line, where the solvers can say it.
     why: Callable[[GameView, Action, Action], str | None]
-    # Expected points lost from which a move is an inaccuracy, a mistake, a blunder.
-    thresholds: tuple[float, float, float]
+    # Expected points lost from which a move is an inaccuracy, a mistake, a blunder,
+    # under the rules of a deal (its rules document: presets score on different scales).
+    thresholds: Callable[[Mapping[str, Any]], tuple[float, float, float]]
     # Determinizations per decision by default: what the aims of docs/review.md allow
     # (one seat of a deal in 30 s of CPU for four Marriage players, 15 s for Tunisian 1v1).
     samples: int = 64

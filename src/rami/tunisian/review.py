@@ -123,6 +123,6 @@ HOOKS = ReviewHooks(
     deal_from_json=_deal_from_json,
     exact=_exact,
     why=_why,
-    thresholds=(3.0, 8.0, 15.0),  # deal points (T-10): an unopened hand pays 100
+    thresholds=lambda rules: (3.0, 8.0, 15.0),  # deal points: an unopened hand pays 100 (T-10)
     samples=192,
 )
