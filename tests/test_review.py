@@ -220,8 +220,9 @@ def test_a_rami_record_is_reviewed_from_its_human_seat(
     path.write_text(records.write(record), encoding="utf-8")
     code, out, _ = _run(capsys, "review", str(path), "--json", "--samples", "4")
     assert code == 0 and json.loads(out)["seat"] == 1
-    direct = review(rv.deal_of(state), 1, samples=4)
+    direct = review(state, 1, samples=4, cache=False)
     assert json.loads(out) == direct.to_json()
+    assert review(record.deals[0], 1, samples=4, cache=False).to_json() == direct.to_json()
     path.write_text("rami-record 1\nGame: chess\n", encoding="utf-8")
     code, _out, err = _run(capsys, "review", str(path))
     assert code == 2 and "line" in err and len(err.strip().splitlines()) == 1, err

@@ -20,7 +20,7 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -47,9 +47,11 @@ __all__ = [
     "Decision",
     "Label",
     "Progress",
+    "RecordedDeal",
     "Review",
     "ReviewDeal",
     "ReviewHooks",
+    "Reviewable",
     "Verdict",
     "cache_dir",
     "deal_of",
@@ -136,29 +138,67 @@ def _deals_of_record(path: Path, text: str) -> list[ReviewDeal]:
     record = records.read(text)  # RecordError (an InputError) names the line and the rule
     humans = [i for i, s in enumerate(record.seats) if s.kind == "human"]
     seat = humans[0] if len(humans) == 1 else None
-    out: list[ReviewDeal] = []
-    for deal in record.deals:
-        if not deal.revealed:
-            continue  # a deal in play: its cards are not in the record
-        doc = {
-            "game": deal.game,
-            "rules": dict(deal.rules),
-            "seats": deal.players,
-            "seed": deal.seed,
-            "dealer": deal.dealer,
-            "active": list(deal.active),
-            "actions": [m.action for m in deal.moves],
-        }
-        out.append(ReviewDeal(str(deal.game), doc, int(deal.number), seat))
+    out = [_recorded(deal, seat) for deal in record.deals if deal.revealed]
     if not out:
         raise InputError(f"{path}: no deal of this record is revealed yet (still in play)")
     return out
 
 
-def deal_of(deal: GameState | Mapping[str, Any] | ReviewDeal) -> ReviewDeal:
-    """A state (that saves itself), a deal document or a ``ReviewDeal``, as a ``ReviewDeal``."""
+@runtime_checkable
+class RecordedDeal(Protocol):
+    """A deal of a ``.rami`` record (``rami.records.DealRecord``) as the review reads it."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def rules(self) -> Mapping[str, Any]: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def active(self) -> Sequence[bool]: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    @property
+    def moves(self) -> Sequence[Any]: ...  # each with its ``action`` text
+
+
+def _recorded(deal: RecordedDeal, seat: int | None) -> ReviewDeal:
+    """A recorded deal whose seed is revealed, in the deal ``to_json`` layout."""
+    if deal.seed is None:
+        raise InputError(f"deal {deal.number} is still in play: its cards are not revealed")
+    doc = {
+        "game": deal.game,
+        "rules": dict(deal.rules),
+        "seats": deal.players,
+        "seed": deal.seed,
+        "dealer": deal.dealer,
+        "active": list(deal.active),
+        "actions": [str(m.action) for m in deal.moves],
+    }
+    return ReviewDeal(str(deal.game), doc, int(deal.number), seat)
+
+
+Reviewable = GameState | Mapping[str, Any] | RecordedDeal | ReviewDeal
+
+
+def deal_of(deal: Reviewable) -> ReviewDeal:
+    """A deal state (that saves itself), a deal document, a record's deal
+    (``rami.records.DealRecord``) or a ``ReviewDeal``, as a ``ReviewDeal``."""
     if isinstance(deal, ReviewDeal):
         return deal
+    if isinstance(deal, RecordedDeal) and not isinstance(deal, SavesItself):
+        return _recorded(deal, None)
     if isinstance(deal, Mapping):
         found = deals_from_json(deal)
         if len(found) != 1:
@@ -230,7 +270,7 @@ def _decisions(item: ReviewDeal, hooks: ReviewHooks, seat: int) -> list[tuple[in
 
 
 def review(
-    deal: GameState | Mapping[str, Any] | ReviewDeal,
+    deal: Reviewable,
     seat: int,
     progress: Progress | None = None,
     *,
