@@ -53,6 +53,15 @@ def _play(game: str, preset: str, seats: int, seed: int, plant: Any = None) -> A
     return state
 
 
+def _planted(game: str, preset: str, seats: int, plant: Any) -> Any:
+    """The first seeded deal (from seed 1) where ``plant`` found its moment."""
+    for seed in range(1, 40):
+        state = _play(game, preset, seats, seed, plant)
+        if not state.is_over:
+            return state
+    pytest.fail("no deal reached the planted position")
+
+
 def _skip_finish(view: Any) -> str | None:
     """A discard that breaks the finish the hand holds (M-9)."""
     legal = view["legal_actions"]
@@ -72,9 +81,8 @@ def _skip_going_out(view: Any) -> str | None:
 
 
 def test_a_skipped_marriage_finish_is_a_blunder() -> None:
-    """M-9: seed 2 of medium bots reaches a finish of seat 0; a discard breaks it."""
-    state = _play("marriage", "nepali", 4, 2, _skip_finish)
-    assert not state.is_over
+    """M-9: medium bots play until seat 0 can finish; it discards a card the finish needs."""
+    state = _planted("marriage", "nepali", 4, _skip_finish)
     taken = Action.parse(state.to_json()["actions"][-1])
     assert taken.kind == "discard"
     spec = get_game("marriage")
@@ -90,9 +98,25 @@ def test_a_skipped_marriage_finish_is_a_blunder() -> None:
     assert decision.loss >= hooks.thresholds(view["rules"])[2]
 
 
+def _draw_instead_of_a_finishing_take(view: Any) -> str | None:
+    """A blind draw when the pile's top card completes the hand (M-5, M-9)."""
+    hooks = get_game("marriage").review
+    assert hooks is not None
+    verdict = hooks().exact(view)
+    return "draw" if verdict is not None and verdict.best == Action("take") else None
+
+
+def test_not_taking_the_card_that_finishes_is_a_blunder_and_says_so() -> None:
+    state = _planted("marriage", "nepali", 4, _draw_instead_of_a_finishing_take)
+    got = review(state, 0, samples=SAMPLES)
+    last = got.decisions[-1]
+    assert (last.move, last.best, last.label) == ("draw", "take", "blunder"), last
+    assert last.why and last.why.endswith("finished your hand: take it")
+
+
 def test_a_skipped_tunisian_going_out_is_a_blunder_in_the_whole_review() -> None:
     """T-9: the last decision of the review (through ``review``) is the planted one."""
-    state = _play("tunisian", "1v1", 2, 1, _skip_going_out)
+    state = _planted("tunisian", "1v1", 2, _skip_going_out)
     got = review(state, 0, samples=SAMPLES)
     last = got.decisions[-1]
     assert last.index == len(state.to_json()["actions"]) - 1

@@ -124,5 +124,5 @@ HOOKS = ReviewHooks(
     exact=_exact,
     why=_why,
     thresholds=lambda rules: (3.0, 8.0, 15.0),  # deal points: an unopened hand pays 100 (T-10)
-    samples=192,
+    samples=128,
 )
