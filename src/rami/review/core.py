@@ -217,7 +217,12 @@ def _cross_fitted(
 def _playout(kit: BotKit[Any, Any], state: Any, move: Action, seat: int, stop: int) -> float:
     """``move``, then the seat's own policy and greedy for the others to the depth cut;
     the position's value for ``seat`` in the game's points."""
-    state.apply(move)
+    try:
+        state.apply(move)
+    except IllegalAction:
+        # A sample shows the seat its own view, so its legal moves are the view's; should
+        # a game's determinizer ever differ, the seat's own policy moves instead of a crash.
+        state.apply((kit.own_policy or kit.policy)(state))
     own = kit.own_policy or kit.policy
     steps = 0
     while not state.is_over and state.turn < stop and steps < 400:
