@@ -1,7 +1,7 @@
 """``rami review FILE``: each decision of one seat in a saved deal, valued from its view.
 
-FILE is a saved deal or match (the games' ``to_json`` documents) or a ``rami play``
-save; docs/review.md says what the figures mean. A Rich progress bar runs on standard
+FILE is a saved deal or match (the games' ``to_json`` documents), a ``rami play``
+save or a ``.rami`` record; docs/review.md says what the figures mean. A Rich progress bar runs on standard
 error while the decisions are valued; ``--json`` prints the review as JSON on standard
 output.
 """
@@ -27,7 +27,7 @@ _STYLE = {"good": "green", "inaccuracy": "yellow", "mistake": "dark_orange", "bl
 
 def review_command(
     file: Annotated[
-        Path, typer.Argument(help="A saved deal or match (JSON), or a rami play save.")
+        Path, typer.Argument(help="A saved deal or match (JSON), a rami play save, a .rami record.")
     ],
     seat: Annotated[
         int | None,
