@@ -1,9 +1,9 @@
 """``rami review FILE``: each decision of one seat in a saved deal, valued from its view.
 
 FILE is a saved deal or match (the games' ``to_json`` documents), a ``rami play``
-save or a ``.rami`` record; docs/review.md says what the figures mean. A Rich progress bar runs on standard
-error while the decisions are valued; ``--json`` prints the review as JSON on standard
-output.
+save or a ``.rami`` record; docs/review.md says what the figures mean. A Rich progress
+bar runs on standard error while the decisions are valued; ``--json`` prints the review
+as JSON on standard output.
 """
 
 from __future__ import annotations
