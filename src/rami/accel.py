@@ -109,7 +109,7 @@ def describe() -> str:
 
 def module_imports(path: Path) -> set[str]:
     """The modules ``path`` imports at module level (not those under ``try`` or ``if``)."""
-    found = set()
+    found: set[str] = set()
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
