@@ -4,6 +4,8 @@ Everything else about the package lives in pyproject.toml. A plain build compile
 nothing and needs no compiler; with ``RAMI_MYPYC=1`` set at build time the modules named
 in ``rami.accel.ACCELERATED_MODULES`` are compiled with mypyc (needs mypy and a C
 compiler), and the pure-Python modules ship alongside as the fallback and reference.
+The build needs the core alone: a module whose imports the build environment lacks (the
+RL encoders without numpy) stays Python (``rami.accel.unbuildable``).
 """
 
 from __future__ import annotations
