@@ -348,6 +348,8 @@ _SUIT_RUN_ENTRIES: GenerationMemo[int, tuple[MeldEntry, ...]] = GenerationMemo(
 _RUNS_HOLDING: GenerationMemo[int, tuple[MeldEntry, ...]] = GenerationMemo(
     1 << 15, name="tunisian.runs_holding", shared=True
 )
+_suit_run_table = _SUIT_RUN_ENTRIES.table  # read at the call sites (no call on a hit)
+_runs_holding_table = _RUNS_HOLDING.table
 _SUIT_RUNS: GenerationMemo[tuple[int, tuple[int, ...], bool], tuple[Meld, ...]] = GenerationMemo(
     1 << 14, name="tunisian.suit_runs", shared=True
 )
@@ -379,7 +381,9 @@ def meld_options_packed(key: int) -> list[MeldEntry]:
     for suit in range(4):
         chunk = (key >> (26 * suit)) & _SUIT_BITS
         if chunk:
-            out.extend(_suit_run_entries(suit, _run_pattern(chunk), has_joker))
+            pattern = _run_pattern(chunk)
+            runs = _suit_run_table.get(pattern | suit << 26 | has_joker << 28)  # inlined
+            out.extend(runs if runs is not None else _suit_run_entries(suit, pattern, has_joker))
     # the ranks held in two suits or more, from the presence bits of the four suits
     present = (key | key >> 1) & _PRESENT
     s0 = present & _RANK_BITS
@@ -408,7 +412,10 @@ def melds_holding(key: int, card: int) -> tuple[MeldEntry, ...]:
         return tuple(e for e in meld_options_packed(key) if JOKER in e[0].cards)
     has_joker = key >> 104 > 0
     suit, r = divmod(card, 13)
-    runs = _runs_holding(suit, _run_pattern((key >> (26 * suit)) & _SUIT_BITS), has_joker, card)
+    pattern = _run_pattern((key >> (26 * suit)) & _SUIT_BITS)
+    runs = _runs_holding_table.get(pattern | suit << 26 | has_joker << 28 | card << 29)
+    if runs is None:
+        runs = _runs_holding(suit, pattern, has_joker, card)
     shift = 2 * r
     held = (
         (key >> shift & 3 > 0)
