@@ -115,14 +115,16 @@ def dealer(game: str, preset: str, players: int) -> Callable[[int], GameState]:
 
 
 def hint(state: Any, rng: random.Random) -> None:
-    """The N-3 hint count of the seat to move, one time in twenty once it has seen."""
+    """The N-3 hint count of the seat to move, one turn in twenty (once it has seen)."""
     from rami.cards import counts, parse_card, parse_cards
     from rami.marriage.solver import missing
 
+    if rng.random() >= 0.05:  # drawn first: the view is built only when it is asked
+        return
     seat = state.to_move
     view = state.view(seat)
     me = view["seats"][seat] if seat is not None else {}
-    if me.get("seen") and view.get("tiplu") and rng.random() < 0.05:
+    if me.get("seen") and view.get("tiplu"):
         hand = parse_cards(" ".join(view["hand"]))
         shown = [parse_cards(" ".join(m)) for m in me.get("melds") or []]
         if len(hand) + sum(len(m) for m in shown) == 22 and me.get("path") != "dublees":
