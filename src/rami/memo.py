@@ -84,9 +84,10 @@ def is_pin(value: object) -> bool:
 #: Chosen on the memory bench against the warm self-play rate (docs/architecture.md).
 DEFAULT_BUDGET = 160_000
 
-#: What one memo entry costs, keys, values and the dict slot included, in bytes: the
-#: largest per-entry growth of the RSS measured on the memory bench (bench/solver_memory.py
-#: ``--per-entry``), rounded up, so a budget in MiB is an upper bound, not an average.
+#: What one memo entry costs, keys, values and the dict slot included, in bytes, as the
+#: budget in MiB counts it: Tunisian and cover entries (ints and small tuples) take about
+#: that (the RSS over 4,000 Tunisian deals grows about 0.85 MiB a budget MiB); indian
+#: entries are larger, about 290 bytes (docs/architecture.md, *Shared helpers*).
 ENTRY_BYTES = 160
 
 #: MiB every named memo holds at most with the default bounds: the shared budget plus the
