@@ -91,10 +91,10 @@ DEFAULT_BUDGET = 160_000
 ENTRY_BYTES = 160
 
 #: MiB every named memo holds at most with the default bounds: the shared budget plus the
-#: bounds reserved by the tables that start over together (about 367,000 entries, mostly
-#: the Tunisian search), 527,000 entries of ``ENTRY_BYTES``. ``RAMI_MEMO_MB`` or
+#: bounds reserved by the tables that start over together (about 217,000 entries, mostly
+#: the Tunisian search), 377,000 entries of ``ENTRY_BYTES``. ``RAMI_MEMO_MB`` or
 #: ``set_budget`` scale every bound by ``mib / DEFAULT_MB``.
-DEFAULT_MB = 80.0
+DEFAULT_MB = 60.0
 
 
 def _positive(mib: float) -> bool:
