@@ -85,11 +85,14 @@ ladder: $(STAMP)
 
 # Optional: the hot solver modules compiled with mypyc (needs a C compiler and the Python
 # headers; docs/accelerated.md). `rami --version` says which solvers run; `make pure`
-# removes the compiled modules again (the pure-Python ones are the reference).
-accel: $(STAMP)
-	$(BIN)/pip install --quiet 'setuptools>=77'
-	RAMI_MYPYC=1 $(BIN)/pip install --quiet --no-build-isolation --no-deps -e .
-	-$(BIN)/rami --version
+# removes the compiled modules again (the pure-Python ones are the reference). From a
+# fresh clone it needs the core alone (a venv with rami, mypy and setuptools); in a venv
+# with the rl extra (numpy) the RL encoders are compiled too.
+accel:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet 'setuptools>=77' 'mypy>=1.10'
+	RAMI_MYPYC=1 $(BIN)/pip install --quiet --no-build-isolation -e .
+	$(BIN)/rami --version
 
 pure:
 	find src -name '*.so' -delete

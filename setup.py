@@ -4,6 +4,8 @@ Everything else about the package lives in pyproject.toml. A plain build compile
 nothing and needs no compiler; with ``RAMI_MYPYC=1`` set at build time the modules named
 in ``rami.accel.ACCELERATED_MODULES`` are compiled with mypyc (needs mypy and a C
 compiler), and the pure-Python modules ship alongside as the fallback and reference.
+The build needs the core alone: a module whose imports the build environment lacks (the
+RL encoders without numpy) stays Python (``rami.accel.unbuildable``).
 """
 
 from __future__ import annotations
@@ -33,11 +35,18 @@ def ext_modules() -> list[Any]:
         from mypyc.build import mypycify
     except ImportError:
         sys.exit("RAMI_MYPYC=1 needs mypy (pip install mypy) and a C compiler")
-    names = runpy.run_path(str(HERE / "src" / "rami" / "accel.py"))["ACCELERATED_MODULES"]
+    accel = runpy.run_path(str(HERE / "src" / "rami" / "accel.py"))
+    names = accel["ACCELERATED_MODULES"]
     os.chdir(HERE)  # mypyc names modules from paths relative to the project
-    paths = ["src/" + name.replace(".", "/") + ".py" for name in names]
+    skipped = accel["unbuildable"](names, HERE / "src")
+    for name, why in skipped.items():
+        print(f"rami: {name} stays pure Python (needs {', '.join(why)}, not in the build)")
+    paths = ["src/" + n.replace(".", "/") + ".py" for n in names if n not in skipped]
+    # mypy checks only the compiled modules: what they import (rami.games names the CLI,
+    # web and RL hooks for type checking) is read silently, so the build needs the core
+    # alone, not the web, RL or database packages (issue 27).
     return mypycify(
-        paths,
+        ["--follow-imports=silent", *paths],
         opt_level=os.environ.get("RAMI_MYPYC_OPT", "3"),
         group_name="rami_accel",
     )

@@ -11,11 +11,22 @@ docs/accelerated.md. This module imports only the standard library: setup.py rea
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
+import sys
+from collections.abc import Callable, Sequence
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-__all__ = ["ACCELERATED_MODULES", "accelerated", "compiled_modules", "describe", "stale_modules"]
+__all__ = [
+    "ACCELERATED_MODULES",
+    "accelerated",
+    "compiled_modules",
+    "describe",
+    "stale_modules",
+    "unbuildable",
+]
 
 # The hot solver modules (profiled with bench/marriage_selfplay.py --profile,
 # bench/marriage_solver.py and bench/tunisian_opening.py) and the RL observation encoders
@@ -43,12 +54,18 @@ ACCELERATED_MODULES: tuple[str, ...] = marked_modules(Path(__file__).resolve().p
 
 def compiled_modules() -> list[str]:
     """The modules of ``ACCELERATED_MODULES`` that were loaded from an extension module."""
-    compiled = []
-    for name in ACCELERATED_MODULES:
-        origin = getattr(importlib.import_module(name), "__file__", None) or ""
-        if origin.endswith(tuple(EXTENSION_SUFFIXES)):
-            compiled.append(name)
-    return compiled
+    return [n for n in ACCELERATED_MODULES if _origin(n).endswith(tuple(EXTENSION_SUFFIXES))]
+
+
+def _origin(name: str) -> str:
+    """The file the module ``name`` is (or would be) loaded from, found without running
+    it: the encoders import numpy, which a core install lacks, and ``rami --version``
+    must answer there too."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return getattr(module, "__file__", None) or ""
+    spec = importlib.util.find_spec(name)
+    return (spec.origin if spec is not None else None) or ""
 
 
 def stale_modules() -> list[str]:
@@ -60,7 +77,7 @@ def stale_modules() -> list[str]:
     """
     stale = []
     for name in compiled_modules():
-        built = Path(importlib.import_module(name).__file__ or "")
+        built = Path(_origin(name))
         if {"site-packages", "dist-packages"} & set(built.parts):
             continue  # installed files: their times are the installer's, not edits
         source = built.with_name(name.rsplit(".", 1)[1] + ".py")
@@ -83,4 +100,48 @@ def describe() -> str:
     note = f"; older than their source: {', '.join(stale)}" if stale else ""
     if len(compiled) == len(ACCELERATED_MODULES):
         return f"solvers: mypyc-compiled ({len(compiled)} modules{note})"
-    return f"solvers: mypyc-compiled in part ({', '.join(compiled)}{note})"
+    pure = [name for name in ACCELERATED_MODULES if name not in compiled]
+    return (
+        f"solvers: mypyc-compiled ({len(compiled)} of {len(ACCELERATED_MODULES)} modules; "
+        f"pure Python: {', '.join(pure)}{note})"
+    )
+
+
+def module_imports(path: Path) -> set[str]:
+    """The modules ``path`` imports at module level (not those under ``try`` or ``if``)."""
+    found: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+def unbuildable(
+    names: Sequence[str], src: Path, present: Callable[[str], bool] | None = None
+) -> dict[str, list[str]]:
+    """The modules of ``names`` (dotted, their files under ``src``) that this build cannot
+    compile, each with why: a third-party package it imports at module level is absent
+    (``present`` says, by default whether it can be found: the RL encoders need numpy,
+    which the rl extra brings), or it imports one of ``names`` that cannot be compiled.
+
+    setup.py compiles the others, so the build needs the core alone (issue 27); the
+    modules left out run as Python.
+    """
+    exists = present or (lambda root: importlib.util.find_spec(root) is not None)
+    read = {n: module_imports(src / (n.replace(".", "/") + ".py")) for n in names}
+    out: dict[str, list[str]] = {}
+    for name, found in read.items():
+        roots = {m.split(".")[0] for m in found} - set(sys.stdlib_module_names)
+        absent = sorted(r for r in roots - {"rami", "__future__"} if not exists(r))
+        if absent:
+            out[name] = absent
+    changed = True
+    while changed:  # a module importing a left-out one is left out too
+        changed = False
+        for name, found in read.items():
+            if name not in out and found & out.keys():
+                out[name] = sorted(found & out.keys())
+                changed = True
+    return out

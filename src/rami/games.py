@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
     from rami.bots.kit import BotKit
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
+    from rami.review.hooks import ReviewHooks
     from rami.rl.hooks import OpenSpielHooks
     from rami.rl.observation import Encoder
     from rami.server.hooks import WebHooks
@@ -118,6 +119,9 @@ class Game:
     cli: Callable[[], CliCommands] | None = None
     terminal: Callable[[], TerminalHooks] | None = None
     web: Callable[[], WebHooks] | None = None
+    # The move-by-move review (rami.review, ``rami review``): saved deals, exact verdicts,
+    # one-line reasons and label thresholds; None means the game cannot be reviewed.
+    review: Callable[[], ReviewHooks] | None = None
     # Lobby and rules pages: one line of help per rules option (rule ids), and the
     # choices of the options that take one of a few values.
     option_help: Callable[[], Mapping[str, str]] | None = None

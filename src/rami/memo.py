@@ -23,7 +23,9 @@ from __future__ import annotations
 
 # rami: compiled with mypyc in the accelerated build
 import gc
+import math
 import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
@@ -34,11 +36,15 @@ __all__ = [
     "BoundedMemo",
     "GenerationMemo",
     "MemoBudget",
+    "budget_mib",
+    "capacity",
     "freeze_collector",
     "is_pin",
     "registered",
     "reserved",
     "rules_of",
+    "scaled",
+    "set_budget",
     "stored",
     "total_entries",
 ]
@@ -77,6 +83,62 @@ def is_pin(value: object) -> bool:
 #: Entries the shared solver memos hold in all (``RAMI_MEMO_BUDGET`` overrides it).
 #: Chosen on the memory bench against the warm self-play rate (docs/architecture.md).
 DEFAULT_BUDGET = 160_000
+
+#: What one memo entry costs, keys, values and the dict slot included, in bytes, as the
+#: budget in MiB counts it: Tunisian and cover entries (ints and small tuples) take about
+#: that (the RSS over 4,000 Tunisian deals grows about 0.85 MiB a budget MiB); indian
+#: entries are larger, about 290 bytes (docs/architecture.md, *Shared helpers*).
+ENTRY_BYTES = 160
+
+#: MiB every named memo holds at most with the default bounds: the shared budget plus the
+#: bounds reserved by the tables that start over together (about 217,000 entries, mostly
+#: the Tunisian search), 377,000 entries of ``ENTRY_BYTES``. ``RAMI_MEMO_MB`` or
+#: ``set_budget`` scale every bound by ``mib / DEFAULT_MB``.
+DEFAULT_MB = 60.0
+
+
+def _positive(mib: float) -> bool:
+    return math.isfinite(mib) and mib > 0
+
+
+def _mib_setting() -> float | None:
+    """``RAMI_MEMO_MB`` as a positive number of MiB, or None (unset, or said on stderr
+    and ignored when it is not one)."""
+    text = os.environ.get("RAMI_MEMO_MB", "").strip()
+    if not text:
+        return None
+    try:
+        mib = float(text)
+    except ValueError:
+        mib = 0.0
+    if _positive(mib):
+        return mib
+    print(
+        f"rami: RAMI_MEMO_MB={text!r} is not a positive number of MiB; "
+        f"the solver caches keep the default budget ({DEFAULT_MB:g} MiB)",
+        file=sys.stderr,
+    )
+    return None
+
+
+_SCALE = [(_mib_setting() or DEFAULT_MB) / DEFAULT_MB]  # a list: set_budget changes it
+
+
+def scaled(size: int) -> int:
+    """``size`` entries (a default bound) scaled by the memory budget, at least 16
+    (or ``size`` if less)."""
+    return max(min(size, 16), int(size * _SCALE[0]))
+
+
+def budget_mib() -> float:
+    """The memory budget of all the named memos together, in MiB."""
+    return _SCALE[0] * DEFAULT_MB
+
+
+def capacity() -> int:
+    """Entries the named memos may hold in all under the budget: the shared budget plus
+    every bound reserved outside it (a pinned table's one extra entry aside)."""
+    return BUDGET.limit + reserved()
 
 
 class MemoBudget:
@@ -128,13 +190,14 @@ class MemoBudget:
 class BoundedMemo(Generic[K, V]):
     """A thread-safe LRU map holding at most ``size`` entries."""
 
-    __slots__ = ("_data", "_lock", "bound", "hits", "misses", "name", "shared", "size")
+    __slots__ = ("_data", "_lock", "bound", "default", "hits", "misses", "name", "shared", "size")
 
     def __init__(self, size: int, *, name: str = "") -> None:
         if size < 1:
             raise ValueError("a memo holds at least one entry")
-        self.size = size
-        self.bound = size
+        self.default = size
+        self.size = scaled(size) if name else size
+        self.bound = self.size
         self.name = name
         self.shared = False
         self._data: OrderedDict[K, V] = OrderedDict()
@@ -189,6 +252,7 @@ class GenerationMemo(Generic[K, V]):
         "_lock",
         "base",
         "bound",
+        "default",
         "generations",
         "name",
         "pinned",
@@ -209,8 +273,10 @@ class GenerationMemo(Generic[K, V]):
     ) -> None:
         if size < 1:
             raise ValueError("a memo holds at least one entry")
-        self.size = size
-        self.bound = bound or size
+        self.default = (size, bound or size)
+        # a named memo's bounds follow the memory budget (``set_budget``)
+        self.size = scaled(size) if name else size
+        self.bound = scaled(bound or size) if name else bound or size
         self.base: dict[K, V] = dict(base or {})
         self.table: dict[K, V] = dict(self.base)
         self.generations = 0
@@ -286,12 +352,37 @@ class GenerationMemo(Generic[K, V]):
 
 def _budget_limit() -> int:
     text = os.environ.get("RAMI_MEMO_BUDGET", "")
-    return int(text) if text.isdigit() and int(text) > 0 else DEFAULT_BUDGET
+    return int(text) if text.isdigit() and int(text) > 0 else scaled(DEFAULT_BUDGET)
 
 
 #: The budget every ``shared`` memo draws on.
 BUDGET = MemoBudget(_budget_limit())
 _REGISTRY: list[BoundedMemo[Any, Any] | GenerationMemo[Any, Any]] = []
+
+
+def set_budget(mib: float) -> None:
+    """Bound every named memo by about ``mib`` MiB in all (``RAMI_MEMO_MB`` at start-up).
+
+    Every bound (the shared budget, each table's size and reserved bound) is scaled by
+    ``mib / DEFAULT_MB``; a table over its new size starts a new generation now, and the
+    shared tables give room at the next store. Memos only save work: answers do not
+    change, a smaller budget costs speed. Raises ``ValueError`` unless ``mib > 0``.
+    """
+    if not _positive(mib):
+        raise ValueError(f"a memo budget is a positive number of MiB, not {mib!r}")
+    _SCALE[0] = mib / DEFAULT_MB
+    BUDGET.resize(scaled(DEFAULT_BUDGET))
+    for memo in _REGISTRY:
+        if isinstance(memo, GenerationMemo):
+            size, bound = memo.default
+            memo.size, memo.bound = scaled(size), scaled(bound)
+            if len(memo.table) - len(memo.base) > memo.size:
+                memo.new_generation()
+        else:
+            memo.size = memo.bound = scaled(memo.default)
+            with memo._lock:
+                while len(memo._data) > memo.size:
+                    memo._data.popitem(last=False)
 
 
 def registered() -> list[BoundedMemo[Any, Any] | GenerationMemo[Any, Any]]:

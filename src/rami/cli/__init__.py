@@ -14,6 +14,7 @@ from typer.exceptions import TyperException
 
 from rami.cli import calc, demo, ladder, ledger, play, records, serve, simulate, train
 from rami.cli.hooks import CliCommands
+from rami.cli.review import review_command
 from rami.games import all_games
 
 _HELP = f"{' and '.join(g.title for g in all_games())}: play, score, analyse, simulate."
@@ -79,6 +80,7 @@ app.add_typer(calc.analyze_app, name="analyze")
 app.add_typer(demo.demo_app, name="demo")
 app.add_typer(play.play_app, name="play")
 app.add_typer(ledger.ledger_app, name="ledger")
+app.command("review")(review_command)
 app.command(name="serve")(serve.serve)
 app.command("simulate")(simulate.simulate)
 app.command("ladder")(ladder.ladder)

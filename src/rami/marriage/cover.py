@@ -40,7 +40,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Final, NamedTuple
 
 from rami.cards import CARDS, KINDS, Card
-from rami.memo import GenerationMemo
+from rami.memo import GenerationMemo, scaled
 from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
 
 __all__ = ["arrange3", "discards3", "show_discards3"]
@@ -1539,7 +1539,7 @@ def reset_memos() -> None:
     The bounds are read again from ``_MEMO_LIMIT``."""
     for table in _memo_tables():
         memo = _GENERATIONS[id(table)]
-        memo.size = _size(table)
+        memo.size = scaled(_size(table))
         memo.new_generation()
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from rami.bots.kit import BotKit
     from rami.cli.hooks import CliCommands
     from rami.play.hooks import TerminalHooks
+    from rami.review.hooks import ReviewHooks
     from rami.rl.hooks import OpenSpielHooks
     from rami.rl.observation import Encoder
     from rami.server.hooks import WebHooks
@@ -133,6 +134,12 @@ def _openspiel() -> OpenSpielHooks:
     return HOOKS
 
 
+def _review() -> ReviewHooks:
+    from rami.marriage.review import HOOKS
+
+    return HOOKS
+
+
 def _web() -> WebHooks:
     from rami.marriage.web import HOOKS
 
@@ -192,6 +199,7 @@ GAME = Game(
     cli=_cli,
     terminal=_terminal,
     web=_web,
+    review=_review,
     observation=_observation,
     openspiel=_openspiel,
     ledger=_ledger,

@@ -45,6 +45,7 @@ from rami.cards import (
 )
 from rami.engine import Action, Chance, DealResult, Event, EventData, as_action, chance_rng
 from rami.errors import IllegalAction, InputError, NotYourTurn, Reason
+from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
 from rami.tunisian.melds import (
     Meld,
@@ -144,6 +145,21 @@ _VALUE_SHIFT = _JOKER_SHIFT + 3  # a memo key: the packed hand, the value above 
 _best_cache: dict[int, int] = {}
 _options_cache: dict[int, tuple[MeldEntry, ...]] = {}
 _reach_cache: dict[int, bool] = {}
+# Each is bounded through the solvers' memory budget (rami.memo: ``RAMI_MEMO_MB``).
+_BEST = GenerationMemo.over(_best_cache, _CACHE_LIMIT, name="tunisian.game.best", shared=True)
+_OPTIONS = GenerationMemo.over(
+    _options_cache, _CACHE_LIMIT, name="tunisian.game.options", shared=True
+)
+_REACH = GenerationMemo.over(_reach_cache, _CACHE_LIMIT, name="tunisian.game.reach", shared=True)
+_LAY_OFFS = GenerationMemo.over(
+    _lay_off_cache, _CACHE_LIMIT, name="tunisian.game.lay_offs", shared=True
+)
+_MELD_ACTIONS = GenerationMemo.over(
+    _meld_actions, _CACHE_LIMIT, name="tunisian.game.meld_actions", shared=True
+)
+_ACTION_TEXTS = GenerationMemo.over(
+    _action_texts, _CACHE_LIMIT, name="tunisian.game.action_texts", shared=True
+)
 
 
 def _unpack(key: int) -> list[int]:
@@ -181,9 +197,7 @@ def _best_value(key: int) -> int:
     if value is None:
         opening = best_opening(_unpack(key))
         value = opening.value if opening is not None else 0
-        if len(_best_cache) >= _CACHE_LIMIT:
-            _best_cache.clear()
-        _best_cache[key] = value
+        _BEST.remember(key, value)
     return value
 
 
@@ -198,9 +212,7 @@ def _reaches(key: int, value: int) -> bool:
         if opening_bound(key) < value:
             return False
         found = opening_searched_packed(key, value)
-        if len(_reach_cache) >= _CACHE_LIMIT:
-            _reach_cache.clear()
-        _reach_cache[memo] = found
+        _REACH.remember(memo, found)
     return found
 
 
@@ -222,9 +234,7 @@ def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
             len(m.cards) < size and _reaches(key - delta, value - v)
             for m, delta, v in melds_holding(key, c)
         )
-        if len(_reach_cache) >= _CACHE_LIMIT:
-            _reach_cache.clear()
-        _reach_cache[memo] = found
+        _REACH.remember(memo, found)
     return found
 
 
@@ -250,9 +260,7 @@ def _opening_through(key: int, size: int, c: int, value: int) -> tuple[Meld, ...
             assert other is not None
             melds = (m, *other.melds)
             break
-    if len(_reach_cache) >= _CACHE_LIMIT:
-        _reach_cache.clear()
-    _reach_cache[memo] = melds is not None
+    _REACH.remember(memo, melds is not None)
     return melds
 
 
@@ -298,9 +306,7 @@ def _options(key: int) -> tuple[MeldEntry, ...]:
     found = _options_cache.get(key)
     if found is None:
         found = tuple(meld_options_packed(key))
-        if len(_options_cache) >= _CACHE_LIMIT:
-            _options_cache.clear()
-        _options_cache[key] = found
+        _OPTIONS.remember(key, found)
     return found
 
 
@@ -343,9 +349,7 @@ def _lay_offs(
                 if new is not None:
                     swaps.append((c, new))
         found = (tuple(adds), tuple(swaps))
-        if len(_lay_off_cache) >= _CACHE_LIMIT:
-            _lay_off_cache.clear()
-        _lay_off_cache[meld] = found
+        _LAY_OFFS.remember(meld, found)
     return found
 
 
@@ -353,9 +357,7 @@ def _meld_action(cards: tuple[Card, ...]) -> Action:
     """``Action("meld", cards)``, made once per meld."""
     act = _meld_actions.get(cards)
     if act is None:
-        if len(_meld_actions) >= _CACHE_LIMIT:
-            _meld_actions.clear()
-        act = _meld_actions[cards] = Action("meld", cards)
+        act = _MELD_ACTIONS.remember(cards, Action("meld", cards))
     return act
 
 
@@ -371,9 +373,7 @@ def _text_of(act: Action) -> str:
     """``str(act)``, remembered per action."""
     text = _action_texts.get(act)
     if text is None:
-        if len(_action_texts) >= _CACHE_LIMIT:
-            _action_texts.clear()
-        text = _action_texts[act] = str(act)
+        text = _ACTION_TEXTS.remember(act, str(act))
     return text
 
 

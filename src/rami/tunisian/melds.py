@@ -22,11 +22,12 @@ from __future__ import annotations
 # rami: compiled with mypyc in the accelerated build
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
 
 from rami.cards import CARDS, JOKER, KINDS, Card, parse_cards
 from rami.errors import IllegalAction
+from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH, ACE_LOW, POSITIONS, kind_at, positions
 
 __all__ = [
@@ -351,11 +352,30 @@ def _run_pattern(chunk: int) -> int:
     return ((chunk | chunk >> 1) & _RANK_BITS) | (chunk & 2)
 
 
-@lru_cache(maxsize=1 << 14)
+# The remembered listings below are bounded by the solvers' memory budget (rami.memo).
+_SUIT_RUN_ENTRIES: GenerationMemo[int, tuple[MeldEntry, ...]] = GenerationMemo(
+    1 << 14, name="tunisian.suit_run_entries", shared=True
+)
+_RUNS_HOLDING: GenerationMemo[int, tuple[MeldEntry, ...]] = GenerationMemo(
+    1 << 15, name="tunisian.runs_holding", shared=True
+)
+_suit_run_table = _SUIT_RUN_ENTRIES.table  # read at the call sites (no call on a hit)
+_runs_holding_table = _RUNS_HOLDING.table
+_SUIT_RUNS: GenerationMemo[tuple[int, tuple[int, ...], bool], tuple[Meld, ...]] = GenerationMemo(
+    1 << 14, name="tunisian.suit_runs", shared=True
+)
+
+
 def _suit_run_entries(suit: int, chunk: int, has_joker: bool) -> tuple[MeldEntry, ...]:
-    """``_suit_runs`` of one suit's packed counts, as entries."""
-    suit_counts = tuple((chunk >> (2 * r)) & 3 for r in range(13))
-    return tuple(_entry(m) for m in _suit_runs(suit, suit_counts, has_joker))
+    """``_suit_runs`` of one suit's packed counts (a ``_run_pattern``), as entries."""
+    key = chunk | suit << 26 | has_joker << 28
+    found = _SUIT_RUN_ENTRIES.table.get(key)
+    if found is None:
+        suit_counts = tuple((chunk >> (2 * r)) & 3 for r in range(13))
+        found = _SUIT_RUN_ENTRIES.remember(
+            key, tuple(_entry(m) for m in _suit_runs(suit, suit_counts, has_joker))
+        )
+    return found
 
 
 @cache
@@ -372,7 +392,9 @@ def meld_options_packed(key: int) -> list[MeldEntry]:
     for suit in range(4):
         chunk = (key >> (26 * suit)) & _SUIT_BITS
         if chunk:
-            out.extend(_suit_run_entries(suit, _run_pattern(chunk), has_joker))
+            pattern = _run_pattern(chunk)
+            runs = _suit_run_table.get(pattern | suit << 26 | has_joker << 28)  # inlined
+            out.extend(runs if runs is not None else _suit_run_entries(suit, pattern, has_joker))
     # the ranks held in two suits or more, from the presence bits of the four suits
     present = (key | key >> 1) & _PRESENT
     s0 = present & _RANK_BITS
@@ -401,7 +423,10 @@ def melds_holding(key: int, card: int) -> tuple[MeldEntry, ...]:
         return tuple(e for e in meld_options_packed(key) if JOKER in e[0].cards)
     has_joker = key >> 104 > 0
     suit, r = divmod(card, 13)
-    runs = _runs_holding(suit, _run_pattern((key >> (26 * suit)) & _SUIT_BITS), has_joker, card)
+    pattern = _run_pattern((key >> (26 * suit)) & _SUIT_BITS)
+    runs = _runs_holding_table.get(pattern | suit << 26 | has_joker << 28 | card << 29)
+    if runs is None:
+        runs = _runs_holding(suit, pattern, has_joker, card)
     shift = 2 * r
     held = (
         (key >> shift & 3 > 0)
@@ -414,9 +439,15 @@ def melds_holding(key: int, card: int) -> tuple[MeldEntry, ...]:
     return runs
 
 
-@lru_cache(maxsize=1 << 15)
 def _runs_holding(suit: int, chunk: int, has_joker: bool, card: int) -> tuple[MeldEntry, ...]:
-    return tuple(e for e in _suit_run_entries(suit, chunk, has_joker) if card in e[0].cards)
+    key = chunk | suit << 26 | has_joker << 28 | card << 29
+    found = _RUNS_HOLDING.table.get(key)
+    if found is None:
+        found = _RUNS_HOLDING.remember(
+            key,
+            tuple(e for e in _suit_run_entries(suit, chunk, has_joker) if card in e[0].cards),
+        )
+    return found
 
 
 @cache
@@ -425,9 +456,16 @@ def _sets_holding(rank: int, held: int, has_joker: bool, suit: int) -> tuple[Mel
     return tuple(e for e in _rank_set_entries(rank, held, has_joker) if card in e[0].cards)
 
 
-@lru_cache(maxsize=1 << 14)
 def _suit_runs(suit: int, suit_counts: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
     """The runs of ``meld_options`` in one suit (counts of its A … K), remembered."""
+    key = (suit, suit_counts, has_joker)
+    found = _SUIT_RUNS.table.get(key)
+    if found is None:
+        found = _SUIT_RUNS.remember(key, _suit_runs_of(suit, suit_counts, has_joker))
+    return found
+
+
+def _suit_runs_of(suit: int, suit_counts: tuple[int, ...], has_joker: bool) -> tuple[Meld, ...]:
     out: list[Meld] = []
     ace = suit_counts[0]
     held = (0, *suit_counts, ace)

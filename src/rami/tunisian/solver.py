@@ -36,7 +36,7 @@ from threading import Lock
 from typing import Any
 
 from rami.cards import JOKER, KINDS
-from rami.memo import GenerationMemo
+from rami.memo import GenerationMemo, scaled
 from rami.runs import ACE_HIGH, ACE_LOW, POSITIONS, RUN_KINDS, positions
 from rami.tunisian.melds import (
     POSITION_VALUE,
@@ -72,7 +72,7 @@ _NATMASK = _J1 - 1
 _LOW = sum(1 << (2 * k) for k in range(52))
 _NEG = -(10**9)
 # Entries kept between calls before a table is emptied (a few tens of MB at most).
-_MEMO_LIMIT = 100_000  # each search memo
+_MEMO_LIMIT = 50_000  # each search memo (100,000 bought no speed, and 15 MiB of RSS)
 _TABLE_LIMIT = 20_000  # each table of suit patterns
 _OPTIONS_LIMIT = 50_000  # the option tables together
 
@@ -492,7 +492,7 @@ def _options(key: int, i: int) -> tuple[_Option, ...]:
             else (delta, value, _spent(value, desc), desc)
             for delta, joker, value, desc in _candidates(key, i, bool(key & _JMASK))
         )
-        if _option_count >= _OPTIONS_LIMIT:
+        if _option_count >= _OPTION_MEMOS[0].size:  # _OPTIONS_LIMIT, scaled (rami.memo)
             for each in _OPTION_MEMOS:
                 each.new_generation()
             _option_count = 0
@@ -657,7 +657,8 @@ def _most(key: int) -> int:
 
 def _check_size() -> None:
     """Empty the search memos when they grow large (only between searches)."""
-    if len(_bounds) >= _MEMO_LIMIT or len(_exact) >= _MEMO_LIMIT:
+    limit = _SEARCH_MEMOS[0].size  # _MEMO_LIMIT, scaled by the memory budget (rami.memo)
+    if len(_bounds) >= limit or len(_exact) >= limit:
         for memo in _SEARCH_MEMOS:
             memo.new_generation()
 
@@ -708,14 +709,18 @@ def _best_opening_packed(start: int) -> Opening | None:
 
 def clear_cache() -> None:
     """Forget everything remembered between calls (for timing cold searches); the
-    tables' bounds are read again from ``_TABLE_LIMIT``."""
+    tables' bounds are read again from ``_TABLE_LIMIT``, ``_MEMO_LIMIT`` and
+    ``_OPTIONS_LIMIT`` (scaled by the memory budget, ``rami.memo``)."""
     global _option_count
     with _searching:
         _best_opening_packed.cache_clear()
-        _SUIT_FACTS.size = _CHUNK_VALUES.size = _TABLE_LIMIT  # the bounds read again
+        _SUIT_FACTS.size = _CHUNK_VALUES.size = scaled(_TABLE_LIMIT)  # the bounds read again
         for memo in (*_SEARCH_MEMOS, _RUN_GAINS, _SUIT_FACTS, _CHUNK_VALUES):
+            if memo in _SEARCH_MEMOS:
+                memo.size = scaled(_MEMO_LIMIT)
             memo.new_generation()
         for each in _OPTION_MEMOS:
+            each.size = scaled(_OPTIONS_LIMIT)
             each.new_generation()
         _option_count = 0
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard, cast
 
 from rami.cards import CARDS
 from rami.errors import InputError
+from rami.memo import GenerationMemo
 from rami.tunisian.melds import Meld
 from rami.tunisian.rules import TunisianRules
 from rami.view_cache import ViewCache, action_texts
@@ -122,21 +123,19 @@ def _rules_json(rules: TunisianRules, cache: ViewCache) -> RulesJson:
 
 
 _MELD_PARTS: dict[Meld, tuple[str, tuple[str, ...], int, str | None]] = {}
-_MELD_PARTS_CAP = 100_000  # emptied when full: a memo, not a leak
+_MELD_PARTS_CAP = 100_000  # a memo, not a leak: bounded by the memory budget (rami.memo)
+_MELD_PARTS_MEMO = GenerationMemo.over(
+    _MELD_PARTS, _MELD_PARTS_CAP, name="tunisian.view.meld_parts", shared=True
+)
 
 
 def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> MeldJson:
     """A table meld as JSON: its index, cards, owner seat, value and joker role."""
     parts = _MELD_PARTS.get(meld)
     if parts is None:  # melds are frozen: their texts and value are computed once
-        if len(_MELD_PARTS) >= _MELD_PARTS_CAP:
-            _MELD_PARTS.clear()
         joker_as = None if meld.joker_as is None else _TEXT[meld.joker_as]
-        parts = _MELD_PARTS[meld] = (
-            meld.kind,
-            tuple([_TEXT[c] for c in meld.cards]),
-            meld.value,
-            joker_as,
+        parts = _MELD_PARTS_MEMO.remember(
+            meld, (meld.kind, tuple([_TEXT[c] for c in meld.cards]), meld.value, joker_as)
         )
     kind, cards, value, joker_as = parts
     return {
