@@ -9,7 +9,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from test_table_ui_browser import axe_serious as table_axe
 from rami.games import get_game
 from rami.records import SeatInfo, match_record, read, write
 from rami.server import ServerConfig, create_app
-from rami.server.replays import ReviewJobs, real_reviewer, review_available
+from rami.server.replays import ReviewJobs, real_reviewer
 
 browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
 
@@ -46,21 +46,6 @@ def axe_serious(page: Any) -> list[str]:
             pytest.fail("axe-core is not installed: run `make test` (npm ci)")
         return []
     return table_axe(page)
-
-
-def slow_fake(doc: Mapping[str, Any], seat: int, progress: Callable[[int, int], None]) -> Any:
-    """A stand-in review (until ``rami.review`` is on this branch): the real JSON shape,
-    progress over about two seconds."""
-    moves = list(doc["actions"])[:3]
-    for i in range(4):
-        progress(i, 4)
-        time.sleep(0.5)
-    progress(4, 4)
-    decisions = [
-        {"index": i, "move": m, "best": m, "loss": 0.0, "stderr": 0.0, "label": "good", "why": None}
-        for i, m in enumerate(moves)
-    ]
-    return {"seat": seat, "decisions": decisions, "points_lost": 0.0, "accuracy": 100.0}
 
 
 def two_deals() -> str:
@@ -85,10 +70,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     patch = pytest.MonkeyPatch()
     patch.setenv("RAMI_CACHE_DIR", str(db.parent / "reviews"))  # not the user's cache
     app = create_app(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0))
-    # a quick review: few determinizations per decision (the real one when it is here)
-    app.state.review_jobs = ReviewJobs(
-        real_reviewer(samples=4) if review_available() else slow_fake
-    )
+    # the real review (rami.review in its own process), with few determinizations
+    app.state.review_jobs = ReviewJobs(real_reviewer(samples=4))
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 from test_server_ws import hello, is_state, new_table, until
 
 from rami.server import ServerConfig, create_app
-from rami.server.replays import ReviewJobs, real_reviewer, review_available
+from rami.server.replays import ReviewJobs, real_reviewer
 
 Message = dict[str, Any]
 
@@ -326,10 +326,12 @@ def test_a_finished_deal_shows_while_the_next_one_stays_hidden(client: TestClien
     assert checked["deals"][0]["frames"] == first[0]["frames"]
 
 
-@pytest.mark.skipif(not review_available(), reason="rami.review is not on this branch yet")
-def test_the_real_review_runs_in_a_child_process_with_progress(client: TestClient) -> None:
+def test_the_real_review_runs_in_a_child_process_with_progress(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``rami.review`` (from the seat's view only) in a spawned process: the server's
     interpreter never runs it; progress and the JSON of ``rami review --json`` come back."""
+    monkeypatch.setenv("RAMI_CACHE_DIR", str(tmp_path / "reviews"))  # not the user's cache
     client.app.state.review_jobs = ReviewJobs(real_reviewer(samples=4))  # type: ignore[attr-defined]
     code, token, _made = finished_table(client)
     link = link_of(client, code)["link"]

@@ -9,13 +9,13 @@ the server's interpreter lock (in a thread it delayed the tables' event loop).
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import sys
 from typing import Any
 
 from rami.errors import InputError
+from rami.review import ReviewDeal, review
 
 __all__ = ["main"]
 
@@ -30,11 +30,10 @@ def main() -> int:
         os.nice(10)  # the tables come first
     try:
         request = json.loads(sys.stdin.readline())
-        module: Any = importlib.import_module("rami.review")
         doc = dict(request["doc"])
         seat = int(request["seat"])
-        item = module.ReviewDeal(str(doc["game"]), doc, 1, seat)
-        result = module.review(
+        item = ReviewDeal(str(doc["game"]), doc, 1, seat)
+        result = review(
             item,
             seat,
             lambda done, total: _say({"progress": [done, total]}),

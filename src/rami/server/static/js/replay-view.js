@@ -456,7 +456,7 @@ function renderReview(review) {
   const out = [];
   const n = review.decisions.length;
   out.push(el("p", "strong review-summary", t("review_summary", {
-    lost: review.points_lost,
+    lost: Number(review.points_lost).toFixed(1),
     n,
     per: n ? (review.points_lost / n).toFixed(2) : "0",
     accuracy: review.accuracy,
