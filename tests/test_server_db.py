@@ -44,7 +44,8 @@ def test_old_databases_are_upgraded_and_keep_their_tables(
         record = store.load("OLD123")
         assert record is not None and record.invite is None
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
+        assert "rami_replay_links" in inspect(store.engine).get_table_names()  # replay links
     finally:
         store.close()
     Store(db_url).close()  # a second start is a no-op

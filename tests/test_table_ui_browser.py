@@ -191,6 +191,7 @@ def test_axe_finds_no_serious_violation_on_any_page_in_any_language(
                 ("table", f"/t/{code}#token={token}", "body[data-version]"),
                 ("rules", "/rules/marriage/nepali", "body[data-ready]"),
                 ("score", "/score", "body[data-ready]"),
+                ("replay", "/replay", "body[data-ready]"),  # issue 24's replay page
             ):
                 page.goto(base_url + url)
                 page.wait_for_selector(ready)

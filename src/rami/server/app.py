@@ -50,6 +50,8 @@ from rami.server.protocol import (
     TableSummary,
 )
 from rami.server.ratelimit import Limiter
+from rami.server.replays import created as replay_link_created
+from rami.server.replays import router as replays_router
 from rami.server.rules_info import client_folders, games_info, rules_summary
 from rami.server.score_api import router as score_router
 from rami.server.secret import load_secret, secret_path
@@ -184,6 +186,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             gc.set_threshold(*thresholds)
             if listener is not None:
                 listener.stop()
+            reviews = getattr(app.state, "review_jobs", None)
+            if reviews is not None:
+                reviews.close()
             await app.state.manager.close()
             store.close()
 
@@ -203,6 +208,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         app.mount(f"/static/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(score_router)  # the scorekeeper: /score, /api/score/… (issue 15)
+    app.include_router(replays_router)  # replay links /r/{id}, record checks, reviews (issue 24)
     app.include_router(install_router)  # the manifest and the app shell's worker (issue 21)
     add_solo_routes(app)  # solo play in the browser, no server moves: /solo (issue 26)
 
@@ -311,6 +317,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         invite = secrets.token_urlsafe(12)
         await asyncio.to_thread(mgr.store.set_invite, live.record.id, invite)
         live.record.invite = invite
+        await asyncio.to_thread(replay_link_created, mgr.store, live.record.id, seat)
         url = table_url(request, live.code)
         return {
             "code": live.code,

@@ -84,6 +84,12 @@ ERROR_CODES = {
     "bad_token": 403,  # the token belongs to no seat of this table
     "bad_invite": 403,  # joining an invite-only table without its invite
     "no_table": 404,
+    "no_replay": 404,  # no replay link with that id (counted like a missing table)
+    "private": 403,  # the table's creator keeps its replays private
+    "not_creator": 403,  # only the table's creator may change that
+    "bad_record": 400,  # a .rami record that does not read (the message names the line)
+    "no_job": 404,  # no such review
+    "busy": 503,  # too many reviews at once
     "too_large": 413,  # a body or message over the size limit
     "headers_too_large": 431,
     "rate_limited": 429,  # too many requests from this client: wait and try again

@@ -7,6 +7,7 @@ import { actionLabel, cardElement, cardName, cardRow, containsAll, parseAction }
 import { HandOrder } from "./hand.js";
 import { languageSwitcher, levelLabel, pickLanguage, setLanguage, t, translatePage } from "./i18n.js";
 import { logEntry } from "./log_text.js";
+import { addReplayLink, addReplayPrivacy } from "./replay-link.js";
 import { avatar, backsFan, ringTimer } from "./felt.js";
 import { animateChanges, settle, snapshot } from "./motion.js";
 import { markTerms } from "./terms.js";
@@ -1034,6 +1035,7 @@ function renderRecordLink(body) {
     link.setAttribute("download", `rami-${code}.rami`);
     $("replay-button").after(link);
   }
+  addReplayLink(code, mine?.token, link, state.table?.shuffle?.deal); // issue 24: /r/{id}
   const shuffle = state.table?.shuffle;
   if (shuffle && shuffle.seed !== null && shuffle.seed !== undefined) {
     const line = el("p", "muted small shuffle-revealed", t("shuffle_revealed", {
@@ -1124,6 +1126,7 @@ function renderInvite() {
   $("timer-setting").textContent = secs ? t("turn_timer_is", { n: secs }) : t("turn_timer_off");
   $("start").hidden = !(table.status === "waiting" && mySeat() !== null);
   $("rules-link").href = `/rules/${table.game}/${table.preset}`;
+  if (token && mySeat() !== null) addReplayPrivacy(code, token, $("invite"));
   // a waiting table opens the invite drawer once, so the creator sees how to invite
   if (table.status === "waiting" && mySeat() !== null && !renderInvite.opened) {
     renderInvite.opened = true;
