@@ -156,6 +156,12 @@ def test_the_creator_makes_replays_private_and_only_the_tables_seats_open_them(
     assert client.get(f"/api/replays/{link}/record").status_code == 403
     assert client.get(f"/api/replays/{link}/verify").status_code == 403
     assert client.get(f"/api/replays/{link}", headers=bearer(joined["token"])).status_code == 200
+    # The table's code alone no longer gives the finished deals either (record and replay).
+    for path in (f"/api/tables/{code}/record", f"/api/tables/{code}/replay"):
+        closed = client.get(path)
+        assert closed.status_code == 403 and closed.json()["error"]["code"] == "private"
+    seat_record = client.get(f"/api/tables/{code}/record", headers=bearer(joined["token"]))
+    assert seat_record.status_code == 200
     assert link_of(client, code)["private"] is True  # stored
     bad = client.put(
         f"/api/tables/{code}/replay-privacy", json={"private": "x"}, headers=bearer(token)
@@ -163,6 +169,7 @@ def test_the_creator_makes_replays_private_and_only_the_tables_seats_open_them(
     assert bad.status_code in (400, 422)
     client.put(f"/api/tables/{code}/replay-privacy", json={"private": False}, headers=bearer(token))
     assert client.get(f"/api/replays/{link}").status_code == 200
+    assert client.get(f"/api/tables/{code}/record").status_code == 200
 
 
 def test_the_link_and_its_privacy_survive_a_restart(db_url: str) -> None:

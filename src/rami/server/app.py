@@ -50,6 +50,7 @@ from rami.server.protocol import (
     TableSummary,
 )
 from rami.server.ratelimit import Limiter
+from rami.server.replays import check_replays_open
 from rami.server.replays import created as replay_link_created
 from rami.server.replays import router as replays_router
 from rami.server.rules_info import client_folders, games_info, rules_summary
@@ -488,6 +489,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     ) -> dict[str, object]:
         """A finished deal move by move, every hand shown (nothing is hidden once it is over)."""
         live = await find(request, mgr, code, token)
+        await check_replays_open(mgr.store, live, token)
         return {"deal": deal, "frames": await mgr.replay(live, deal)}
 
     @app.get(
@@ -499,12 +501,15 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def get_record(
         code: str,
         request: Request,
+        token: Token,
         mgr: Manager,
         ascii: Annotated[bool, Query(description="cards as 10C, QH; ASCII only")] = False,
     ) -> Response:
         """The table's open .rami record (docs/records.md): finished deals in full with
-        their seeds and salts; the deal in play only as its public moves and commitment."""
-        live = await find(request, mgr, code)  # counted like every table look-up
+        their seeds and salts; the deal in play only as its public moves and commitment.
+        Private replays: only with a seat's token."""
+        live = await find(request, mgr, code, token)  # counted like every table look-up
+        await check_replays_open(mgr.store, live, token)
         text = await mgr.record(live, ascii)
         filename = f"rami-{live.code}.rami"
         return Response(

@@ -128,6 +128,15 @@ def ensure_link(store: Store, table_id: int, creator_seat: int | None = None) ->
     return made
 
 
+async def check_replays_open(store: Store, live: LiveTable, token: str | None) -> None:
+    """Refuse the table-code paths to its finished deals (``/api/tables/{code}/record``
+    and ``/replay``) when the creator keeps the replays private and ``token`` opens no
+    seat of the table: privacy would mean little if the code alone still gave them."""
+    row = await asyncio.to_thread(_row, store, table_id=live.record.id)
+    if row is not None and row.private and not _opens_seat(live, token):
+        raise TableError("private", "the table's creator keeps its replays private")
+
+
 def set_private(store: Store, table_id: int, private: bool) -> None:
     with store._writing() as conn:
         conn.execute(update(links_t).where(links_t.c.table_id == table_id).values(private=private))

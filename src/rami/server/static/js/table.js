@@ -1033,6 +1033,7 @@ function renderRecordLink(body) {
     link.id = "record-download";
     link.href = `/api/tables/${encodeURIComponent(code)}/record`;
     link.setAttribute("download", `rami-${code}.rami`);
+    link.addEventListener("click", downloadRecord);
     $("replay-button").after(link);
   }
   addReplayLink(code, mine?.token, link, state.table?.shuffle?.deal); // issue 24: /r/{id}
@@ -1045,6 +1046,25 @@ function renderRecordLink(body) {
     line.style.overflowWrap = "anywhere"; // the 64-digit commitment wraps on a phone
     $("result-body").append(line);
   }
+}
+
+// A seated player's download carries the seat's token (a link cannot), so that it still
+// works when the table's creator keeps the replays private.
+async function downloadRecord(event) {
+  const token = mine?.token;
+  if (!token) return; // a spectator: the plain link
+  event.preventDefault();
+  const link = event.currentTarget;
+  const response = await fetch(link.href, { headers: { Authorization: `Bearer ${token}` } });
+  if (!response.ok) return toast(t("replay_download_failed"));
+  const url = URL.createObjectURL(await response.blob());
+  const a = el("a");
+  a.href = url;
+  a.download = link.getAttribute("download");
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 function scoreboard() {
