@@ -78,7 +78,7 @@ class SoloTable:
     players: int
     seed: int
     level: str
-    name: str = "You"
+    name: str = "Player"
     log: list[tuple[str, int | None, str]] = field(default_factory=list)
     match: Match = field(init=False)
     bots: dict[int, SeatBot] = field(default_factory=dict, init=False)
@@ -96,7 +96,7 @@ class SoloTable:
         level: str = DEFAULT_LEVEL,
         seed: int | None = None,
         players: int | None = None,
-        name: str = "You",
+        name: str = "Player",
     ) -> SoloTable:
         """A fresh table; ``InputError`` (one line) for a game, preset or level it lacks."""
         spec = get_game(game)
@@ -156,7 +156,7 @@ class SoloTable:
             ):
                 raise TypeError
             table = cls(get_game(str(doc["game"])), rules, players, seed, level)
-            table.name = _clean_name(str(doc.get("name") or "You"))
+            table.name = _clean_name(str(doc.get("name") or "Player"))
             for entry in entries:
                 kind, seat, data = entry
                 table._replay(str(kind), seat if isinstance(seat, int) else None, str(data))
@@ -420,6 +420,6 @@ def _parse(raw: str | Mapping[str, object]) -> Mapping[str, object]:
     return message
 
 
-def _clean_name(name: str | None, fallback: str = "You") -> str:
+def _clean_name(name: str | None, fallback: str = "Player") -> str:
     text = " ".join((name or "").split())[:40]
     return text or fallback
