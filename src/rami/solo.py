@@ -28,6 +28,7 @@ from rami.server.aids import table_aids
 from rami.server.arrange import arrange_hand
 from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
 from rami.server.hints import hint_for
+from rami.server.messages import CLIENT_TYPES, REACTIONS
 from rami.views import GameView, RulesJson
 
 __all__ = ["SOLO_LEVELS", "SoloError", "SoloTable", "score_ledger_text"]
@@ -39,20 +40,6 @@ ACTION = "action"
 NEXT_DEAL = "next_deal"
 MAX_ACTION_TEXT = 200
 HINT_LEVEL = "greedy"
-CLIENT_TYPES = (
-    "hello",
-    "action",
-    "next_deal",
-    "start",
-    "hint",
-    "ping",
-    "resume",
-    "auto",
-    "react",
-    "rematch",
-    "arrange",
-)
-REACTIONS = ("hello", "nice", "oops", "hurry", "thanks", "gg")
 
 Message = dict[str, object]
 

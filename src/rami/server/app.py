@@ -22,12 +22,12 @@ from typing import Annotated
 from fastapi import Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 
 from rami.errors import InputError
 from rami.games import all_games
 from rami.memo import freeze_collector
+from rami.server.bearer import Token
 from rami.server.config import ServerConfig, default_db_url
 from rami.server.guards import Guard, Refusals, link_host_allowed
 from rami.server.install import router as install_router
@@ -68,22 +68,12 @@ STATIC = Path(__file__).parent / "static"
 HELLO_TIMEOUT = 30.0
 GC_THRESHOLDS = (50_000, 50, 1000)
 
-_bearer = HTTPBearer(auto_error=False, description="the seat's secret token")
 _ERRORS: dict[int | str, dict[str, object]] = {
     400: {"model": ErrorResponse},
     403: {"model": ErrorResponse},
     404: {"model": ErrorResponse},
     409: {"model": ErrorResponse},
 }
-
-
-def _token(
-    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
-    return creds.credentials if creds is not None else None
-
-
-Token = Annotated[str | None, Depends(_token)]
 
 
 def _manager(request: Request) -> TableManager:

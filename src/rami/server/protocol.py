@@ -13,6 +13,7 @@ from typing import Literal, NotRequired, TypedDict
 from pydantic import BaseModel, ConfigDict, Field
 
 from rami.games import all_games, game_names
+from rami.server.messages import CLIENT_TYPES, EMOJIS, PHRASES, REACTIONS
 
 __all__ = [
     "CLIENT_TYPES",
@@ -44,26 +45,6 @@ __all__ = [
     "TableSummary",
 ]
 
-#: Message types a client may send over the WebSocket.
-CLIENT_TYPES = (
-    "hello",
-    "action",
-    "next_deal",
-    "start",
-    "hint",
-    "ping",
-    "resume",
-    "auto",
-    "react",
-    "rematch",
-    "arrange",
-)
-
-#: Preset reactions a seat may send (the page words them in each language): quick
-#: phrases, then emoji (the page shows the emoji and names it in the reader's language).
-PHRASES = ("hello", "nice", "oops", "hurry", "thanks", "gg")
-EMOJIS = ("smile", "laugh", "wow", "sad", "clap", "thumbs_up")
-REACTIONS = PHRASES + EMOJIS
 
 #: Error codes, the same over HTTP (in ``{"error": {...}}``) and the WebSocket.
 ERROR_CODES = {

@@ -30,9 +30,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, String, Table, select, update
 from sqlalchemy.exc import IntegrityError
@@ -41,6 +40,7 @@ from rami.errors import InputError
 from rami.games import get_game
 from rami.records import DealRecord, MatchRecord, Move, read, verify_record
 from rami.records.render import _deal as _deal_lines
+from rami.server.bearer import Token
 from rami.server.protocol import ErrorResponse, TableError
 from rami.server.ratelimit import Limiter
 from rami.server.storage import Store, metadata
@@ -440,22 +440,12 @@ class ReviewJobs:
 # --------------------------------------------------------------------------- HTTP
 
 router = APIRouter()
-_bearer = HTTPBearer(auto_error=False, description="the seat's secret token")
 _ERRORS: dict[int | str, dict[str, object]] = {
     400: {"model": ErrorResponse},
     403: {"model": ErrorResponse},
     404: {"model": ErrorResponse},
     429: {"model": ErrorResponse},
 }
-
-
-def _token(
-    creds: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
-    return creds.credentials if creds is not None else None
-
-
-Token = Annotated[str | None, Depends(_token)]
 
 
 class _Model(BaseModel):
