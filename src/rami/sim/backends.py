@@ -57,24 +57,30 @@ def _run_pool(
     return [results[i] for i in range(len(jobs))]
 
 
-def _run_ray(
-    config: TableConfig, jobs: Sequence[Job], workers: int, on_result: OnResult
-) -> list[GameResult]:
+def _start_ray(workers: int) -> tuple[Any, bool]:
+    """Ray, and whether this call started it (then the caller shuts it down): the
+    cluster named by ``RAY_ADDRESS``, else a local one of ``workers`` CPUs."""
     try:
         import ray
     except ImportError:
         raise InputError(
             "the ray backend needs Ray: pip install 'rami[ray]' (or use --backend local)"
         ) from None
-    started = False
-    if not ray.is_initialized():
-        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-        address = os.environ.get("RAY_ADDRESS")
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        started = True
+    if ray.is_initialized():
+        return ray, False
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    address = os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    return ray, True
+
+
+def _run_ray(
+    config: TableConfig, jobs: Sequence[Job], workers: int, on_result: OnResult
+) -> list[GameResult]:
+    ray, started = _start_ray(workers)
     try:
         remote = ray.remote(num_cpus=1)(play_job)
         config_ref = ray.put(config)
@@ -182,21 +188,7 @@ def _ray_tasks(
     results: dict[int, R],
     callback: Callable[[int, R], None],
 ) -> None:
-    try:
-        import ray
-    except ImportError:
-        raise InputError(
-            "the ray backend needs Ray: pip install 'rami[ray]' (or use --backend local)"
-        ) from None
-    started = False
-    if not ray.is_initialized():
-        os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-        address = os.environ.get("RAY_ADDRESS")
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        started = True
+    ray, started = _start_ray(workers)
     try:
         remote = ray.remote(num_cpus=1)(fn)
         index: dict[Any, int] = {}
