@@ -60,7 +60,7 @@ test: $(STAMP) chromium postgresql $(AXE) lint static
 	$(BIN)/pytest
 
 # Every bench runs; the target fails if any of them failed.
-bench: $(STAMP)
+bench: $(STAMP) $(AXE)
 	$(BIN)/pip install --quiet 'rlcard==1.2.*'  # the peer that bench/rl_env.py compares with
 	@failed=""; for f in bench/*.py; do $(BIN)/python $$f || failed="$$failed $$f"; done; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed" >&2; exit 1; fi

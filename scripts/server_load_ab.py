@@ -6,8 +6,8 @@ rows are printed as they come and then side by side. Extra arguments go to
 ``server_load.py`` as they are. The old checkout: ``git worktree add --detach
 /tmp/oldsrv <commit>``.
 
-    python bench/server_load_ab.py --old-src /tmp/oldsrv/src --rounds 2 -- --tables 400
-    python bench/server_load_ab.py --old-src /tmp/oldsrv/src -- --tables 200 --humans 4
+    python scripts/server_load_ab.py --old-src /tmp/oldsrv/src --rounds 2 -- --tables 400
+    python scripts/server_load_ab.py --old-src /tmp/oldsrv/src -- --tables 200 --humans 4
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent / "bench"
 
 
 def one_run(src: str, extra: list[str]) -> tuple[str, str]:
