@@ -67,13 +67,19 @@ def _contexts_bypass_csp() -> None:
     plain = Browser.new_context
     if getattr(plain, "bypasses_csp", False):
         return
+    plain_page = Browser.new_page  # makes its own context, not through new_context
 
     def new_context(self: Browser, **options: Any) -> Any:
         options.setdefault("bypass_csp", True)
         return plain(self, **options)
 
+    def new_page(self: Browser, **options: Any) -> Any:
+        options.setdefault("bypass_csp", True)
+        return plain_page(self, **options)
+
     new_context.bypasses_csp = True  # type: ignore[attr-defined]
     Browser.new_context = new_context  # type: ignore[method-assign,assignment]
+    Browser.new_page = new_page  # type: ignore[method-assign,assignment]
 
 
 _contexts_bypass_csp()

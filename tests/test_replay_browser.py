@@ -198,7 +198,14 @@ def test_replay_link_arrow_keys_verify_and_a_review_with_progress(
         mine.wait_for_selector("body[data-ready='1']")
         assert mine.locator("#replay-seats .seat-box").count() == 2
         # a .rami file opened in the replay page; a bad one names its line
-        text = httpx.get(f"{base_url}/api/tables/{code}/record", timeout=10).text
+        # private now: the table's code alone gets no record, a seat's token does
+        closed = httpx.get(f"{base_url}/api/tables/{code}/record", timeout=10)
+        assert closed.status_code == 403
+        text = httpx.get(
+            f"{base_url}/api/tables/{code}/record",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        ).text
         good = tmp_path / "deal.rami"
         good.write_text(text, encoding="utf-8")
         bad = tmp_path / "bad.rami"

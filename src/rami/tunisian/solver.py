@@ -985,6 +985,11 @@ def can_go_out(
         # that only the cyclic collector would free, with thousands of memo entries,
         # at each bot decision; its passes stop a server's event loop (bench/server_load).
         # Emptying its own cell breaks the cycle: the memo goes by reference counting.
-        cells = search.__closure__ or ()
-        cells[search.__code__.co_freevars.index("search")].cell_contents = None
+        # mypyc's compiled closures have no ``__closure__``: there the memo is emptied,
+        # which leaves the collector only the nested functions' few objects.
+        cells = getattr(search, "__closure__", None)
+        if cells:
+            cells[search.__code__.co_freevars.index("search")].cell_contents = None
+        else:
+            memo.clear()
     return value >= 0 if opened else value >= need

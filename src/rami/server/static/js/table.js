@@ -12,7 +12,7 @@ import { avatar, backsFan, ringTimer } from "./felt.js";
 import { animateChanges, settle, snapshot } from "./motion.js";
 import { markTerms } from "./terms.js";
 import { playSound, setSoundOn, soundOn as soundIsOn, unlock } from "./sound.js";
-import { openSocket, tableApi, tableCode, tableHref } from "./transport.js";
+import { openSocket, solo, tableApi, tableCode, tableHref } from "./transport.js";
 
 const $ = (id) => document.getElementById(id);
 const code = tableCode(); // a server table's /t/CODE, or a solo table (transport.js)
@@ -1013,7 +1013,8 @@ function renderResult() {
   }
   close.textContent = t("close_result");
   close.hidden = shown.live;
-  if (shown.live) renderRecordLink(body); // the shuffle revealed is the live deal's
+  // The record and the replay link are a server table's (a solo table has no server).
+  if (shown.live && !solo) renderRecordLink(body); // the shuffle revealed is the live deal's
 }
 
 function closeResult() {
@@ -1146,7 +1147,7 @@ function renderInvite() {
   $("timer-setting").textContent = secs ? t("turn_timer_is", { n: secs }) : t("turn_timer_off");
   $("start").hidden = !(table.status === "waiting" && mySeat() !== null);
   $("rules-link").href = `/rules/${table.game}/${table.preset}`;
-  if (token && mySeat() !== null) addReplayPrivacy(code, token, $("invite"));
+  if (token && mySeat() !== null && !solo) addReplayPrivacy(code, token, $("invite"));
   // a waiting table opens the invite drawer once, so the creator sees how to invite
   if (table.status === "waiting" && mySeat() !== null && !renderInvite.opened) {
     renderInvite.opened = true;
