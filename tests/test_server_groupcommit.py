@@ -63,6 +63,26 @@ def test_queued_moves_of_many_tables_share_one_commit_and_resolve_only_after_it(
         group.close()
 
 
+def test_a_cancelled_waiter_does_not_stop_the_writer(store: Store) -> None:
+    """A request cancelled while its move waits (its socket closed, the server stopping)
+    cancels its future; the writer stores the move and goes on with the next ones (setting
+    a cancelled future raises: it once ended the thread, and every later commit with it)."""
+    first, second = make_tables(store, 2)
+    group = GroupCommitter(store)
+    log: list[EventRecord] = []
+    try:
+        with store._write_lock:  # both queue behind a commit in progress
+            gone = write(group, first, EventRecord(1, "action", 0, "draw"), log)
+            assert gone.cancel()
+        write(group, second, EventRecord(1, "action", 0, "draw"), log).result(timeout=10)
+        assert group._thread.is_alive()
+        later = write(group, first, EventRecord(2, "action", 0, "discard 7♣"), log)
+        later.result(timeout=10)
+        assert [e.data for e in store.events_since(first.id, 0)[0]] == ["draw", "discard 7♣"]
+    finally:
+        group.close()
+
+
 def test_a_taken_sequence_number_fails_alone(store: Store) -> None:
     a, b, c = make_tables(store, 3)
     store.append_event(b.id, 1, "action", 0, "draw")

@@ -95,9 +95,14 @@ class GroupCommitter:
                     stop = True
                     break
                 batch.append(item)
-            ready = [p for p in batch if self._prepare(p)]
-            if ready:
-                self._commit(ready)
+            try:
+                ready = [p for p in batch if self._prepare(p)]
+                if ready:
+                    self._commit(ready)
+            except Exception as exc:  # the writer thread must outlive any one batch
+                log.exception("group commit: a batch failed unexpectedly")
+                for p in batch:
+                    _resolve(p.done, exc)
             if stop:
                 return
 
@@ -106,7 +111,7 @@ class GroupCommitter:
         try:
             p.table_id, p.event = p.prepare()
         except Exception as exc:
-            p.done.set_exception(exc)
+            _resolve(p.done, exc)
             return False
         return True
 
@@ -132,9 +137,19 @@ class GroupCommitter:
         try:
             p.settle(p.event, error)
         except Exception as exc:
-            p.done.set_exception(exc)
+            _resolve(p.done, exc)
             return
+        _resolve(p.done, error)
+
+
+def _resolve(done: concurrent.futures.Future[None], error: BaseException | None) -> None:
+    """Give the waiter its answer, unless it stopped waiting: a request cancelled (its
+    socket closed, the server stopping) cancels its future, and setting a cancelled
+    future raises, which would end the writer thread and every later commit with it."""
+    try:
         if error is not None:
-            p.done.set_exception(error)
+            done.set_exception(error)
         else:
-            p.done.set_result(None)
+            done.set_result(None)
+    except concurrent.futures.InvalidStateError:
+        pass
