@@ -22,7 +22,12 @@ function inline(text, parent) {
   for (const part of parts) {
     if (part.startsWith("**") && part.endsWith("**") && part.length > 4) parent.append(el("strong", "", part.slice(2, -2)));
     else if (part.startsWith("*") && part.endsWith("*") && part.length > 2) parent.append(el("em", "", part.slice(1, -1)));
-    else if (part.startsWith("`") && part.endsWith("`") && part.length > 2) parent.append(el("code", "", part.slice(1, -1)));
+    else if (part.startsWith("`") && part.endsWith("`") && part.length > 2) {
+      // Cards (`7♣ 8♣ 9♣`) read left to right as on the table, in Arabic text too.
+      const code = el("code", "", part.slice(1, -1));
+      code.dir = "ltr";
+      parent.append(code);
+    }
     else parent.append(part);
   }
 }
