@@ -84,7 +84,7 @@ function markdown(text, root) {
       continue;
     }
     const heading = /^(#{1,4})\s+(.*)$/.exec(line);
-    const item = /^\s*(?:[-*]|\d+\.|[१२३४५६७८९]+\.)\s+(.*)$/.exec(line);
+    const item = /^\s*([-*]|\d+\.|[१२३४५६७८९]+\.)\s+(.*)$/.exec(line);
     if (heading) {
       list = para = null;
       const h = el(`h${Math.min(heading[1].length + 1, 5)}`);
@@ -92,9 +92,11 @@ function markdown(text, root) {
       root.append(h);
     } else if (item) {
       para = null;
-      if (!list) root.append((list = el("ul")));
+      // numbered steps keep their numbers (an <ol>, in the reader's digits)
+      const tag = /^[-*]$/.test(item[1]) ? "UL" : "OL";
+      if (!list || list.tagName !== tag) root.append((list = el(tag.toLowerCase())));
       const li = el("li");
-      inline(item[1], li);
+      inline(item[2], li);
       list.append(li);
     } else if (!line.trim()) {
       list = para = null;
