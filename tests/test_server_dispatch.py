@@ -32,9 +32,9 @@ from rami.server.messages import (
 
 def test_every_client_type_has_a_typed_message_and_one_handler() -> None:
     dispatch = SocketDispatch(cast(Any, None), cast(Any, None), cast(Any, None), cast(Any, None))
-    assert CLIENT_TYPES == tuple(CLIENT_MESSAGES)
+    assert tuple(CLIENT_MESSAGES) == CLIENT_TYPES
     assert set(dispatch.handlers) == set(CLIENT_TYPES)
-    assert all(kind.TYPE == name for name, kind in CLIENT_MESSAGES.items())
+    assert all(name == kind.TYPE for name, kind in CLIENT_MESSAGES.items())
 
 
 def test_a_message_is_read_into_its_type_with_its_fields_as_sent() -> None:
