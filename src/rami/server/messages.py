@@ -13,7 +13,7 @@ spectator's move is refused as ``spectator`` before its text is looked at).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
 __all__ = [
@@ -50,7 +50,8 @@ class ClientMessage:
 
     @classmethod
     def from_json(cls, doc: Mapping[str, object], ref: Ref) -> ClientMessage:
-        return cls(ref)
+        """The message with each field after ``ref`` read from the JSON key of its name."""
+        return cls(ref, *(doc.get(name) for name in _PAYLOADS[cls.TYPE]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +61,6 @@ class Hello(ClientMessage):
     TYPE = "hello"
     token: object = None
 
-    @classmethod
-    def from_json(cls, doc: Mapping[str, object], ref: Ref) -> ClientMessage:
-        return cls(ref, doc.get("token"))
-
 
 @dataclass(frozen=True, slots=True)
 class PlayAction(ClientMessage):
@@ -71,10 +68,6 @@ class PlayAction(ClientMessage):
 
     TYPE = "action"
     action: object = None
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, object], ref: Ref) -> ClientMessage:
-        return cls(ref, doc.get("action"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,10 +112,6 @@ class Auto(ClientMessage):
     TYPE = "auto"
     seat: object = None
 
-    @classmethod
-    def from_json(cls, doc: Mapping[str, object], ref: Ref) -> ClientMessage:
-        return cls(ref, doc.get("seat"))
-
 
 @dataclass(frozen=True, slots=True)
 class React(ClientMessage):
@@ -130,10 +119,6 @@ class React(ClientMessage):
 
     TYPE = "react"
     key: object = None
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, object], ref: Ref) -> ClientMessage:
-        return cls(ref, doc.get("key"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +151,11 @@ CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
         Rematch,
         Arrange,
     )
+}
+
+#: The JSON keys each type reads: its fields after ``ref``.
+_PAYLOADS = {
+    name: tuple(f.name for f in fields(kind)[1:]) for name, kind in CLIENT_MESSAGES.items()
 }
 
 #: Message types a client may send over the WebSocket.
