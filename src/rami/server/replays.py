@@ -45,9 +45,8 @@ from rami.server.live import LiveTable
 from rami.server.protocol import ErrorResponse, TableError
 from rami.server.ratelimit import Limiter
 from rami.server.replay import open_record
-from rami.server.routes.common import STATIC, find
+from rami.server.routes.common import STATIC, client, find, manager
 from rami.server.storage import Store, metadata
-from rami.server.tables import TableManager
 from rami.views import GameView
 
 __all__ = [
@@ -483,15 +482,6 @@ class ReviewRequest(_Model):
     deal: int = Field(ge=1, le=10_000, description="the deal, from 1")
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
-
-
-def _manager(request: Request) -> TableManager:
-    found: TableManager = request.app.state.manager
-    return found
-
-
 def _jobs(request: Request) -> ReviewJobs:
     jobs = getattr(request.app.state, "review_jobs", None)
     if jobs is None:
@@ -501,7 +491,7 @@ def _jobs(request: Request) -> ReviewJobs:
 
 
 async def _table(request: Request, code: str, token: str | None) -> LiveTable:
-    return await find(request, _manager(request), code, token)
+    return await find(request, manager(request), code, token)
 
 
 async def _link(request: Request, link: str, token: str | None) -> tuple[LinkRow, LiveTable]:
@@ -509,12 +499,12 @@ async def _link(request: Request, link: str, token: str | None) -> tuple[LinkRow
     unknown id is a miss, and a client out of misses is refused unless its token opens
     a seat of that table. A private link opens only with such a token."""
     limiter: Limiter = request.app.state.limiter
-    who = _client(request)
+    who = client(request)
     blocked = limiter.out_of_misses(who)
     if blocked is not None and not token:
         raise blocked
     limiter.count_lookup(who)
-    mgr = _manager(request)
+    mgr = manager(request)
     row = None
     if 8 <= len(link) <= 32:
         row = await asyncio.to_thread(_row, mgr.store, link=link)
@@ -561,7 +551,7 @@ async def get_replay_link(code: str, request: Request, token: Token) -> dict[str
     """The table's replay link (made on first use); ``creator`` for its creator's token."""
     live = await _table(request, code, token)
     seat = live.seat_for_token(token)
-    row = await asyncio.to_thread(ensure_link, _manager(request).store, live.record.id)
+    row = await asyncio.to_thread(ensure_link, manager(request).store, live.record.id)
     return {
         "link": row.link,
         "url": _url(request, row.link),
@@ -583,7 +573,7 @@ async def put_replay_privacy(
     its creator's seat only."""
     live = await _table(request, code, token)
     seat = live.seat_for_token(token)
-    store = _manager(request).store
+    store = manager(request).store
     row = await asyncio.to_thread(ensure_link, store, live.record.id)
     if seat is None or seat != row.creator_seat:
         raise TableError("not_creator", "only the table's creator can change who sees its replays")

@@ -16,7 +16,17 @@ from rami.server.protocol import ErrorResponse, TableError
 from rami.server.ratelimit import Limiter
 from rami.server.tables import TableManager
 
-__all__ = ["ERRORS", "STATIC", "Manager", "client", "config", "find", "table_url"]
+__all__ = [
+    "ERRORS",
+    "STATIC",
+    "Manager",
+    "client",
+    "config",
+    "find",
+    "invited",
+    "manager",
+    "table_url",
+]
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -28,12 +38,13 @@ ERRORS: dict[int | str, dict[str, object]] = {
 }
 
 
-def _manager(request: Request) -> TableManager:
+def manager(request: Request) -> TableManager:
+    """The app's table manager (made by its lifespan)."""
     found: TableManager = request.app.state.manager
     return found
 
 
-Manager = Annotated[TableManager, Depends(_manager)]
+Manager = Annotated[TableManager, Depends(manager)]
 
 
 def config(request: Request) -> ServerConfig:
