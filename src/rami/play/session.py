@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from rami.bots import Bot, make_bot
+from rami.bots import STRENGTHS, Bot, make_bot
 from rami.engine import Action, chance_rng
 from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.games import Match, get_game
@@ -45,7 +45,7 @@ from rami.views import GameView, Standing
 
 __all__ = ["LEVELS", "Session", "Settings", "default_delay", "make_console"]
 
-LEVELS = ("easy", "medium", "hard", "expert")  # the bot levels a person chooses from
+LEVELS = STRENGTHS  # the bot levels a person chooses from (rami.bots)
 LEDGER_ROWS = 8  # deals listed in the ledger panel (an 80 × 24 screen)
 
 

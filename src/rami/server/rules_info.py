@@ -106,7 +106,7 @@ def learned_seat_levels(
 ) -> list[dict[str, object]]:
     """The shipped learned levels (``learned:NAME``) of a preset, each with the seat count
     it was trained for, so the lobby offers a model only at the table it fits. The server
-    still judges a table's levels itself (``rami.server.tables``); none without numpy."""
+    still judges a table's levels itself (``rami.server.lifecycle``); none without numpy."""
     return [{"level": level, "players": n} for level, n in _learned(game, preset, players)]
 
 
