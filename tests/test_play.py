@@ -303,12 +303,22 @@ def test_recent_lines_since_the_previous_turn() -> None:
         "seat": 0,
         "to_move": 0,
         "history": [
-            {"seat": 1, "event": "seat 1 deals; 5♣ is turned up"},
+            {
+                "seat": 1,
+                "event": "seat 1 deals; 5♣ is turned up",
+                "code": "deals_turned",
+                "args": {"seat": 1, "card": "5♣"},
+            },
             {"seat": 0, "move": "draw 4♠"},
             {"seat": 0, "move": "discard 9♣"},
             {"seat": 1, "move": "take"},
             {"seat": 1, "move": "discard 2♦"},
-            {"seat": 1, "event": "seat 1 sees the tiplu"},
+            {
+                "seat": 1,
+                "event": "seat 1 sees the tiplu",
+                "code": "sees",
+                "args": {"seat": 1},
+            },
             {"seat": 0, "move": "draw 7♥"},
         ],
     }

@@ -22,9 +22,9 @@ from rami.marriage.view import MarriageSeatView, MarriageView, marriage_view
 from rami.play.commands import legal_actions
 from rami.play.hooks import TerminalHooks
 from rami.play.panels import Ledger, panel_table
-from rami.play.render import Frame, card_text, cards_text, meld_text, table_melding
+from rami.play.render import Frame, card_text, cards_text, meld_text
 from rami.play.session import Session
-from rami.views import GameView, SeatView, Standing, own_seat
+from rami.views import GameView, HistoryEntry, SeatView, Standing, own_seat
 
 __all__ = ["HOOKS"]
 
@@ -178,8 +178,13 @@ def table_lines(view: GameView, names: Sequence[str]) -> list[str]:
     return lines or ["nobody has shown or laid a meld yet"]
 
 
-def help_lines(table_melding: bool) -> list[str]:
-    """The Marriage commands of ``help``."""
+def table_melding(view: GameView) -> bool:
+    """Indian Marriage: melds go on the table after seeing (M-10)."""
+    return bool((view.get("rules") or {}).get("table_melding"))
+
+
+def help_lines(view: GameView) -> list[str]:
+    """The Marriage commands of ``help`` (laying on the table in Indian Marriage, M-10)."""
     lines: list[str] = []
     lines += [
         "show              list the pure melds you may show (then a number)",
@@ -188,7 +193,7 @@ def help_lines(table_melding: bool) -> list[str]:
         "finish K♦         finish, discarding K♦; 'finish' alone lists the discards",
         "expose 6h / pass  expose a dealt tunnela / pass (right after the deal)",
     ]
-    if table_melding:
+    if table_melding(view):
         lines += [
             "lay 5h 6h 7h      lay a meld on the table after seeing",
             "lay 8h @2         add 8♥ to your table meld @2 (also: add 8h @2)",
@@ -297,7 +302,17 @@ def quick_lay(session: Session, view: GameView) -> None:
         session.screen.notes.append(("error", "you cannot show now (type ? for a hint)"))
 
 
+def step_news(view: GameView, entry: HistoryEntry) -> list[str]:
+    """Seeing shows the seat the tiplu (M-7)."""
+    tiplu = view.get("tiplu")
+    mine = (entry.get("args") or {}).get("seat") == view.get("seat")
+    if entry.get("code") == "sees" and mine and tiplu:
+        return [f"You see the tiplu: {tiplu}."]
+    return []
+
+
 HOOKS = TerminalHooks(
+    step_news=step_news,
     seat_line=seat_line,
     status_line=status_line,
     own_lines=own_lines,

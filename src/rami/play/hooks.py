@@ -17,7 +17,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from rami.games import get_game
-from rami.views import GameView, SeatView, Standing
+from rami.views import GameView, HistoryEntry, SeatView, Standing
 
 if TYPE_CHECKING:
     from rami.play.panels import Ledger
@@ -68,7 +68,7 @@ class TerminalHooks:
     standing_text: Callable[[Standing, int], str] = _no_text
     # Pages: ``table`` (every meld in sight) and ``help`` (the game's commands).
     table_lines: Callable[[View, Sequence[str]], list[str]] = _no_lines
-    help_lines: Callable[[bool], list[str]] = _no_lines
+    help_lines: Callable[[View], list[str]] = _no_lines
     # ``?``: advice from the solvers on the seat's own cards (never raises).
     hint_lines: Callable[[View], list[str]] = _no_lines
     # The command language: 'open' (lay/show everything the solver finds, step by
@@ -78,6 +78,9 @@ class TerminalHooks:
     open_command: str = "open"  # the command kind 'open' becomes ("auto_show": shows)
     lays_on_table: Callable[[View], bool] = _always
     refusals: Mapping[str, str] = field(default_factory=dict)
+    # What the human learns from a table event its own step brought (a note under the
+    # table), from the event's code and words (``HistoryEntry``).
+    step_news: Callable[[View, HistoryEntry], list[str]] = _no_lines
 
 
 def hooks_of(view: View) -> TerminalHooks:

@@ -17,6 +17,7 @@ from typing import Any
 from rich.text import Text
 
 from rami.cards import SUIT_LETTERS, SUITS, Card, parse_card, sort_key
+from rami.event_words import event_text
 from rami.play.hooks import TerminalHooks, hooks_of
 from rami.views import GameView, HistoryEntry, SeatView, seat_entries
 
@@ -28,7 +29,6 @@ __all__ = [
     "meld_text",
     "recent_lines",
     "seat_names",
-    "table_melding",
     "to_ascii",
     "turn_screen",
     "turn_so_far",
@@ -58,7 +58,6 @@ _ASCII = str.maketrans(
         "\ufe0e": None,
     }
 )
-_SEAT_WORD = re.compile(r"\bseat (\d+)")
 _YOU_VERBS = {"deals": "deal", "sees": "see", "finishes": "finish", "goes": "go", "opens": "open"}
 _YOU_VERB = re.compile(r"\bYou (deals|sees|finishes|goes|opens)\b")
 
@@ -194,12 +193,11 @@ def _fit_pile(pile: Sequence[str], ascii: bool, room: int) -> Text:
 # ---------------------------------------------------------------------- history
 
 
-def _with_names(text: str, names: Sequence[str]) -> str:
-    def sub(m: re.Match[str]) -> str:
-        s = int(m.group(1))
-        return names[s] if 0 <= s < len(names) else m.group(0)
-
-    return _YOU_VERB.sub(lambda m: "You " + _YOU_VERBS[m.group(1)], _SEAT_WORD.sub(sub, text))
+def _event_line(entry: HistoryEntry, names: Sequence[str]) -> str:
+    """A table event in words (from its code) with the seats' names; "You" takes the
+    verb's plain form ("You deal")."""
+    text = event_text(entry, lambda s: names[s] if 0 <= s < len(names) else f"seat {s}")
+    return _YOU_VERB.sub(lambda m: "You " + _YOU_VERBS[m.group(1)], text)
 
 
 def _turn_start(history: Sequence[HistoryEntry], me: int | None) -> int:
@@ -242,7 +240,7 @@ def recent_lines(view: GameView, names: Sequence[str], limit: int = 6) -> list[s
                 lines.append(f"{names[seat]}: {', '.join(current)}")
                 current = []
                 seat = object()
-            lines.append(_with_names(str(e.get("event", "")), names))
+            lines.append(_event_line(e, names))
     if current:
         lines.append(f"{names[seat]}: {', '.join(current)}")
     return lines[-limit:]
@@ -384,11 +382,6 @@ _KNOWN_VERBS = frozenset(
         "discard",
     ]
 )
-
-
-def table_melding(view: GameView) -> bool:
-    """Indian Marriage: melds go on the table after seeing (M-10)."""
-    return bool((view.get("rules") or {}).get("table_melding"))
 
 
 def _hooks(view: GameView) -> TerminalHooks:

@@ -704,7 +704,7 @@ function pileThrower(view) {
   let taken = 0;
   for (const e of [...(view.history || [])].reverse()) {
     if (e.move === undefined) {
-      if (/ is turned up$/.test(e.event || "") && (e.event || "").includes(`; ${top} `)) return taken ? null : "deal";
+      if (e.args && e.args.card === top && e.news === "deal") return taken ? null : "deal";
       continue;
     }
     const a = parseAction(e.move);
