@@ -66,7 +66,7 @@ class OpponentModel:
     refused: list[list[int]] = field(default_factory=list)
     discarded: list[list[int]] = field(default_factory=list)
     wilds: frozenset[int] = frozenset()
-    seen: list[bool] = field(default_factory=list)
+    knows_wilds: list[bool] = field(default_factory=list)  # per seat (M-7)
 
     def interest(self, s: int, c: int) -> float:
         """Log-weight of card kind ``c`` in seat ``s``'s hand."""
@@ -74,7 +74,7 @@ class OpponentModel:
         x = TAKE_WEIGHT * sum(aff[t] for t in self.took[s])
         x -= REFUSE_WEIGHT * sum(aff[t] for t in self.refused[s])
         x -= DISCARD_WEIGHT * sum(aff[t] for t in self.discarded[s])
-        if c in self.wilds and self.seen[s]:
+        if c in self.wilds and self.knows_wilds[s]:
             x += WILD_WEIGHT
         return x
 
@@ -132,7 +132,7 @@ def model_of(
         refused=[[] for _ in range(n)],
         discarded=[[] for _ in range(n)],
         wilds=wilds,
-        seen=knowers,
+        knows_wilds=knowers,
     )
     top: int | None = None
     for entry in view.get("history") or ():

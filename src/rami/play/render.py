@@ -336,29 +336,29 @@ def _verbs(view: GameView, frame: Frame) -> Text:
     for text in view.get("legal_actions") or []:
         verb, _, rest = text.partition(" ")
         kinds.setdefault(verb, []).append(rest)
+    hooks = _hooks(view)
+    own = hooks.verb_words
+    top = (view["discard_pile"] or ["?"])[-1]
+    common = {
+        "pass": "pass",
+        "draw": "d draw",
+        "take": f"t take {top}",
+        "finish": "finish CARD ★",
+        "meld": hooks.lay_word(view) if "meld" in kinds else "",
+        "add": "add CARD @N",
+        "swap": "swap CARD @N",
+        "discard": "x CARD discard",
+    }
     parts: list[str] = []
-    if "expose" in kinds:
-        parts.append("expose CARD (a tunnela)")
-    if "pass" in kinds:
-        parts.append("pass")
-    if "draw" in kinds:
-        parts.append("d draw")
-    if "take" in kinds:
-        top = (view["discard_pile"] or ["?"])[-1]
-        parts.append(f"t take {top}")
-    if "finish" in kinds:
-        parts.append("finish CARD ★")
-    if {"show", "dublee", "see"} & kinds.keys():
-        parts.append("show")
-    if "meld" in kinds:
-        parts.append(_hooks(view).lay_word(view))
-    if "add" in kinds:
-        parts.append("add CARD @N")
-    if "swap" in kinds:
-        parts.append("swap CARD @N")
-    if "discard" in kinds:
-        parts.append("x CARD discard")
-    for verb in kinds.keys() - _KNOWN_VERBS:  # a game's own verbs, as the engine writes them
+    known = set(_KNOWN_VERBS)
+    for after in ("", *common):  # the game's words go after the common word they name
+        if after in kinds:
+            parts.append(common[after])
+        for where, verbs, word in own:
+            known |= verbs
+            if where == after and verbs & kinds.keys():
+                parts.append(word)
+    for verb in kinds.keys() - known:  # a game's own verbs, as the engine writes them
         parts.append(f"{verb} CARD" if any(kinds[verb]) else verb)
     parts += ["? hint", "help", "q quit"]
     line = Text("Your move: ", style="bold")
@@ -366,22 +366,7 @@ def _verbs(view: GameView, frame: Frame) -> Text:
     return line
 
 
-_KNOWN_VERBS = frozenset(
-    [
-        "expose",
-        "pass",
-        "draw",
-        "take",
-        "finish",
-        "show",
-        "dublee",
-        "see",
-        "meld",
-        "add",
-        "swap",
-        "discard",
-    ]
-)
+_KNOWN_VERBS = frozenset(["pass", "draw", "take", "finish", "meld", "add", "swap", "discard"])
 
 
 def _hooks(view: GameView) -> TerminalHooks:

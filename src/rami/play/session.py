@@ -233,9 +233,9 @@ class Session:
         deal = self.match.current
         view = deal.view(self.human)
         legal = legal_actions(view)
-        if [a.kind for a in legal] == ["pass"]:  # M-3: nothing to expose
+        if [a.kind for a in legal] == ["pass"]:  # nothing else to do (M-3)
             self.apply(legal[0], self.human)
-            self.screen.notes.append(("plain", "You had no tunnela to expose, so you passed."))
+            self.screen.notes.append(("plain", self.hooks.pass_note))
             return True
         self.save()
         self.emit(turn_screen(view, self.frame(view)))
