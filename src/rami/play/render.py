@@ -17,6 +17,7 @@ from typing import Any
 from rich.text import Text
 
 from rami.cards import SUIT_LETTERS, SUITS, Card, parse_card, sort_key
+from rami.engine import read_action
 from rami.event_words import event_text
 from rami.play.hooks import TerminalHooks, hooks_of
 from rami.views import GameView, HistoryEntry, SeatView, seat_entries
@@ -332,10 +333,10 @@ def _verbs(view: GameView, frame: Frame) -> Text:
     to_move = view.get("to_move")
     if to_move != frame.human:
         return Text(f"{frame.names[to_move]} to play…" if to_move is not None else "", "dim")
-    kinds: dict[str, list[str]] = {}
+    kinds: dict[str, list[bool]] = {}  # verb -> whether each of its moves names something
     for text in view.get("legal_actions") or []:
-        verb, _, rest = text.partition(" ")
-        kinds.setdefault(verb, []).append(rest)
+        action = read_action(text)
+        kinds.setdefault(action.kind, []).append(bool(action.cards) or action.target is not None)
     hooks = _hooks(view)
     own = hooks.verb_words
     top = (view["discard_pile"] or ["?"])[-1]
