@@ -100,22 +100,25 @@ class Command:
     title: str = ""
 
 
-def _act(*actions: Action) -> Command:
+# ``act``, ``choose``, ``read_cards``, ``pick``, ``meld_groups``, ``refuse`` and ``lay``
+# are also the parts a game's own commands (``TerminalHooks.commands``) are written with.
+def act(*actions: Action) -> Command:
+    """Play ``actions`` in order."""
     return Command("act", tuple(actions))
 
 
-def _choose(title: str, options: Sequence[Action], none: str) -> Command:
+def choose(title: str, options: Sequence[Action], none: str) -> Command:
     """Offer ``options``; one option is simply played, none is ``none`` as an error."""
     if not options:
         raise InputError(none)
     if len(options) == 1:
-        return _act(options[0])
+        return act(options[0])
     if len(options) > MAX_OPTIONS:
         title += f"; the first {MAX_OPTIONS} of {len(options)}, or type the cards"
     return Command("choose", options=tuple(options[:MAX_OPTIONS]), title=title)
 
 
-def _cards(words: Sequence[str]) -> tuple[list[Card], int | None]:
+def read_cards(words: Sequence[str]) -> tuple[list[Card], int | None]:
     """Cards and an optional ``@N`` meld reference from the words after the verb."""
     cards: list[Card] = []
     target: int | None = None
@@ -143,7 +146,7 @@ def _lays_on_table(view: GameView) -> bool:
     return hooks_of(view).lays_on_table(view)
 
 
-def _refuse(verb: str, view: GameView) -> None:
+def refuse(verb: str, view: GameView) -> None:
     """``InputError`` with the game's reason when it has no such verb."""
     reason = hooks_of(view).refusals.get(verb)
     if reason is not None:
@@ -164,7 +167,7 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     if not line:
         raise InputError("type a move, or 'help'")
     if line.isdigit():
-        return _pick(int(line), pending)
+        return pick(int(line), pending)
     words = line.replace(",", " ").split()
     head = words[0].lower()
     hooks = hooks_of(view)
@@ -186,24 +189,24 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     if command is not None:  # a command of the game's own (or its own form of one)
         return command(rest, view, legal)
     if verb in ("draw", "pass", "see"):
-        return _act(Action(verb))
+        return act(Action(verb))
     if verb == "take":
-        cards, _ = _cards(rest)
+        cards, _ = read_cards(rest)
         top = _top_discard(view)
         if cards and top is not None and str(cards[0]) != top:
             raise InputError(f"only the latest discard ({top}) can be taken")
-        return _act(Action("take"))
+        return act(Action("take"))
     if verb == "discard":
-        cards, _ = _cards(rest)
+        cards, _ = read_cards(rest)
         if not cards:
             raise InputError("which card? e.g. 'x 7♣' (or 'x 7c')")
-        return _act(Action("discard", (_one("x", cards, "x 7♣"),)))
+        return act(Action("discard", (_one("x", cards, "x 7♣"),)))
     if verb == "finish":
         return _finish(rest, view, legal)
     if verb == "open":
         return Command(hooks_of(view).open_command)
     if verb == "show":  # a game with shows has its own command
-        _refuse("show", view)
+        refuse("show", view)
         raise InputError("there is nothing to show in this game")
     if verb == "lay":
         return lay(rest, view, legal)
@@ -219,47 +222,17 @@ def _game_verb(line: str, view: GameView) -> Command | None:
     except IllegalAction:
         return None
     if action.kind in {a.kind for a in legal_actions(view)}:
-        return _act(action)
+        return act(action)
     return None
 
 
-# The parts a game's own commands (``TerminalHooks.commands``) are written with.
-def act(*actions: Action) -> Command:
-    """Play ``actions`` in order."""
-    return _act(*actions)
-
-
-def choose(title: str, options: Sequence[Action], none: str) -> Command:
-    """Offer ``options`` (one is simply played; none is ``none`` as an error)."""
-    return _choose(title, options, none)
-
-
-def read_cards(words: Sequence[str]) -> tuple[list[Card], int | None]:
-    """Cards and an optional ``@N`` meld reference from the words after the verb."""
-    return _cards(words)
-
-
-def pick(number: int, options: Sequence[Action]) -> Command:
-    """The ``number``-th (from 1) of ``options``."""
-    return _pick(number, options)
-
-
-def meld_groups(words: Sequence[str]) -> list[list[str]]:
-    """Words split into melds at ';' or '|' ('lay 5♥ 6♥ 7♥ ; 9♠ 9♥ 9♦')."""
-    return _groups(words)
-
-
-def refuse(verb: str, view: GameView) -> None:
-    """``InputError`` with the game's reason (``TerminalHooks.refusals``) if it has one."""
-    _refuse(verb, view)
-
-
-def _pick(number: int, pending: Sequence[Action]) -> Command:
+def pick(number: int, pending: Sequence[Action]) -> Command:
+    """The ``number``-th (from 1) of the numbered list ``pending``."""
     if not pending:
         raise InputError("no numbered choices now: 'show', 'lay' or 'swap' lists some")
     if not 1 <= number <= len(pending):
         raise InputError(f"choose a number from 1 to {len(pending)}")
-    return _act(pending[number - 1])
+    return act(pending[number - 1])
 
 
 @cache
@@ -286,23 +259,23 @@ def _unknown(word: str, view: GameView) -> Command:
 
 
 def _finish(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
-    cards, _ = _cards(rest)
+    cards, _ = read_cards(rest)
     if "finish" in hooks_of(view).refusals:  # going out is discarding the last card
         hand = view.get("hand") or []
         if len(hand) == 1:
-            return _act(Action("discard", (parse_card(hand[0]),)))
-        _refuse("finish", view)
+            return act(Action("discard", (parse_card(hand[0]),)))
+        refuse("finish", view)
     if cards:
-        return _act(Action("finish", (_one("finish", cards, "finish K♦"),)))
+        return act(Action("finish", (_one("finish", cards, "finish K♦"),)))
     options = [a for a in legal if a.kind == "finish"]
-    return _choose(
+    return choose(
         "you can finish with one of these discards",
         options,
         "you cannot finish now (type ? for a hint)",
     )
 
 
-def _groups(rest: Sequence[str]) -> list[list[str]]:
+def meld_groups(rest: Sequence[str]) -> list[list[str]]:
     """Words split into melds at ';' or '|' ('lay 5♥ 6♥ 7♥ ; 9♠ 9♥ 9♦')."""
     joined = " ".join(rest)
     return [g.split() for g in _GROUPS.split(joined) if g.split()]
@@ -312,53 +285,53 @@ def lay(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
     """``lay 5♥ 6♥ 7♥`` (several melds: ';'), ``lay 8♥ @2``; ``lay`` alone lists melds."""
     if not rest:
         options = [a for a in legal if a.kind == "meld"]
-        return _choose(
+        return choose(
             "melds you may lay (pick a number)",
             options,
             "no meld can be laid now (type ? for a hint)",
         )
     actions: list[Action] = []
-    for group in _groups(rest):
-        cards, target = _cards(group)
+    for group in meld_groups(rest):
+        cards, target = read_cards(group)
         if not cards:
             raise InputError("which cards? e.g. 'lay 5♥ 6♥ 7♥' or 'lay 8♥ @2'")
         if target is not None:
             actions.extend(Action("add", (c,), target) for c in cards)
         else:
             actions.append(Action("meld", tuple(cards)))
-    return _act(*actions)
+    return act(*actions)
 
 
 def _add(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
     if not _lays_on_table(view):
-        _refuse("add", view)
-    cards, target = _cards(rest)
+        refuse("add", view)
+    cards, target = read_cards(rest)
     if not cards:
         options = [a for a in legal if a.kind == "add"]
-        return _choose(
+        return choose(
             "cards you may add (pick a number)", options, "no card fits a meld on the table"
         )
     if target is not None:
-        return _act(*(Action("add", (c,), target) for c in cards))
+        return act(*(Action("add", (c,), target) for c in cards))
     c = _one("add", cards, "add 8♥ @2")
     options = [a for a in legal if a.kind == "add" and a.cards[0] == c]
-    return _choose(f"{c} fits several melds", options, f"{c} fits no meld you may add to")
+    return choose(f"{c} fits several melds", options, f"{c} fits no meld you may add to")
 
 
 def _swap(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
-    _refuse("swap", view)
-    cards, target = _cards(rest)
+    refuse("swap", view)
+    cards, target = read_cards(rest)
     cards = [c for c in cards if c != JOKER]  # 'swap JK 7♥ @1' names the joker too
     swaps = [a for a in legal if a.kind == "swap"]
     if len(cards) > 1:
         raise InputError("swap names the one real card that replaces a joker, e.g. 'swap 7♥ @1'")
     if cards and target is not None:
-        return _act(Action("swap", (cards[0],), target))
+        return act(Action("swap", (cards[0],), target))
     if cards:
         swaps = [a for a in swaps if a.cards[0] == cards[0]]
     elif target is not None:
         swaps = [a for a in swaps if a.target == target]
-    return _choose(
+    return choose(
         "joker swaps you may make (pick a number)", swaps, "no joker swap is possible now"
     )
 
