@@ -27,6 +27,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
+from rami.event_words import event_text
 from rami.games import Game, Match, get_game
 from rami.rl.observation import Encoder, Obs, encoder_for
 
@@ -261,7 +262,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         view = self.state.view(None)
         lines = [f"{self.spec.title}: to move {view.get('to_move')}, phase {view['phase']}"]
         lines += [
-            f"  {e.get('seat')}: {e.get('move') or e.get('event')}" for e in view["history"][-5:]
+            f"  {e.get('seat')}: {e.get('move') or event_text(e)}" for e in view["history"][-5:]
         ]
         return "\n".join(lines)
 

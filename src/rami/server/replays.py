@@ -160,6 +160,13 @@ def _items(value: object) -> list[Any]:
     return list(value) if isinstance(value, list | tuple) else []
 
 
+def _wild_card(public: GameView) -> str | None:
+    """The card that sets the wild cards, as the game's ``WebHooks.wild_card`` reads it."""
+    spec = get_game(public.get("game"))
+    hook = spec.web().wild_card if spec.web is not None else None
+    return hook(public) if hook is not None else None
+
+
 def _frame(state: Any, players: int, move: Move | None, public: GameView) -> dict[str, object]:
     """One position: every hand (the deal is over), the public table, the move that led here."""
     hands = [_cards(state.view(s).get("hand")) for s in range(players)]
@@ -175,7 +182,7 @@ def _frame(state: Any, players: int, move: Move | None, public: GameView) -> dic
     pile = _cards(public.get("discard_pile"))
     history = [h for h in public.get("history") or () if isinstance(h, Mapping) and "move" in h]
     shown = str(history[-1]["move"]) if move is not None and history else None
-    wild = public.get("tiplu") if isinstance(public.get("tiplu"), str) else None
+    wild = _wild_card(public)
     return {
         "seat": move.seat if move is not None else None,
         "move": move.action if move is not None else None,
