@@ -110,14 +110,19 @@ def test_M10_a_shown_pure_run_may_grow_impure_while_three_pure_melds_remain() ->
     state.check_invariants()
 
 
+TAKEBACK_SHOWS = ["3♠ 4♠ 5♠ 6♠", "9♥ 10♥ J♥", "Q♦ Q♠ Q♣ Q♥"]
+TAKEBACK_HAND = "8♦ 9♦ 10♦ 4♥ 5♥ 6♥ 7♥ 8♥ 7♦ 7♠"
+
+
+def takeback_deal() -> MarriageState:
+    """Tiplu 2♣; seat 0 draws K♣. The finish by K♣ needs 7♥ in 7♦ 7♥ 7♠, not in
+    4♥ 5♥ 6♥ 7♥."""
+    return table(INDIAN, {0: " ".join([*TAKEBACK_SHOWS, TAKEBACK_HAND])}, tiplu="2♣", stock="K♣")
+
+
 def takeback_position() -> MarriageState:
-    """Tiplu 2♣; the finish by K♣ needs 7♥ in 7♦ 7♥ 7♠, not in 4♥ 5♥ 6♥ 7♥."""
-    return seen_after(
-        "2♣",
-        ["3♠ 4♠ 5♠ 6♠", "9♥ 10♥ J♥", "Q♦ Q♠ Q♣ Q♥"],
-        "8♦ 9♦ 10♦ 4♥ 5♥ 6♥ 7♥ 8♥ 7♦ 7♠",
-        "K♣",
-    )
+    """``takeback_deal`` after the draw and the show."""
+    return seen_after("2♣", TAKEBACK_SHOWS, TAKEBACK_HAND, "K♣")
 
 
 def test_M10_takeback_picks_up_this_turns_cards_and_another_way_finishes() -> None:
