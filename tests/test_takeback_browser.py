@@ -16,11 +16,11 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
-import httpx  # noqa: E402
-import test_browser  # noqa: E402
-from test_marriage_indian_routes import TAKEBACK_SHOWS, takeback_deal  # noqa: E402
-from test_table_browser import bots, create  # noqa: E402
-from test_table_ui_browser import authorised, context_for, open_seat, shot  # noqa: E402
+import httpx
+import test_browser
+from test_marriage_indian_routes import TAKEBACK_SHOWS, takeback_deal
+from test_table_browser import bots, create
+from test_table_ui_browser import authorised, context_for, open_seat, shot
 
 base_url = pytest.fixture(scope="module", name="base_url")(test_browser.base_url.__wrapped__)
 browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
