@@ -266,3 +266,7 @@ def test_M10_takeback_in_the_terminal_through_the_generic_verb_path() -> None:
     assert [str(a) for a in command.actions] == ["takeback"]
     frame = Frame(names=["You", "Bot 1", "Bot 2"], human=0, title=" test ")
     assert "takeback" in _verbs(view, frame).plain
+    from rami.marriage.terminal import help_lines
+
+    assert any(line.startswith("takeback") for line in help_lines(True))
+    assert not any(line.startswith("takeback") for line in help_lines(False))
