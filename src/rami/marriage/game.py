@@ -1491,13 +1491,16 @@ class MarriageState:
         turn: int,
         recycles: int,
         actions: Sequence[str],
+        turn_start: Sequence[tuple[Card, ...]] | None = None,
     ) -> MarriageState:
         """A deal in the middle of play laid out as given: the search bots' determinizations
         (a view's public cards, the hidden ones dealt at random: ``rami.sampling``).
 
         ``hands`` are count vectors, ``stock`` is listed top last; the history before
-        the position is not kept (``actions`` are its texts). Nothing is checked here:
-        ``check()`` says whether the cards add up.
+        the position is not kept (``actions`` are its texts). ``turn_start``: the mover's
+        table melds as the turn found them, when it laid cards this turn (M-10: what
+        ``takeback`` returns to). Nothing is checked here: ``check()`` says whether the
+        cards add up.
         """
         self = cls.new(rules, len(hands), seed, dealer)
         self.hands = [list(h) for h in hands]
@@ -1522,8 +1525,20 @@ class MarriageState:
         self.actions = list(actions)
         self.events = []
         self._legal = None
-        self.base = None  # this turn's laid cards are not known: no take-back (M-10)
+        self.base = None
         self.laid = []
+        if turn_start is not None:
+            self.base = list(turn_start)
+            left = [0] * KINDS
+            for m in self.base:
+                for c in m:
+                    left[c] += 1
+            for m in self.melds[to_move]:
+                for c in m:
+                    if left[c]:
+                        left[c] -= 1
+                    else:
+                        self.laid.append(c)
         self._no_finish_turn = -1
         return self
 
