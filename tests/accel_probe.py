@@ -13,7 +13,7 @@ import zlib
 from collections.abc import Callable
 
 from rami.accel import compiled_modules
-from rami.cards import CARDS, Card, counts
+from rami.cards import CARDS, Card, counts, parse_cards
 from rami.marriage.game import new_deal
 from rami.marriage.melds import is_meld, is_pure_meld, is_show_meld, seq_span, wild_kinds
 from rami.marriage.rules import INDIAN, NEPALI, MarriageRules
@@ -150,6 +150,24 @@ def probe_indian(holdings: list[Holding], out: list[str]) -> None:
         out.append(f"indian {discards} | {finishes} | {bounded}")
 
 
+#: Issue 28's Indian positions (tiplu, table melds, hand): finishes that extend table melds
+#: and put a wild card in the middle of a run (M-8, M-10).
+ISSUE_28 = (
+    ("7♣", ("3♠ 4♠ 5♠", "9♥ 10♥ J♥", "2♦ 3♦ 4♦", "5♥ 6♥ 7♥ 8♥"), "J♠ Q♠ K♠ 7♦"),
+    ("2♣", ("3♠ 4♠ 5♠", "9♥ 10♥ J♥", "2♦ 2♥ 2♠"), "9♣ 9♠ 9♥ 7♠ 8♠ Q♠ K♦"),
+    ("5♦", ("A♦ A♠ A♥ A♣", "7♦ 7♣ 7♠", "9♥ 10♥ J♥ Q♥"), "3♦ 3♣ 3♥ 8♥ A♥ 5♠ K♣"),
+)
+
+
+def probe_indian_tables(out: list[str]) -> None:
+    for tiplu, melds, hand in ISSUE_28:
+        table = [[int(c) for c in parse_cards(m)] for m in melds]
+        vec = counts(parse_cards(hand))
+        wilds = wild_kinds(parse_cards(tiplu)[0])
+        discards = _safe(finish_discards, vec, INDIAN, wilds, len(table), "melds", table)
+        out.append(f"indian table {tiplu} {discards}")
+
+
 def probe_play(out: list[str], deals: int) -> None:
     """Seeded random legal play: every legal-action list and every choice must agree."""
     for preset in ("nepali", "indian"):
@@ -210,6 +228,7 @@ def main() -> int:
     dense = dense_holdings(rng, n)
     probe_nepali(near + rand + dense, out, NEPALI)
     probe_indian(near + rand + dense, out)
+    probe_indian_tables(out)
     probe_play(out, max(2, n // 10))
     probe_tunisian(rng, out, 4 * n)
     sys.stdout.write("\n".join(out) + "\n")

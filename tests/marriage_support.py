@@ -105,6 +105,8 @@ def signature(state: MarriageState) -> tuple[Any, ...]:
         state.actions[:],
         len(state.events),
         None if state.result is None else state.result.scores,
+        None if state.base is None else state.base[:],  # M-10: this turn's take-back
+        state.laid[:],
     )
 
 

@@ -170,9 +170,12 @@ def _meld_options(state: MarriageState, s: int) -> list[Action]:
 def _finish_discards(state: MarriageState, s: int) -> list[Card]:
     path = state.path[s] or MELDS_PATH
     if state.rules.table_melding:
-        return finish_discards(
-            state.hands[s], state.rules, state.wilds, len(state.melds[s]), path, state.melds[s]
-        )
+        # from the turn's start: the cards laid this turn may be taken back (M-10)
+        hand = state.hands[s][:]
+        for c in state.laid:
+            hand[c] += 1
+        table = state.melds[s] if state.base is None else state.base
+        return finish_discards(hand, state.rules, state.wilds, len(table), path, table)
     return finish_discards(state.hands[s], state.rules, state.wilds, state.shown_count(s), path)
 
 
@@ -193,6 +196,8 @@ def plain_legal(state: MarriageState) -> list[Action]:
         out.extend(act.finish_action(c) for c in _finish_discards(state, s) if c != taken)
         if state.rules.table_melding:
             out.extend(_meld_options(state, s))
+            if state.laid:
+                out.append(act.TAKEBACK)  # M-10: this turn's cards may be picked up
     out += [act.discard_action(c) for c in compress(range(52), hand)]
     if taken is not None and hand[taken]:
         out.remove(act.discard_action(taken))

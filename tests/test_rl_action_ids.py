@@ -23,10 +23,11 @@ PINNED = {
          "finish": 108, "dublee": 160, "show": 212},
     ),
     ("marriage", "indian"): (
-        26018,
-        "436ec70f5216d5ab",
+        26019,
+        "457dbd53f1bbd37d",
         {"draw": 0, "take": 1, "pass": 2, "see": 3, "expose": 4, "discard": 56,
-         "finish": 108, "dublee": 160, "show": 212, "meld": 581, "add": 25654},
+         "finish": 108, "dublee": 160, "show": 212, "meld": 581, "add": 25654,
+         "takeback": 26018},
     ),
     **{
         ("tunisian", mode): (

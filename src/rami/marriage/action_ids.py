@@ -10,7 +10,8 @@ Blocks, in id order (see ``docs/rl.md`` for the table of each preset):
 - ``meld …`` (table melding, M-10, Indian): every multiset of three cards (wild cards
   make any three cards a candidate) and the longer pure melds;
 - ``add c @i``: a card added to the seat's own table meld ``i`` (``i`` below
-  ``hand_size // 3``).
+  ``hand_size // 3``);
+- ``takeback`` (M-10, Indian): one id, last, so the ids before it did not move.
 
 The numbering depends only on the rules, never on a deal.
 """
@@ -85,6 +86,7 @@ def _space(rules: MarriageRules) -> ActionSpace:
         cap = rules.hand_size // 3
         adds = [Action(act.ADD, (c,), i) for i in range(cap) for c in kinds]
         blocks.append(("add", f"add a card to own table meld @0 … @{cap - 1} (M-10)", adds))
+        blocks.append(("takeback", "pick up the cards laid this turn (M-10)", [act.TAKEBACK]))
     return ActionSpace(f"marriage/{rules.preset_name}", blocks)
 
 

@@ -9,6 +9,7 @@ Every step of a turn is one small ``Action`` (see ``rami.engine``) with a stable
 - ``see`` – see the tiplu with three or more tunnelas exposed at the deal (M-3, M-6);
 - ``meld 5♦ 6♦ J♣`` / ``add 8♥ @2`` – Indian table melding (M-10), ``@N`` counting the
   seat's own table melds from 0;
+- ``takeback`` – pick up every card laid on the table this turn (M-10, Indian);
 - ``finish K♦`` – finish the deal with that discard (M-8, M-9);
 - ``discard 7♣`` – end the turn.
 
@@ -37,6 +38,7 @@ __all__ = [
     "SEE",
     "SHOW",
     "TAKE",
+    "TAKEBACK",
     "VERBS",
     "discard_action",
     "expose_action",
@@ -48,6 +50,7 @@ DRAW = Action("draw")
 TAKE = Action("take")
 PASS = Action("pass")
 SEE = Action("see")
+TAKEBACK = Action("takeback")
 EXPOSE = "expose"
 SHOW = "show"
 DUBLEE = "dublee"
@@ -103,10 +106,10 @@ def normalise(action: Action) -> Action:
         return _DISCARDS[action.cards[0]]  # the most frequent move first
     if kind not in VERBS:
         raise IllegalAction(f"unknown action '{kind}': use one of {', '.join(VERBS)}")
-    if kind in ("draw", "take", "pass", "see"):
+    if kind in ("draw", "take", "pass", "see", "takeback"):
         if action.cards or action.target is not None:
             raise IllegalAction(f"'{kind}' takes no cards")
-        return {"draw": DRAW, "take": TAKE, "pass": PASS, "see": SEE}[kind]
+        return {"draw": DRAW, "take": TAKE, "pass": PASS, "see": SEE, "takeback": TAKEBACK}[kind]
     if kind == ADD:
         if action.target is None:
             raise IllegalAction("'add' needs the meld to add to, e.g. 'add 8♥ @2'")

@@ -172,6 +172,9 @@ def sample_state(
             turn=int(view["turn"]),
             recycles=sum(1 for e in history if e.get("news") == "restock"),  # M-11
             actions=moves,
+            turn_start=[tuple(_cards(m)) for m in view.get("turn_start_melds") or []]
+            if "turn_start_melds" in view
+            else None,
         )
 
     return determinize(

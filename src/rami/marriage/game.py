@@ -98,6 +98,7 @@ class MarriageState:
         "_no_finish_turn",
         "_view_cache",
         "actions",
+        "base",
         "current",
         "dealer",
         "dublees",
@@ -108,6 +109,7 @@ class MarriageState:
         "finisher",
         "first",
         "hands",
+        "laid",
         "melds",
         "must_finish",
         "n",
@@ -167,6 +169,8 @@ class MarriageState:
     finisher: int | None
     end_reason: str | None
     _legal: list[Action] | None
+    base: list[tuple[Card, ...]] | None  # M-10: the mover's table melds before this turn's
+    laid: list[Card]  # M-10: the cards the mover laid on the table this turn (meld, add)
     _add_facts: AddFacts  # what each table meld accepts (meld_options), shared by clones
     _no_finish_turn: int  # the turn whose mover was found unable to finish (-1: none)
 
@@ -220,6 +224,8 @@ class MarriageState:
         self.finisher = None
         self.end_reason = None
         self._legal = None
+        self.base = None
+        self.laid = []
         self._add_facts = {}
         self._no_finish_turn = -1
         # chance (M-2): the shoe as dealt, hands seat by seat, the pile, the stock top first
@@ -388,6 +394,8 @@ class MarriageState:
         other.finisher = self.finisher
         other.end_reason = self.end_reason
         other._legal = self._legal
+        other.base = None if self.base is None else self.base[:]
+        other.laid = self.laid[:]
         other._add_facts = self._add_facts
         other._no_finish_turn = self._no_finish_turn
         return other
@@ -476,6 +484,8 @@ class MarriageState:
             out.extend(act.finish_action(c) for c in self._play_finishes(s) if c != taken)
             if self.rules.table_melding:
                 out.extend(self._meld_options(s))
+                if self.laid:
+                    out.append(act.TAKEBACK)
         if taken is None:
             out += [_DISCARDS[c] for c in compress(_KINDS52, hand)]
         else:
@@ -562,10 +572,9 @@ class MarriageState:
         when it finds nothing.
 
         Within a turn a seen seat's holding changes only by melds and additions laid on
-        its own table (M-10), and a finish after that is a finish before it: the laid
-        meld is one more new meld, the added card one more addition (M-8; the melds
-        in the end are the same, so are the pure ones, M-6). So once a turn's search
-        found no finishing discard, none appears later in that turn.
+        its own table (M-10), and the search starts from the turn's start whatever was
+        laid (``_turn_start``: ``takeback`` is a step of every route). So once a turn's
+        search found no finishing discard, none appears later in that turn.
         """
         if self._no_finish_turn == self.turn:
             return []
@@ -574,22 +583,35 @@ class MarriageState:
             self._no_finish_turn = self.turn
         return found
 
+    def _turn_start(self, s: int) -> tuple[list[int], list[tuple[Card, ...]]]:
+        """The hand and the table melds of ``s`` before this turn's melds and additions.
+
+        M-10: a finish is legal exactly when a route of this turn's steps reaches it, and
+        ``takeback`` (picking up this turn's laid cards) is one of them, so an Indian
+        finish is searched from here, whatever was laid this turn."""
+        if self.base is None:
+            return self.hands[s], self.melds[s]
+        hand = self.hands[s][:]
+        for c in self.laid:
+            hand[c] += 1
+        return hand, self.base
+
     def _finish_discards(self, s: int) -> list[Card]:
         """Discards with which ``s`` (seen, after drawing) can finish now (M-8, M-9, M-10)."""
         path = self.path[s] or MELDS_PATH
         if self.rules.table_melding:
-            return finish_discards(
-                self.hands[s], self.rules, self.wilds, len(self.melds[s]), path, self.melds[s]
-            )
+            hand, table = self._turn_start(s)
+            return finish_discards(hand, self.rules, self.wilds, len(table), path, table)
         return finish_discards(self.hands[s], self.rules, self.wilds, self.shown_count(s), path)
 
-    def _find_finish(self, s: int, hand: list[int], discard: Card) -> Finish | None:
+    def _find_finish(self, s: int, discard: Card) -> Finish | None:
         path = self.path[s] or MELDS_PATH
         if self.rules.table_melding:
-            return find_finish(
-                hand, self.rules, self.wilds, len(self.melds[s]), path, discard, self.melds[s]
-            )
-        return find_finish(hand, self.rules, self.wilds, self.shown_count(s), path, discard)
+            hand, table = self._turn_start(s)
+            return find_finish(hand, self.rules, self.wilds, len(table), path, discard, table)
+        return find_finish(
+            self.hands[s], self.rules, self.wilds, self.shown_count(s), path, discard
+        )
 
     # ------------------------------------------------------------------ apply
 
@@ -719,12 +741,13 @@ class MarriageState:
             key="complete_show",
         )
 
-    def _discard_problem(self, s: int, c: Card) -> str | None:
-        """Whether ``s`` may let ``c`` go now (discard or finish): M-5, M-6."""
+    def _discard_problem(self, s: int, c: Card, hand: list[int] | None = None) -> str | None:
+        """Whether ``s`` may let ``c`` go now (discard or finish; ``hand``: the one it
+        comes from, by default the hand): M-5, M-6."""
         problem = self._showing_problem(s)
         if problem is not None:
             return problem
-        if self.hands[s][c] == 0:
+        if (self.hands[s] if hand is None else hand)[c] == 0:
             return Reason(f"you do not hold {c}", key="not_held")
         if c == self.taken:
             return Reason(
@@ -1038,6 +1061,7 @@ class MarriageState:
 
     def _do_meld(self, a: Action) -> None:
         s = self.current
+        self._laying(s, a.cards)
         self.hands[s] = self._without(s, a.cards)
         self.sizes[s] -= len(a.cards)
         self.melds[s].append(a.cards)
@@ -1081,9 +1105,44 @@ class MarriageState:
         s = self.current
         i = a.target
         assert i is not None
+        self._laying(s, a.cards)
         self.hands[s] = self._without(s, a.cards)
         self.sizes[s] -= 1
         self.melds[s][i] = tuple(sorted((*self.melds[s][i], a.cards[0])))
+        self._record(a)
+
+    def _laying(self, s: int, cards: Sequence[Card]) -> None:
+        """Remember the table as the turn found it, and the cards laid (M-10 take-back)."""
+        if self.base is None:
+            self.base = list(self.melds[s])
+        self.laid.extend(cards)
+
+    def _pick_up(self, s: int) -> None:
+        """Every card laid this turn back to the hand, the table as the turn found it."""
+        if self.base is None:
+            return
+        for c in self.laid:
+            self.hands[s][c] += 1
+        self.sizes[s] += len(self.laid)
+        self.melds[s] = self.base
+        self.base = None
+        self.laid = []
+
+    def _check_takeback(self, a: Action) -> str | None:
+        """M-10 (seed 003): a player who changed his mind may pick up the cards laid out in
+        the current turn (melds and additions; not the show, which let him see), all of
+        them, and lay them again another way. Earlier turns' cards stay."""
+        problem = self._table_problem()
+        if problem is None and not self.laid:
+            return Reason(
+                "you have laid no cards on the table this turn: only those may be taken "
+                "back (M-10)",
+                key="nothing_laid",
+            )
+        return problem
+
+    def _do_takeback(self, a: Action) -> None:
+        self._pick_up(self.current)
         self._record(a)
 
     # -- M-8, M-9 finishing and ending a turn
@@ -1099,10 +1158,10 @@ class MarriageState:
             if self.showing(s):
                 problem = self._discard_problem(s, c)
             return problem or "you must show and see the tiplu before you can finish (M-8)"
-        problem = self._discard_problem(s, c)
+        problem = self._discard_problem(s, c, self._turn_start(s)[0])
         if problem is not None:
             return problem
-        if self._find_finish(s, self.hands[s], c) is None:
+        if self._find_finish(s, c) is None:
             if self.path[s] == DUBLEES_PATH:
                 what = "eight dublees"
             elif self.rules.table_melding:
@@ -1118,8 +1177,9 @@ class MarriageState:
     def _do_finish(self, a: Action) -> None:
         s = self.current
         c = a.cards[0]
-        fin = self._find_finish(s, self.hands[s], c)
+        fin = self._find_finish(s, c)
         assert fin is not None  # checked by _check_finish
+        self._pick_up(s)  # M-10: the finish lays the turn's cards its own way
         self.hands[s][c] -= 1
         self.sizes[s] -= 1
         self.pile.append(c)
@@ -1145,6 +1205,8 @@ class MarriageState:
         self._end_turn()
 
     def _end_turn(self) -> None:
+        self.base = None
+        self.laid = []
         self.turn += 1
         self.taken = None
         self.must_finish = False
@@ -1201,6 +1263,8 @@ class MarriageState:
 
     def _end(self, finisher: int | None, fin: Finish | None, reason: str) -> None:
         self.phase = OVER
+        self.base = None
+        self.laid = []
         self.finisher = finisher
         self.finish = fin
         self.end_reason = reason
@@ -1436,13 +1500,16 @@ class MarriageState:
         turn: int,
         recycles: int,
         actions: Sequence[str],
+        turn_start: Sequence[tuple[Card, ...]] | None = None,
     ) -> MarriageState:
         """A deal in the middle of play laid out as given: the search bots' determinizations
         (a view's public cards, the hidden ones dealt at random: ``rami.sampling``).
 
         ``hands`` are count vectors, ``stock`` is listed top last; the history before
-        the position is not kept (``actions`` are its texts). Nothing is checked here:
-        ``check()`` says whether the cards add up.
+        the position is not kept (``actions`` are its texts). ``turn_start``: the mover's
+        table melds as the turn found them, when it laid cards this turn (M-10: what
+        ``takeback`` returns to). Nothing is checked here: ``check()`` says whether the
+        cards add up.
         """
         self = cls.new(rules, len(hands), seed, dealer)
         self.hands = [list(h) for h in hands]
@@ -1467,6 +1534,20 @@ class MarriageState:
         self.actions = list(actions)
         self.events = []
         self._legal = None
+        self.base = None
+        self.laid = []
+        if turn_start is not None:
+            self.base = list(turn_start)
+            left = [0] * KINDS
+            for m in self.base:
+                for c in m:
+                    left[c] += 1
+            for m in self.melds[to_move]:
+                for c in m:
+                    if left[c]:
+                        left[c] -= 1
+                    else:
+                        self.laid.append(c)
         self._no_finish_turn = -1
         return self
 
@@ -1532,6 +1613,7 @@ _VERBS: dict[str, tuple[_Check, _Do]] = {
     Verb.SEE: (MarriageState._check_see, MarriageState._do_see),
     Verb.MELD: (MarriageState._check_meld, MarriageState._do_meld),
     Verb.ADD: (MarriageState._check_add, MarriageState._do_add),
+    Verb.TAKEBACK: (MarriageState._check_takeback, MarriageState._do_takeback),
     Verb.FINISH: (MarriageState._check_finish, MarriageState._do_finish),
     Verb.DISCARD: (MarriageState._check_discard, MarriageState._do_discard),
 }

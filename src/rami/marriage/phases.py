@@ -34,5 +34,6 @@ class Verb(StrEnum):
     SEE = "see"
     MELD = "meld"
     ADD = "add"
+    TAKEBACK = "takeback"  # M-10: this turn's laid cards back to the hand (Indian)
     FINISH = "finish"
     DISCARD = "discard"

@@ -400,6 +400,11 @@ class _Search:
                         kept + n,
                     ):
                         return True
+                    if len(cards) > 1 and self._place_variants(
+                        cards[:-1], cards, c, table, opened, new, pool, dropped,
+                        need + g_need + 1, spare + g_spare, kept + n - 1,
+                    ):  # fmt: skip
+                        return True
             if r == 0:
                 # the ace high: windows [lo, 14] holding every natural card in them
                 R = self.R
@@ -424,6 +429,12 @@ class _Search:
                         spare + MAX_SEQUENCE - max(3, span),
                         kept + n,
                     ):
+                        return True
+                    if len(cards) > 1 and self._place_variants(
+                        cards[1:], cards, c, table, opened, new, pool, dropped,
+                        need + max(3, span) - n + 1, spare + MAX_SEQUENCE - max(3, span),
+                        kept + n - 1,
+                    ):  # fmt: skip
                         return True
             # new trials
             others = [
@@ -473,18 +484,21 @@ class _Search:
                         (one_suit != s and one_suit != 4) or (ranks >> r) & 1
                     ):
                         continue
-                joins = self._joins(c, g)
+                joins = self._joins(c, g, dropped, table)
                 if not joins:
                     continue
                 old_need, old_cap = self._dirty(g)
                 old_spare = old_cap - old_need
-                for union, n in joins:
+                for union, n, gone in joins:
                     grown = tuple(sorted(union))
                     g_need, g_cap = self._dirty(grown)
                     if g_need < 0:
                         continue
                     for k in union[len(g) + 1 :]:
                         self._take(k)
+                    if gone >= 0:  # the discard, from inside the window
+                        self._take(gone)
+                        self.drop_stack.append(gone)
                     nt = (*table[:t], grown, *table[t + 1 :])
                     no = (*opened[:t], False, *opened[t + 1 :])
                     ok = self._dfs(
@@ -493,11 +507,14 @@ class _Search:
                         no,
                         new,
                         pool,
-                        dropped,
+                        dropped + (gone >= 0),
                         need + g_need,
                         spare - old_spare + g_cap - g_need,
                         kept + n,
                     )
+                    if gone >= 0:
+                        self.drop_stack.pop()
+                        self._give(gone)
                     for k in union[len(g) + 1 :]:
                         self._give(k)
                     if ok:
@@ -512,12 +529,20 @@ class _Search:
             self._give(c)
         return False
 
-    def _joins(self, c: int, g: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """Ways for ``c`` to join table meld ``g``: (g + c + more cards, cards added).
+    def _joins(
+        self, c: int, g: tuple[int, ...], dropped: int, table: tuple[tuple[int, ...], ...]
+    ) -> list[tuple[tuple[int, ...], int, int]]:
+        """Ways for ``c`` to join table meld ``g``: (g + c + more cards, cards added, the
+        card left out from inside the window or -1).
 
+        A sequence window takes every natural card held inside it (a card used elsewhere
+        could swap with the pool card filling its place), except: up to as many cards as
+        ``g`` holds wild cards (a table card cannot swap: its wild cards fill those places
+        for nothing), and the discard (``drops``; it cannot swap either). The ace high
+        takes windows below it: the cards there are placed after it (M-4, M-10).
         A list, built at once: the search gives back every card it takes before it
         reads the next way, so the cards held are the same as when they were listed."""
-        out: list[tuple[tuple[int, ...], int]] = []
+        out: list[tuple[tuple[int, ...], int, int]] = []
         wild = self.wild
         s, r = divmod(c, 13)
         key = (g, self.wmask)
@@ -525,9 +550,9 @@ class _Search:
         if shape is None:
             shape = _SHAPES.remember(key, _shape_of(g, wild))
         t_rank, suits, one_suit, ranks = shape
+        R = self.R
         if t_rank == r and not (suits >> s) & 1:
             # a trial: c and maybe other suits of its rank
-            R = self.R
             others = [
                 t * 13 + r
                 for t in range(s + 1, 4)
@@ -536,17 +561,138 @@ class _Search:
             for size in range(0, len(others) + 1):
                 for combo in itertools.combinations(others, size):
                     if len(g) + 1 + size <= MAX_TRIAL:
-                        out.append(((*g, c, *combo), 1 + size))
+                        out.append(((*g, c, *combo), 1 + size, -1))
         if one_suit != s and one_suit != 4:
             return out  # natural cards of another suit: no sequence with c
         if (ranks >> r) & 1:
             return out
+        table_wilds = sum(1 for x in g if wild[x])
+        may_drop = dropped < self.drops
         for pos_c in positions(r):
+            windows: list[tuple[list[int], list[int]]] = []  # (cards, inner cards)
             for hi in self._his(c, pos_c, pos_c):
                 cards = self._window_cards(c, pos_c, hi, ranks)
-                if len(g) + 1 + len(cards) <= MAX_SEQUENCE:
-                    out.append(((*g, c, *cards), 1 + len(cards)))
+                windows.append((cards, cards[:-1]))
+            if pos_c == 14:
+                row = RUN_KINDS[s]
+                for lo in range(2, 14):
+                    k = row[lo]
+                    if not R[k] or wild[k] or (ranks >> (k % 13)) & 1:
+                        continue
+                    cards = [
+                        row[p]
+                        for p in range(lo, 14)
+                        if R[row[p]] and not wild[row[p]] and not (ranks >> (row[p] % 13)) & 1
+                    ]
+                    windows.append((cards, cards[1:]))
+            for cards, inner in windows:
+                if len(g) + 1 + len(cards) > MAX_SEQUENCE:
+                    continue
+                out.append(((*g, c, *cards), 1 + len(cards), -1))
+                for cut in self._pure_cuts(s, inner, table):
+                    kept_cards = [k for k in cards if k not in cut]
+                    union = (*g, c, *kept_cards)
+                    out.append((union, 1 + len(kept_cards), -1))
+                    if may_drop:
+                        for k in kept_cards[:-1]:
+                            if self.skip is None or not self.skip[k]:
+                                left_cards = [x for x in kept_cards if x != k]
+                                out.append(((*g, c, *left_cards), 1 + len(left_cards), k))
+                most = min(len(inner), table_wilds + (1 if may_drop else 0))
+                for size in range(1, most + 1):
+                    for left in itertools.combinations(inner, size):
+                        kept_cards = [k for k in cards if k not in left]
+                        union = (*g, c, *kept_cards)
+                        if size <= table_wilds:
+                            out.append((union, 1 + len(kept_cards), -1))
+                        if may_drop:
+                            for k in dict.fromkeys(left):
+                                if size - 1 <= table_wilds and (
+                                    self.skip is None or not self.skip[k]
+                                ):
+                                    out.append((union, 1 + len(kept_cards), k))
         return out
+
+    def _pure_cuts(
+        self, s: int, inner: Sequence[int], table: tuple[tuple[int, ...], ...]
+    ) -> list[list[int]]:
+        """Sets of ``inner`` cards (of suit ``s``, inside a sequence window) that a protected
+        pure meld could take instead: a run of positions next to an end of a protected
+        sequence of the suit, or the missing suit of a protected trial. Such a card cannot
+        swap with the pool card filling its place (the meld must stay pure: M-6)."""
+        if not self.protected or not inner:
+            return []
+        held = set(inner)
+        out: list[list[int]] = []
+        for t in self.protected:
+            g = table[t]
+            if not g:
+                continue
+            if g[0] % 13 == g[-1] % 13 and g[0] != g[-1]:  # a trial: its missing suit
+                k = s * 13 + g[0] % 13
+                if k in held and all(x // 13 != s for x in g) and len(g) < MAX_TRIAL:
+                    out.append([k])
+                continue
+            if any(x // 13 != s for x in g):
+                continue
+            ranks = [x % 13 + 1 for x in g]
+            for ace in (1, 14) if 1 in ranks else (0,):
+                pos = sorted(ace if r == 1 else r for r in ranks)
+                for step, edge in ((-1, pos[0]), (1, pos[-1])):
+                    run: list[int] = []
+                    p = edge + step
+                    while 1 <= p <= 14 and kind_at(s, p) in held:
+                        run.append(kind_at(s, p))
+                        out.append(list(run))
+                        p += step
+        return out
+
+    def _place_variants(
+        self,
+        inner: list[int],
+        cards: list[int],
+        c: int,
+        table: tuple[tuple[int, ...], ...],
+        opened: tuple[bool, ...],
+        new: tuple[tuple[int, ...], ...],
+        pool: int,
+        dropped: int,
+        need: int,
+        spare: int,
+        kept: int,
+    ) -> bool:
+        """``_place`` of a new sequence's window ``cards`` but some of its ``inner`` cards:
+        cards a protected pure meld takes instead (``_pure_cuts``), and the discard (M-8):
+        neither can swap with the pool card filling its place. ``need`` and ``kept`` are
+        for the window less one card."""
+        cuts: list[list[int]] = [[]]
+        cuts += self._pure_cuts(c // 13, inner, table)
+        may_drop = dropped < self.drops
+        for cut in cuts:
+            rest = [k for k in cards if k not in cut]
+            more = len(cut) - 1  # ``need`` and ``kept`` count one card left out already
+            if cut and self._place(
+                rest, c, table, opened, new, pool, dropped, need + more, spare, kept - more
+            ):
+                return True
+            if not may_drop:
+                continue
+            for k in dict.fromkeys(x for x in inner if x not in cut):
+                if self.skip is not None and self.skip[k]:
+                    continue
+                left = list(rest)
+                left.remove(k)
+                self._take(k)
+                self.drop_stack.append(k)
+                ok = self._place(
+                    left, c, table, opened, new, pool, dropped + 1, need + len(cut), spare,
+                    kept - len(cut),
+                )  # fmt: skip
+                self.drop_stack.pop()
+                self._give(k)
+                if ok:
+                    return True
+        return False
 
     def _place(
         self,

@@ -209,6 +209,7 @@ def help_lines(view: GameView) -> list[str]:
         lines += [
             "lay 5h 6h 7h      lay a meld on the table after seeing",
             "lay 8h @2         add 8♥ to your table meld @2 (also: add 8h @2)",
+            "takeback          pick up every card you laid on the table this turn (M-10)",
         ]
     return lines
 

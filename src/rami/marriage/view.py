@@ -100,6 +100,9 @@ class MarriageView(GameView):
     seen: NotRequired[bool]  # a seat's own view only
     tiplu: NotRequired[str]  # only once the seat has seen (M-7) or the deal is over
     wild_cards: NotRequired[list[str]]
+    # M-10: the mover's table melds as the turn found them, once it laid cards this turn
+    # (public: everyone saw them laid); what ``takeback`` returns to
+    turn_start_melds: NotRequired[list[list[str]]]
     result: NotRequired[MarriageResultJson]  # once the deal is over
 
 
@@ -256,6 +259,8 @@ def build_view(state: MarriageState, seat: int | None) -> MarriageView:
         "taken": None if state.taken is None else _TEXT[state.taken],
         "history": history(state, seat),
     }
+    if state.base is not None:
+        view["turn_start_melds"] = [[text[c] for c in m] for m in state.base]
     knows = over or (seat is not None and state.seen[seat])
     if seat is not None:
         view["hand"] = _hand(state.hands[seat])
