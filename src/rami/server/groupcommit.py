@@ -1,4 +1,4 @@
-"""Group commit: the moves of many tables stored in one transaction (SQLite).
+"""Group commit: the moves of many tables stored in one transaction (SQLite, PostgreSQL).
 
 A commit costs about as much for one row as for fifty: each one is a write transaction,
 an append to the write-ahead log and, on SQLite, one writer at a time. Under load the

@@ -35,6 +35,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -98,6 +99,17 @@ _INSERT_EVENT = insert(events_t)
 CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: payload "<table id> <origin>"
 TABLE_LOCKS = 7_346_002  # first key of the advisory locks (the second is the table id)
 BOT_LEASES = 7_346_003  # first key of the locks saying which process drives a table's bots
+
+# PostgreSQL, a batch of tables (group commit): one statement, so one round trip, for all
+# the tables' locks and one for all their notifications, whatever the batch's size.
+# ``unnest`` yields the ids in the array's order, so the locks are taken in that order.
+_LOCK_TABLES = text(
+    f"SELECT count(pg_advisory_xact_lock({TABLE_LOCKS}, t)) "
+    "FROM unnest(CAST(:ids AS integer[])) AS t"
+)
+_NOTIFY_TABLES = text(
+    f"SELECT count(pg_notify('{CHANNEL}', p)) FROM unnest(CAST(:payloads AS text[])) AS p"
+)
 
 
 class Conflict(Exception):
@@ -361,14 +373,15 @@ class Store:
 
         All or nothing: ``Conflict`` (a taken sequence number) or any other error stores
         none of them. On PostgreSQL the tables' advisory locks are taken in table order,
-        so that two processes' batches cannot deadlock.
+        so that two processes' batches cannot deadlock, in one statement (and the other
+        processes are told in one more): a batch costs five round trips however many
+        tables it holds.
         """
+        tables = sorted({table_id for table_id, _ in events})
         try:
             with self._writing() as conn:
-                tables = sorted({table_id for table_id, _ in events})
                 if self.shared:
-                    for table_id in tables:
-                        conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
+                    conn.execute(_LOCK_TABLES, {"ids": tables})
                 now = time.time()
                 conn.execute(
                     _INSERT_EVENT,
@@ -384,12 +397,11 @@ class Store:
                         for table_id, e in events
                     ],
                 )
-                for table_id in tables:
-                    self._notify(conn, table_id)
+                if self.shared:
+                    payloads = [f"{table_id} {self.origin}" for table_id in tables]
+                    conn.execute(_NOTIFY_TABLES, {"payloads": payloads})
         except IntegrityError:
-            raise Conflict(
-                f"an event of tables {sorted({t for t, _ in events})} is already stored"
-            ) from None
+            raise Conflict(f"an event of tables {tables} is already stored") from None
 
     def _notify(self, conn: Any, table_id: int) -> None:
         if self.shared:
