@@ -49,8 +49,10 @@ __all__ = [
     "SeatRecord",
     "Store",
     "TableRecord",
+    "event_payload",
     "hash_token",
     "new_token",
+    "parse_payload",
     "token_matches",
 ]
 
@@ -96,7 +98,9 @@ events_t = Table(
 # work (statement building and cache keys; bench/server_load, py-spy).
 _INSERT_EVENT = insert(events_t)
 
-CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: payload "<table id> <origin>"
+# PostgreSQL NOTIFY channel: payload "<table id> <origin>" for a change of seats or status,
+# "<table id> <origin> <seq> <kind> <seat or -> <data>" for a new event (``event_payload``)
+CHANNEL = "rami_events"
 TABLE_LOCKS = 7_346_002  # first key of the advisory locks (the second is the table id)
 BOT_LEASES = 7_346_003  # first key of the locks saying which process drives a table's bots
 
@@ -172,6 +176,25 @@ class TableRecord:
     invite: str | None = None
 
 
+def event_payload(table_id: int, origin: str, event: EventRecord) -> str:
+    """A notification that carries its event: the other processes apply it as it is,
+    without reading it back (three queries per move in each: bench/server_load)."""
+    seat = "-" if event.seat is None else str(event.seat)
+    return f"{table_id} {origin} {event.seq} {event.kind} {seat} {event.data}"
+
+
+def parse_payload(payload: str) -> tuple[int, str, EventRecord | None] | None:
+    """(table id, origin, event or None) of a notification; None if it is not one."""
+    parts = payload.split(" ", 5)
+    if not parts[0].isdigit() or len(parts) < 2:
+        return None
+    table_id, origin = int(parts[0]), parts[1]
+    if len(parts) != 6 or not parts[2].isdigit() or not (parts[4] == "-" or parts[4].isdigit()):
+        return table_id, origin, None  # a change of seats or status (or an older sender)
+    seat = None if parts[4] == "-" else int(parts[4])
+    return table_id, origin, EventRecord(int(parts[2]), parts[3], seat, parts[5])
+
+
 def _sqlite_pragmas(busy_ms: int) -> Any:
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
@@ -207,6 +230,7 @@ class Store:
         self._write_lock = threading.Lock()
         self._lease_guard = threading.Lock()
         self._lease_conn: Any = None
+        self._leased: set[int] = set()  # tables whose bots' lease this process holds
 
     def close(self) -> None:
         if self._lease_conn is not None:
@@ -235,6 +259,8 @@ class Store:
         if not self.shared:
             return True
         with self._lease_guard:
+            if table_id in self._leased:  # held already: no query (one per human move)
+                return True
             if self._lease_conn is None:
                 self._lease_conn = self.engine.connect().execution_options(
                     isolation_level="AUTOCOMMIT"
@@ -246,7 +272,10 @@ class Store:
             except Exception:
                 self._lease_conn.invalidate()
                 self._lease_conn = None  # the leases went with the connection
+                self._leased.clear()
                 raise
+            if got:
+                self._leased.add(table_id)
             return bool(got)
 
     def release(self, table_id: int) -> None:
@@ -254,7 +283,8 @@ class Store:
         if not self.shared:
             return
         with self._lease_guard:
-            if self._lease_conn is not None:
+            if self._lease_conn is not None and table_id in self._leased:
+                self._leased.discard(table_id)
                 self._lease_conn.execute(select(func.pg_advisory_unlock(BOT_LEASES, table_id)))
 
     def ping(self) -> None:
@@ -364,7 +394,10 @@ class Store:
                 if self.shared:
                     conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
                 self._insert_event(conn, table_id, seq, kind, seat, data)
-                self._notify(conn, table_id)
+                if self.shared:
+                    event = EventRecord(seq, kind, seat, data)
+                    payload = event_payload(table_id, self.origin, event)
+                    conn.execute(select(func.pg_notify(CHANNEL, payload)))
         except IntegrityError:
             raise Conflict(f"event {seq} of table {table_id} is already stored") from None
 
@@ -398,7 +431,7 @@ class Store:
                     ],
                 )
                 if self.shared:
-                    payloads = [f"{table_id} {self.origin}" for table_id in tables]
+                    payloads = [event_payload(t, self.origin, e) for t, e in events]
                     conn.execute(_NOTIFY_TABLES, {"payloads": payloads})
         except IntegrityError:
             raise Conflict(f"an event of tables {tables} is already stored") from None

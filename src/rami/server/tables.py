@@ -300,24 +300,46 @@ class TableManager:
 
     # ------------------------------------------------------------------ other processes
 
-    def notified(self, table_id: int) -> None:
-        """Another process changed table ``table_id`` (-1: maybe any): catch up."""
+    def notified(self, table_id: int, event: EventRecord | None = None) -> None:
+        """Another process changed table ``table_id`` (-1: maybe any): catch up.
+
+        ``event``: the event it stored, carried by its notification (``pubsub``)."""
         for live in list(self.tables.values()):
             if table_id in (-1, live.record.id):
-                task = asyncio.create_task(self._catch_up(live))
+                task = asyncio.create_task(self._catch_up(live, event))
                 self._catching.add(task)
                 task.add_done_callback(self._catching.discard)
 
-    async def _catch_up(self, live: LiveTable) -> None:
+    async def _catch_up(self, live: LiveTable, event: EventRecord | None = None) -> None:
         try:
             async with live.lock:
-                changed = await asyncio.to_thread(self._sync, live)
+                if event is not None and event.seq <= live.version:
+                    changed = False  # had it already (a conflict's catch-up read it)
+                elif (
+                    event is not None and event.seq == live.version + 1 and self._take(live, event)
+                ):
+                    changed = True  # the next event, as stored: no query
+                else:
+                    changed = await asyncio.to_thread(self._sync, live)
                 if changed or self._pushed.get(live.code, live.version) != live.version:
                     await self._broadcast(live)
                     self._presence(live)
                 self._kick(live)
         except Exception as exc:  # storage down: the next notification or move retries
             log.warning("table %s could not catch up: %s", live.code, exc)
+
+    @staticmethod
+    def _take(live: LiveTable, event: EventRecord) -> bool:
+        """Apply another process's stored event (lock held); False if the match refuses
+        it (then the table is read again from the database)."""
+        try:
+            live.replay(event)
+        except Exception:
+            log.exception("table %s: notified event %s does not apply", live.code, event.seq)
+            live.rebuild()
+            return False
+        live.log.append(event)
+        return True
 
     def _sync(self, live: LiveTable) -> bool:
         """Replay what other processes stored since our version (worker thread, locked)."""
