@@ -81,8 +81,10 @@ def children(pid: int) -> list[int]:
 
 
 def tree_cpu(pid: int) -> float:
-    """CPU seconds of ``pid`` and its children (a backend that ended meanwhile is lost)."""
-    total = 0.0
+    """CPU seconds of ``pid`` and its children, those running and those it has reaped
+    (a backend whose connection closed: the pool's overflow opens and closes many)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    total = (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
     for p in [pid, *children(pid)]:
         try:
             total += cpu_seconds(p)

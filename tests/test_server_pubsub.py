@@ -88,9 +88,12 @@ def test_a_lease_is_asked_once_and_released_for_good(pg_cluster: Any) -> None:
     mine, theirs = Store(url), Store(url)
     try:
         table = one_table(mine)
+        assert not mine.holds(table.id)
         assert all(mine.lease(table.id) for _ in range(3))
-        assert not theirs.lease(table.id)
+        assert mine.holds(table.id)  # the bots' driver asks this first: no query
+        assert not theirs.lease(table.id) and not theirs.holds(table.id)
         mine.release(table.id)
+        assert not mine.holds(table.id)
         assert theirs.lease(table.id)
         assert not mine.lease(table.id)
     finally:

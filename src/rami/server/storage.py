@@ -278,6 +278,10 @@ class Store:
                 self._leased.add(table_id)
             return bool(got)
 
+    def holds(self, table_id: int) -> bool:
+        """Does this process hold the table's bot lease already? (No query.)"""
+        return not self.shared or table_id in self._leased
+
     def release(self, table_id: int) -> None:
         """Let another process drive this table's bots (the table left this process)."""
         if not self.shared:

@@ -286,6 +286,7 @@ class TableManager:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pushed: dict[str, int] = {}  # code -> version last pushed to the sockets
         self._catching: set[asyncio.Task[None]] = set()
+        self._lease_refused: dict[int, float] = {}  # table id -> when to ask again
         self._writer = (
             None
             if store.shared
@@ -396,6 +397,7 @@ class TableManager:
             for code, old in self.tables.items():
                 if not old.conns and (old.task is None or old.task.done()):
                     del self.tables[code]
+                    self._lease_refused.pop(old.record.id, None)
                     with contextlib.suppress(Exception):
                         self.store.release(old.record.id)
                     break
@@ -700,6 +702,26 @@ class TableManager:
             delay *= 0.5
         return delay * self._rng.uniform(0.6, 1.4)
 
+    async def _leased(self, live: LiveTable) -> bool:
+        """May this process drive the table's bots? Refused, it asks again after
+        ``LEASE_RETRY`` (the driving process may have died), and not before: every move
+        another process notifies kicks the bots, and each used to ask the database
+        (PostgreSQL, bench/server_load --processes 2)."""
+        table_id = live.record.id
+        if self.store.holds(table_id):
+            return True
+        if time.monotonic() < self._lease_refused.get(table_id, 0.0):
+            return False  # refused a moment ago: the retry is pending
+        try:
+            leased = await asyncio.to_thread(self.store.lease, table_id)
+        except Exception as exc:  # storage down: try again shortly
+            log.warning("table %s: cannot check the bots' lease: %s", live.code, exc)
+            leased = False
+        if not leased:
+            self._lease_refused[table_id] = time.monotonic() + LEASE_RETRY
+            asyncio.get_running_loop().call_later(LEASE_RETRY, self.notified, table_id)
+        return leased
+
     async def _drive(self, live: LiveTable) -> None:
         """Play the bots' moves, one after another with a short pause, while they are due.
 
@@ -708,14 +730,8 @@ class TableManager:
         """
         failures = 0
         try:
-            try:
-                leased = await asyncio.to_thread(self.store.lease, live.record.id)
-            except Exception as exc:  # storage down: try again shortly
-                log.warning("table %s: cannot check the bots' lease: %s", live.code, exc)
-                leased = False
-            if not leased:
+            if not await self._leased(live):
                 live.task = None  # another process drives these bots; ask again later
-                asyncio.get_running_loop().call_later(LEASE_RETRY, self.notified, live.record.id)
                 return
             while True:
                 async with live.lock:
