@@ -111,6 +111,12 @@ _LOCK_TABLES = text(
     f"SELECT count(pg_advisory_xact_lock({TABLE_LOCKS}, t)) "
     "FROM unnest(CAST(:ids AS integer[])) AS t"
 )
+_INSERT_EVENTS = text(
+    "INSERT INTO rami_events (table_id, seq, kind, seat, data, created_at) "
+    "SELECT t, s, k, st, d, CAST(:now AS float8) FROM unnest(CAST(:ids AS integer[]), "
+    "CAST(:seqs AS integer[]), CAST(:kinds AS text[]), CAST(:seats AS integer[]), "
+    "CAST(:datas AS text[])) AS e(t, s, k, st, d)"
+)
 _NOTIFY_TABLES = text(
     f"SELECT count(pg_notify('{CHANNEL}', p)) FROM unnest(CAST(:payloads AS text[])) AS p"
 )
@@ -409,16 +415,14 @@ class Store:
         """Append the events of several tables in one transaction (``rami.server.groupcommit``).
 
         All or nothing: ``Conflict`` (a taken sequence number) or any other error stores
-        none of them. On PostgreSQL the tables' advisory locks are taken in table order,
-        so that two processes' batches cannot deadlock, in one statement (and the other
-        processes are told in one more): a batch costs five round trips however many
-        tables it holds.
+        none of them.
         """
         tables = sorted({table_id for table_id, _ in events})
         try:
             with self._writing() as conn:
                 if self.shared:
-                    conn.execute(_LOCK_TABLES, {"ids": tables})
+                    self._append_shared(conn, tables, events)
+                    return
                 now = time.time()
                 conn.execute(
                     _INSERT_EVENT,
@@ -434,11 +438,30 @@ class Store:
                         for table_id, e in events
                     ],
                 )
-                if self.shared:
-                    payloads = [event_payload(t, self.origin, e) for t, e in events]
-                    conn.execute(_NOTIFY_TABLES, {"payloads": payloads})
         except IntegrityError:
             raise Conflict(f"an event of tables {tables} is already stored") from None
+
+    def _append_shared(
+        self, conn: Any, tables: list[int], events: Sequence[tuple[int, EventRecord]]
+    ) -> None:
+        """PostgreSQL: three statements whatever the batch's size (five round trips with
+        BEGIN and COMMIT): the tables' advisory locks in table order, so that two
+        processes' batches cannot deadlock; the rows (one INSERT, not executemany); the
+        notifications, each carrying its event (``event_payload``)."""
+        conn.execute(_LOCK_TABLES, {"ids": tables})
+        conn.execute(
+            _INSERT_EVENTS,
+            {
+                "now": time.time(),
+                "ids": [t for t, _ in events],
+                "seqs": [e.seq for _, e in events],
+                "kinds": [e.kind for _, e in events],
+                "seats": [e.seat for _, e in events],
+                "datas": [e.data for _, e in events],
+            },
+        )
+        payloads = [event_payload(t, self.origin, e) for t, e in events]
+        conn.execute(_NOTIFY_TABLES, {"payloads": payloads})
 
     def _notify(self, conn: Any, table_id: int) -> None:
         if self.shared:
