@@ -325,9 +325,33 @@ class TableManager:
                 if changed or self._pushed.get(live.code, live.version) != live.version:
                     await self._broadcast(live)
                     self._presence(live)
+                if event is not None and self._hand_over(live):
+                    return
                 self._kick(live)
         except Exception as exc:  # storage down: the next notification or move retries
             log.warning("table %s could not catch up: %s", live.code, exc)
+
+    def _hand_over(self, live: LiveTable) -> bool:
+        """Another process stored a move of a table whose bots this one drives with no
+        socket of its own there: the players are there, so the bots go there too (it
+        takes the lease within ``LEASE_RETRY``) and this process forgets the table.
+        Otherwise each process would apply and push every move of every table whose
+        players and bots it split (a table is made in one process and played in another:
+        bench/server_load --processes 2). Called with the table's lock held."""
+        if live.conns or not self.store.holds(live.record.id):
+            return False
+        if live.task is not None and live.task is not asyncio.current_task():
+            live.task.cancel()
+        live.task = None
+        if live.timer_task is not None:
+            live.timer_task.cancel()
+            live.timer_task = None
+        if self.tables.get(live.code) is live:
+            del self.tables[live.code]
+        self._pushed.pop(live.code, None)
+        self.store.release(live.record.id)
+        log.info("table %s: played in another process, its bots go there", live.code)
+        return True
 
     @staticmethod
     def _take(live: LiveTable, event: EventRecord) -> bool:
