@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import os
 import runpy
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 
@@ -52,4 +54,22 @@ def ext_modules() -> list[Any]:
     )
 
 
-setup(ext_modules=ext_modules())
+#: The complete rules documents the web rules page serves (rami.server.rules_info), with
+#: their place in the package: docs/ is their one source, copied at build time (issue 28).
+RULES_DOCS = "docs/rules-*.md"
+RULES_DOCS_TARGET = ("rami", "server", "rules_docs")
+
+
+class BuildPy(build_py):
+    """setuptools' build_py, plus the rules documents copied into the built package, so a
+    non-editable install (``pip install .``, a wheel) serves the complete rules too."""
+
+    def run(self) -> None:
+        super().run()
+        target = Path(self.build_lib).joinpath(*RULES_DOCS_TARGET)
+        target.mkdir(parents=True, exist_ok=True)
+        for doc in sorted(HERE.glob(RULES_DOCS)):
+            shutil.copyfile(doc, target / doc.name)
+
+
+setup(ext_modules=ext_modules(), cmdclass={"build_py": BuildPy})

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from fastapi import FastAPI
 
 from rami.server import ServerConfig, create_app
 
@@ -38,8 +39,15 @@ def free_port() -> int:
 @contextmanager
 def served(config: ServerConfig) -> Iterator[str]:
     """The app with ``config`` on uvicorn in a thread; yields its base URL, then stops it."""
+    with served_app(create_app(config)) as url:
+        yield url
+
+
+@contextmanager
+def served_app(app: FastAPI) -> Iterator[str]:
+    """``app`` on uvicorn in a thread on a free loopback port; yields its base URL, then
+    stops it."""
     port = free_port()
-    app = create_app(config)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

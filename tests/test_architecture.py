@@ -120,6 +120,63 @@ def test_no_consumer_imports_a_game_package() -> None:
     assert not bad, "consumers must go through rami.games:\n" + "\n".join(bad)
 
 
+# Issue 22: a game's own words are its business too. A consumer names none of them (as a
+# word of a name or string, as ``game_names_in`` reads them); ``seen`` is an English word
+# as well, so only the view key itself (the string "seen") counts.
+GAME_WORDS = {"tiplu", "dublee", "dublees", "tunnela", "tunnelas", "maal", "melding", "farcha"}
+GAME_KEYS = {"seen", "table_melding", "exposed_tunnelas"}
+# Where a game word is part of a stored format every game's code reads: the chance kind
+# of Marriage's tiplu pick, kept in records (``rami.engine.ChanceKind``).
+WORDS_ALLOWED = {("engine.py", '"tiplu"')}
+
+
+def game_words_in(path: Path) -> list[tuple[int, str]]:
+    """``(line, token)`` for each NAME/STRING token holding a game's own word or key."""
+    found = []
+    tokens = [
+        t
+        for t in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        if t.type != tokenize.COMMENT
+    ]
+    for i, tok in enumerate(tokens):
+        if tok.type not in _TEXT_TOKENS:
+            continue
+        if tok.type == tokenize.STRING:
+            before = tokens[i - 1].type if i else tokenize.ENCODING
+            after = tokens[i + 1].type if i + 1 < len(tokens) else tokenize.ENDMARKER
+            if before in _STATEMENT_START and after in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                continue  # a docstring: prose
+        key = tok.type == tokenize.STRING and tok.string.strip("\"'") in GAME_KEYS
+        if key or _words(tok.string) & GAME_WORDS:
+            found.append((tok.start[0], tok.string))
+    return found
+
+
+def test_no_consumer_names_a_games_words() -> None:
+    bad = [
+        f"{path.relative_to(SRC.parents[1])}:{line}: {text}"
+        for path in consumers()
+        for line, text in game_words_in(path)
+        if (str(path.relative_to(SRC)), text) not in WORDS_ALLOWED
+    ]
+    assert not bad, "a game's words belong behind its registry hooks:\n" + "\n".join(bad)
+
+
+def test_the_word_check_catches_what_it_should(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        '"""Docstrings may say tiplu."""\n'
+        "# so may comments: dublee\n"
+        'x = view.get("seen")\n'
+        "table_melding = 1\n"
+        'y = "you have seen it"\n'
+        'z = f"a {x} farcha"\n'
+        "seen = True\n",
+        encoding="utf-8",
+    )
+    assert [line for line, _ in game_words_in(sample)] == [3, 4, 6]
+
+
 def test_the_check_catches_what_it_should(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(

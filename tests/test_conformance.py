@@ -22,7 +22,7 @@ from toy_support import games_with_toy, toy_registered
 
 from rami.engine import Action, GameState
 from rami.errors import IllegalAction
-from rami.games import GameSpec, Match
+from rami.games import Game, Match
 
 CASES = [(spec, preset) for spec in games_with_toy() for preset in spec.presets]
 IDS = [f"{spec.name}-{preset}" for spec, preset in CASES]
@@ -61,7 +61,7 @@ def _junk(state: GameState, rng: random.Random) -> list[Action | str]:
     return out
 
 
-def _play(spec: GameSpec, preset: str, seed: int, steps: int) -> tuple[Match, int]:
+def _play(spec: Game, preset: str, seed: int, steps: int) -> tuple[Match, int]:
     match = spec.new_match(preset, None, seed)
     rng = random.Random(seed)
     done = 0
@@ -97,7 +97,7 @@ def _check_position(state: GameState, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize(("spec", "preset"), CASES, ids=IDS)
-def test_random_legal_play_through_the_registry(spec: GameSpec, preset: str) -> None:
+def test_random_legal_play_through_the_registry(spec: Game, preset: str) -> None:
     """Thousands of random legal steps, deals following one another in a match."""
     played = 0
     seed = 0
@@ -114,7 +114,7 @@ def test_random_legal_play_through_the_registry(spec: GameSpec, preset: str) -> 
 
 
 @pytest.mark.parametrize(("spec", "preset"), CASES, ids=IDS)
-def test_deals_end_with_a_result_and_a_consistent_standing(spec: GameSpec, preset: str) -> None:
+def test_deals_end_with_a_result_and_a_consistent_standing(spec: Game, preset: str) -> None:
     """Every deal played out ends with one score per seat; the standing adds them up."""
     match = spec.new_match(preset, None, 11)
     rng = random.Random(11)
@@ -135,7 +135,7 @@ def test_deals_end_with_a_result_and_a_consistent_standing(spec: GameSpec, prese
 
 
 @pytest.mark.parametrize(("spec", "preset"), CASES, ids=IDS)
-def test_every_allowed_player_count_deals(spec: GameSpec, preset: str) -> None:
+def test_every_allowed_player_count_deals(spec: Game, preset: str) -> None:
     rules = spec.rules_from(preset)
     for players in spec.players_for(rules):
         match = spec.new_match(preset, players, 5)
@@ -146,7 +146,7 @@ def test_every_allowed_player_count_deals(spec: GameSpec, preset: str) -> None:
 
 
 def _positions(
-    spec: GameSpec, preset: str, seed: int, count: int, every: int = 7
+    spec: Game, preset: str, seed: int, count: int, every: int = 7
 ) -> Iterator[GameState]:
     """Decision points of random legal play (deals following one another)."""
     match = spec.new_match(preset, None, seed)
@@ -166,7 +166,7 @@ def _positions(
 
 
 @pytest.mark.parametrize(("spec", "preset"), CASES, ids=IDS)
-def test_a_deal_replays_from_its_log(spec: GameSpec, preset: str) -> None:
+def test_a_deal_replays_from_its_log(spec: Game, preset: str) -> None:
     """A fresh deal of the same rules, seed and dealer, given the logged actions, is the
     same deal: same saved document, same views."""
     if spec.new_deal is None:
@@ -188,9 +188,7 @@ def test_a_deal_replays_from_its_log(spec: GameSpec, preset: str) -> None:
 
 
 @pytest.mark.parametrize(("spec", "preset"), CASES, ids=IDS)
-def test_a_view_does_not_change_when_hidden_cards_are_dealt_again(
-    spec: GameSpec, preset: str
-) -> None:
+def test_a_view_does_not_change_when_hidden_cards_are_dealt_again(spec: Game, preset: str) -> None:
     """The hidden cards dealt again (the game's determinizer): the seat's view is the
     same but for the public history, which a state built from a position lacks."""
     if spec.openspiel is None:
@@ -211,7 +209,7 @@ def test_a_view_does_not_change_when_hidden_cards_are_dealt_again(
 
 
 @pytest.mark.parametrize(("spec", "preset"), CASES, ids=IDS)
-def test_action_ids_round_trip(spec: GameSpec, preset: str) -> None:
+def test_action_ids_round_trip(spec: Game, preset: str) -> None:
     """Every legal action has an id that maps back to it; the mask lists exactly those."""
     if spec.action_space is None:
         pytest.skip(f"{spec.name} has no integer action space")

@@ -62,7 +62,7 @@ def test_an_absent_first_player_does_not_stall_a_new_table(
 ) -> None:
     """A new table whose first mover is a human who never connects: the clock runs out
     and a bot plays the seat (turn_seconds, issue 21)."""
-    monkeypatch.setattr("rami.server.tables.new_match_seed", _human_first_seed)
+    monkeypatch.setattr("rami.server.lifecycle.new_match_seed", _human_first_seed)
     body = {
         "game": "tunisian",
         "preset": "1v1",
@@ -84,7 +84,7 @@ def test_a_rematch_whose_first_mover_is_human_has_a_clock(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed = _human_first_seed()
-    monkeypatch.setattr("rami.server.tables.new_match_seed", lambda: seed)
+    monkeypatch.setattr("rami.server.lifecycle.new_match_seed", lambda: seed)
     body = {
         "game": "tunisian",
         "preset": "1v1",
@@ -117,7 +117,7 @@ def test_refusals_carry_the_rule_id_and_reason_to_the_wire(
 ) -> None:
     """Discarding in the draw phase: "draw first" (T-3), with its rule id and name."""
     seed = _human_first_seed()
-    monkeypatch.setattr("rami.server.tables.new_match_seed", lambda: seed)
+    monkeypatch.setattr("rami.server.lifecycle.new_match_seed", lambda: seed)
     rules = tunisian_rules("1v1")
     state = tunisian_deal(rules, 2, seed)
     # the engine: a typed refusal

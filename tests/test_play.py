@@ -12,7 +12,7 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from rich.console import Console
@@ -34,6 +34,7 @@ from rami.play.render import (
 from rami.play.saves import SavedGame, latest_save, save_path
 from rami.play.session import Session, Settings
 from rami.tunisian.game import TunisianState
+from rami.views import GameView
 
 # --------------------------------------------------------------------- helpers
 
@@ -303,12 +304,22 @@ def test_recent_lines_since_the_previous_turn() -> None:
         "seat": 0,
         "to_move": 0,
         "history": [
-            {"seat": 1, "event": "seat 1 deals; 5♣ is turned up"},
+            {
+                "seat": 1,
+                "event": "seat 1 deals; 5♣ is turned up",
+                "code": "deals_turned",
+                "args": {"seat": 1, "card": "5♣"},
+            },
             {"seat": 0, "move": "draw 4♠"},
             {"seat": 0, "move": "discard 9♣"},
             {"seat": 1, "move": "take"},
             {"seat": 1, "move": "discard 2♦"},
-            {"seat": 1, "event": "seat 1 sees the tiplu"},
+            {
+                "seat": 1,
+                "event": "seat 1 sees the tiplu",
+                "code": "sees",
+                "args": {"seat": 1},
+            },
             {"seat": 0, "move": "draw 7♥"},
         ],
     }
@@ -511,3 +522,25 @@ def test_saves_live_in_the_data_dir(data_home: Path) -> None:
     bad.write_text(json.dumps({"format": "other"}))
     with pytest.raises(InputError, match="not a game saved"):
         SavedGame.read(latest_save())
+
+
+def test_moves_line_words_come_from_the_game_hooks_m3_m6() -> None:
+    """The moves line names Marriage's own verbs where it always did (issue 22: from
+    the game's ``TerminalHooks.verb_words``, not from the terminal's code)."""
+    from rami.play.render import _verbs
+
+    def line(legal: list[str], **extra: Any) -> str:
+        view = mview(legal, to_move=0, **extra)
+        return _verbs(cast(GameView, view), frame(["You", "Bot 1"])).plain
+
+    assert (
+        line(["expose 6♥", "pass"])
+        == "Your move: expose CARD (a tunnela) · pass · ? hint · help · q quit"
+    )
+    assert line(["finish 7♣", "show 3♠ 4♠ 5♠", "dublee 7♣ 7♣", "discard 7♣"]) == (
+        "Your move: finish CARD ★ · show · x CARD discard · ? hint · help · q quit"
+    )
+    tunisian = cast(GameView, tview(["meld 5♥ 6♥ 7♥", "knock", "discard 7♣"], to_move=0))
+    assert _verbs(tunisian, frame(["You", "Bot 1"])).plain == (
+        "Your move: open · x CARD discard · knock · ? hint · help · q quit"
+    )

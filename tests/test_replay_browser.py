@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import random
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,8 +19,7 @@ pytest.importorskip("playwright.sync_api")
 
 import httpx
 import test_browser
-import uvicorn
-from browser_support import free_port
+from browser_support import served_app
 from test_browser import CHROMIUM
 from test_table_browser import DESKTOP, PHONE, bots, create, inside, open_table, play_to_end, shot
 from test_table_ui_browser import AXE
@@ -72,19 +69,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     app = create_app(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0))
     # the real review (rami.review in its own process), with few determinizations
     app.state.review_jobs = ReviewJobs(real_reviewer(samples=4))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 15
-    while not server.started:
-        assert time.time() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        with served_app(app) as url:
+            yield url
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         patch.undo()
 
 

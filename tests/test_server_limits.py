@@ -18,8 +18,8 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient
 
 from rami.server import ServerConfig, create_app
+from rami.server.connection import SEND_QUEUE_MESSAGES, Connection
 from rami.server.limits import MAX_JSON_DEPTH, BadJSON, dumps, loads
-from rami.server.tables import SEND_QUEUE_MESSAGES, Connection
 
 TUNISIAN_1V1 = {"game": "tunisian", "preset": "1v1", "seats": [{"kind": "human"}] * 2}
 JSON = {"Content-Type": "application/json"}
@@ -205,6 +205,8 @@ def test_health_readiness_and_metrics(client: TestClient) -> None:
         mover = state["view"]["to_move"]
         ws.send_json({"type": "action", "action": "draw" if mover == 0 else "take", "id": 1})
         ws.send_json({"type": "shout"})
+        while ws.receive_json().get("code") != "unknown_type":  # both handled: then scrape
+            pass
         text = client.get("/metrics").text
     assert "rami_live_tables 1.0" in text and "rami_sockets" in text
     assert 'rami_refused_messages_total{code="unknown_type"}' in text

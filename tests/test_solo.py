@@ -42,7 +42,7 @@ def server_history(game: str, preset: str, seed: int, tmp: Path) -> list[Any]:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    import rami.server.tables as tables
+    import rami.server.lifecycle as tables
     from rami.server import ServerConfig, create_app
     from rami.server.ratelimit import RateLimits
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import (
     Any,
     Generic,
@@ -56,6 +57,7 @@ __all__ = [
     "IllegalAction",
     "as_action",
     "chance_rng",
+    "read_action",
 ]
 
 ChanceKind = Literal["deal", "tiplu", "reshuffle"]
@@ -144,6 +146,14 @@ class Action:
             except CardError as exc:
                 raise IllegalAction(str(exc)) from None
         return cls(kind, tuple(cards), target)
+
+
+@lru_cache(maxsize=16384)
+def read_action(text: str) -> Action:
+    """A move as the engines wrote it (a view's ``move``, an event's ``action``), read
+    once and kept: whoever reads a history reads typed actions (cards as ``Card``),
+    never the words. ``IllegalAction`` if it cannot be read."""
+    return Action.parse(text)
 
 
 def as_action(action: Action | str) -> Action:

@@ -32,7 +32,6 @@ if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
 __all__ = [
     "GAMES",
     "Game",
-    "GameSpec",
     "Match",
     "action_from_id",
     "action_space_of",
@@ -152,9 +151,6 @@ class Game:
                 f"not {count}"
             )
         return self._new_match(rules, count, seed)
-
-
-GameSpec = Game  # the former name
 
 
 # The games that ship with rami; more come from the ``rami.games`` entry-point group, from

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, NotRequired, Protocol, TypedDict
 from rami.errors import InputError
 
 __all__ = [
+    "EventArgs",
     "GameView",
     "HistoryEntry",
     "JsonObject",
@@ -64,12 +65,27 @@ class Rules(Protocol):
     def to_json(self) -> RulesJson: ...
 
 
+#: The words of a table event (``HistoryEntry.args``): the i18n placeholders' values;
+#: ``seat`` is a seat number, which front ends show as that seat's name.
+EventArgs = dict[str, int | str]
+
+
 class HistoryEntry(TypedDict):
-    """One entry of a view's ``history``: a move (``move``) or a table event (``event``)."""
+    """One entry of a view's ``history``: a move (``move``) or a table event (``event``).
+
+    A table event carries its ``code`` and ``args``: front ends word it from these, in
+    every language (the key ``ev_<code>`` of ``static/i18n/*.json``; ``rami.event_words``
+    in the terminal); ``news`` is the engine's family of the event (``deal``,
+    ``restock``, ``end``, …). ``event`` is the same in English, kept for old clients and
+    records: no reader parses it.
+    """
 
     seat: int | None
     move: NotRequired[str]
     event: NotRequired[str]
+    code: NotRequired[str]
+    args: NotRequired[EventArgs]
+    news: NotRequired[str]
     # public numbers some games add (Tunisian rami: the meld's index, opening values, …)
     meld: NotRequired[PublicValue]
     value: NotRequired[PublicValue]

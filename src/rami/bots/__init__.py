@@ -25,9 +25,11 @@ from rami.bots.kit import kit_of
 from rami.errors import InputError
 from rami.games import get_game
 
-__all__ = ["LEVELS", "Bot", "check_spec", "make_bot"]
+__all__ = ["KINDS", "LEVELS", "STRENGTHS", "Bot", "check_spec", "make_bot"]
 
-LEVELS = ("random", "greedy", "search", "ismcts", "easy", "medium", "hard", "expert")
+KINDS = ("random", "greedy", "search", "ismcts")  # the bots by how they play
+STRENGTHS = ("easy", "medium", "hard", "expert")  # the names a person chooses from
+LEVELS = KINDS + STRENGTHS  # the one list of bot levels (server seats, cli, solo, ladder)
 SEARCHERS = ("search", "ismcts", "hard", "expert")  # the levels that take a budget
 DEFAULT_BUDGET_MS = 200.0
 

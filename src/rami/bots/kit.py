@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from rami.engine import Action
 from rami.errors import InputError
-from rami.views import GameView
+from rami.views import GameView, seat_entries
 
 if TYPE_CHECKING:
     from rami.bots.base import Bot
@@ -58,6 +58,10 @@ def _no_wilds(view: GameView) -> frozenset[int]:
     return frozenset()
 
 
+def _nobody(view: GameView) -> list[bool]:
+    return [False] * len(seat_entries(view))
+
+
 def _clockwise(view: GameView) -> int:
     return 1
 
@@ -86,6 +90,8 @@ class BotKit(Generic[ObsT, StateT]):
     search_margin: float = 0.0  # standard errors by which a move must beat greedy's
     tree_scale: float = 10.0  # points that count as one unit in the tree's UCB
     wilds: Callable[[GameView], frozenset[int]] = _no_wilds  # wild kinds a view shows
+    # per seat, whether it knows the wild cards (and keeps those it draws)
+    wild_knowers: Callable[[GameView], list[bool]] = _nobody
     play_step: Callable[[GameView], int] = _clockwise  # +1 or -1: who plays next
     own_policy: Callable[[StateT], Action] | None = None  # ``ismcts``'s own moves in its
     # default line and rollouts, if not ``policy`` (the others are modelled by ``policy``)

@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from rami.bots.base import card_of
 from rami.cards import KINDS
+from rami.engine import read_action
 from rami.runs import positions
 from rami.views import GameView, own_seat, seat_entries
 
@@ -66,7 +66,7 @@ class OpponentModel:
     refused: list[list[int]] = field(default_factory=list)
     discarded: list[list[int]] = field(default_factory=list)
     wilds: frozenset[int] = frozenset()
-    seen: list[bool] = field(default_factory=list)
+    knows_wilds: list[bool] = field(default_factory=list)  # per seat (M-7)
 
     def interest(self, s: int, c: int) -> float:
         """Log-weight of card kind ``c`` in seat ``s``'s hand."""
@@ -74,7 +74,7 @@ class OpponentModel:
         x = TAKE_WEIGHT * sum(aff[t] for t in self.took[s])
         x -= REFUSE_WEIGHT * sum(aff[t] for t in self.refused[s])
         x -= DISCARD_WEIGHT * sum(aff[t] for t in self.discarded[s])
-        if c in self.wilds and self.seen[s]:
+        if c in self.wilds and self.knows_wilds[s]:
             x += WILD_WEIGHT
         return x
 
@@ -110,10 +110,14 @@ def model_of(
     seats = seat_entries(view)
     n = len(seats)
     seat = own_seat(view)
-    if step is None:
+    if step is None or wilds:
         from rami.bots.kit import kit_of
 
-        step = kit_of(str(view.get("game"))).play_step(view)
+        kit = kit_of(str(view.get("game")))
+        step = kit.play_step(view) if step is None else step
+        knowers = kit.wild_knowers(view) if wilds else [False] * n
+    else:
+        knowers = [False] * n  # no wild cards: nobody keeps one
     active = [bool(s.get("active", True)) for s in seats]
     nxt = (seat + step) % n
     for _ in range(n):
@@ -128,26 +132,25 @@ def model_of(
         refused=[[] for _ in range(n)],
         discarded=[[] for _ in range(n)],
         wilds=wilds,
-        seen=[bool(s.get("seen", False)) for s in seats],
+        knows_wilds=knowers,
     )
     top: int | None = None
     for entry in view.get("history") or ():
         move = entry.get("move")
         who = entry.get("seat")
         if not move or who is None:
-            event = str(entry.get("event", ""))
-            if "new stock" in event or "recycl" in event:
+            if entry.get("news") == "restock":
                 top = None  # the pile became the stock
             continue
-        words = move.split()
-        verb = words[0]
-        if verb == "discard" and len(words) > 1:
-            top = int(card_of(words[1]))
+        action = read_action(move)
+        verb, cards = action.kind, action.cards
+        if verb == "discard" and cards:
+            top = int(cards[0])
             if who != seat:
                 model.discarded[who].append(top)
-        elif verb == "take" and len(words) > 1:
+        elif verb == "take" and cards:
             if who != seat:
-                model.took[who].append(int(card_of(words[1])))
+                model.took[who].append(int(cards[0]))
             top = None
         elif verb == "draw":
             if top is not None and who != seat:

@@ -15,17 +15,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
-from rami.cli.simulate import _check_writable, _RateColumn
+from rami.cli.simulate import check_writable, progress_bar
 from rami.errors import InputError
 from rami.games import game_names, get_game
 from rami.sim.ladder import LadderConfig
@@ -109,7 +101,7 @@ def ladder(
     )
     jobs = ladder_schedule(config, games)
     if json_file is not None:
-        _check_writable(json_file)
+        check_writable(json_file)
     path = results or Path(f"ladder-{config.game}-{config.preset}-s{config.seed}.jsonl")
     log = ResultLog(path, config)
     log.load()
@@ -117,17 +109,7 @@ def ladder(
     console = Console(stderr=True)
     started = time.perf_counter()
     stopped = False
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        _RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet,
-    ) as progress:
+    with progress_bar(console, quiet=quiet) as progress:
         task = progress.add_task(
             f"{config.game} {config.preset} ladder",
             total=len(jobs),

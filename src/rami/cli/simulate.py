@@ -50,6 +50,21 @@ class _RateColumn(ProgressColumn):
         return Text(f"{1 / speed:.1f} s/game", style="progress.data.speed")
 
 
+def progress_bar(console: Console, *, quiet: bool) -> Progress:
+    """The bar of the long-running commands (simulate, ladder): done/total, rate, time, ETA."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+    )
+
+
 def _table(summary: Any) -> Table:
     config = summary.config
     spec = get_game(config.game)
@@ -152,7 +167,7 @@ def _advance(progress: Progress, task: TaskID, *, inline: bool) -> None:
         freeze_collector()
 
 
-def _check_writable(path: Path) -> None:
+def check_writable(path: Path) -> None:
     """Fail before a long run, not after it, if the results cannot be written."""
     if path.is_dir():
         raise InputError(f"--json {path} is a folder, not a file")
@@ -219,7 +234,7 @@ def simulate(
     if workers < 1:
         raise InputError("--workers must be at least 1")
     if json_file is not None:
-        _check_writable(json_file)
+        check_writable(json_file)
     seats = bots.split(",") if bots is not None else ["greedy"] * _default_seats(game, mode, rules)
     config = make_config(
         game,
@@ -239,18 +254,7 @@ def simulate(
     jobs = schedule(config, games)
     console = Console(stderr=True)
     started = time.perf_counter()
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        _RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=quiet,
-        transient=False,
-    ) as progress:
+    with progress_bar(console, quiet=quiet) as progress:
         task = progress.add_task(f"{config.game} {config.preset}", total=len(jobs))
         results = run_jobs(
             config,

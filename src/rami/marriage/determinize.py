@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 
 from rami.cards import CARDS, Card, cards_from_texts, counts, take_out
+from rami.engine import read_action
 from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
 from rami.marriage.melds import is_meld, wild_kinds
@@ -71,15 +72,13 @@ def known_cards(view: MarriageView) -> list[list[int]]:
         seat = entry.get("seat")
         if not move or seat is None or seat == me:
             continue
-        words = move.split()
-        verb = words[0]
-        cards = [w for w in words[1:] if not w.startswith("@")]
+        action = read_action(move)
+        verb, cards = action.kind, action.cards
         mine = known[seat]
         if verb == "take" and cards:
-            mine[_card(cards[0])] += 1
+            mine[cards[0]] += 1
         elif verb in _VERBS_OUT:
-            for t in cards * (3 if verb == "expose" and len(cards) == 1 else 1):
-                c = _card(t)
+            for c in cards * (3 if verb == "expose" and len(cards) == 1 else 1):
                 if mine[c]:
                     mine[c] -= 1
     for s, row in enumerate(view["seats"]):
@@ -171,7 +170,7 @@ def sample_state(
             taken=taken_card,
             must_finish=must_finish,
             turn=int(view["turn"]),
-            recycles=sum(1 for e in history if "as the new stock" in e.get("event", "")),
+            recycles=sum(1 for e in history if e.get("news") == "restock"),  # M-11
             actions=moves,
         )
 

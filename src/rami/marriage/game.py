@@ -230,6 +230,7 @@ class MarriageState:
                 "action": None,
                 "news": "deal",
                 "text": f"seat {dealer} deals; {CARDS[self.pile[-1]]} is turned up",
+                "data": {"dealer": dealer, "card": _TEXT[self.pile[-1]]},
                 "chance": {"kind": "deal", "cards": [_TEXT[c] for c in order]},
             }
         )
@@ -1178,7 +1179,7 @@ class MarriageState:
             "action": None,
             "news": "restock",
             "text": f"the discard pile ({len(cards)} cards) is {how} as the new stock",
-            "data": {"size": len(cards)},
+            "data": {"size": len(cards), "shuffled": self.rules.shuffle_recycled},
         }
         if self.rules.shuffle_recycled:  # turning the pile over is no chance
             event["chance"] = {"kind": "reshuffle", "cards": [_TEXT[c] for c in reversed(cards)]}
@@ -1212,7 +1213,15 @@ class MarriageState:
             )
         else:
             text = f"seat {finisher} finishes"
-        self.events.append({"seat": finisher, "action": None, "news": "end", "text": text})
+        self.events.append(
+            {
+                "seat": finisher,
+                "action": None,
+                "news": "end",
+                "text": text,
+                "data": {"winner": finisher, "reason": reason},
+            }
+        )
 
     def _settle(self) -> DealResult[MarriageDetails]:
         """Maal and settlement (M-12 … M-15) and the JSON-ready explanation."""

@@ -41,7 +41,7 @@ from rami.marriage.settle import card_points, settle_indian, settle_nepali
 from rami.marriage.view import marriage_view
 from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
-from rami.views import GameView, own_seat
+from rami.views import GameView, own_seat, seat_entries
 
 if TYPE_CHECKING:
     from rami.marriage.game import MarriageState
@@ -630,6 +630,11 @@ def wilds_of_view(view: GameView) -> frozenset[int]:
     if view.get("seen") and isinstance(tiplu, str) and tiplu:
         return frozenset(int(k) for k in wild_kinds(card_of(tiplu)))
     return frozenset()
+
+
+def wild_knowers(view: GameView) -> list[bool]:
+    """Per seat, whether it knows the wild cards (M-7: it has seen the tiplu)."""
+    return [bool(s.get("seen")) for s in seat_entries(view)]
 
 
 def play_step(view: GameView) -> int:

@@ -89,6 +89,7 @@ def _bots() -> BotKit[Any, Any]:
         tree_scale=6.0,
         tree_settle=(0.5, 2.0),
         wilds=g.wilds_of_view,
+        wild_knowers=g.wild_knowers,
         play_step=g.play_step,
         hard_iterations=48,
         expert_iterations=160,

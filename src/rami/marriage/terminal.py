@@ -14,17 +14,29 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from rami.cards import Card, counts, parse_card, parse_cards
+from rami.engine import Action
+from rami.errors import InputError
 from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
 from rami.marriage.maal import maal
 from rami.marriage.rules import rules_from
 from rami.marriage.solver import dublee_count, dublees_to_finish, max_show_melds, missing_at_least
 from rami.marriage.view import MarriageSeatView, MarriageView, marriage_view
-from rami.play.commands import legal_actions
+from rami.play.commands import (
+    Command,
+    act,
+    choose,
+    lay,
+    legal_actions,
+    meld_groups,
+    pick,
+    read_cards,
+    refuse,
+)
 from rami.play.hooks import TerminalHooks
 from rami.play.panels import Ledger, panel_table
-from rami.play.render import Frame, card_text, cards_text, meld_text, table_melding
+from rami.play.render import Frame, card_text, cards_text, meld_text
 from rami.play.session import Session
-from rami.views import GameView, SeatView, Standing, own_seat
+from rami.views import GameView, HistoryEntry, SeatView, Standing, own_seat
 
 __all__ = ["HOOKS"]
 
@@ -178,8 +190,13 @@ def table_lines(view: GameView, names: Sequence[str]) -> list[str]:
     return lines or ["nobody has shown or laid a meld yet"]
 
 
-def help_lines(table_melding: bool) -> list[str]:
-    """The Marriage commands of ``help``."""
+def table_melding(view: GameView) -> bool:
+    """Indian Marriage: melds go on the table after seeing (M-10)."""
+    return bool((view.get("rules") or {}).get("table_melding"))
+
+
+def help_lines(view: GameView) -> list[str]:
+    """The Marriage commands of ``help`` (laying on the table in Indian Marriage, M-10)."""
     lines: list[str] = []
     lines += [
         "show              list the pure melds you may show (then a number)",
@@ -188,7 +205,7 @@ def help_lines(table_melding: bool) -> list[str]:
         "finish K♦         finish, discarding K♦; 'finish' alone lists the discards",
         "expose 6h / pass  expose a dealt tunnela / pass (right after the deal)",
     ]
-    if table_melding:
+    if table_melding(view):
         lines += [
             "lay 5h 6h 7h      lay a meld on the table after seeing",
             "lay 8h @2         add 8♥ to your table meld @2 (also: add 8h @2)",
@@ -297,7 +314,90 @@ def quick_lay(session: Session, view: GameView) -> None:
         session.screen.notes.append(("error", "you cannot show now (type ? for a hint)"))
 
 
+# ---------------------------------------------------------------------- commands
+
+
+def show_command(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
+    """``show`` lists the legal shows; ``show 3s 4s 5s`` (``;`` between melds, six cards
+    as two melds, a pair as a dublee); ``show all`` completes a show step by step (M-6)."""
+    options = [a for a in legal if a.kind in ("show", "dublee", "see")]
+    if not rest:
+        return choose(
+            "you may show (pick a number, or 'show all')",
+            options,
+            "you cannot show now (type ? for a hint)",
+        )
+    if len(rest) == 1 and rest[0].lower() in ("all", "*", "everything"):
+        return Command("auto_show")
+    if len(rest) == 1 and rest[0].isdigit():
+        shows = [a for a in options if a.kind != "see"]
+        return pick(int(rest[0]), shows)
+    actions: list[Action] = []
+    for group in meld_groups(rest):
+        cards, target = read_cards(group)
+        if target is not None:
+            raise InputError("'show' takes no '@N'")
+        if (len(cards) == 2 and cards[0] == cards[1]) or len(cards) == 1:
+            actions.append(Action("dublee", (cards[0], cards[0])))
+        elif len(cards) == 6 and not any(";" in w or "|" in w for w in rest):
+            actions.extend((Action("show", tuple(cards[:3])), Action("show", tuple(cards[3:]))))
+        else:
+            actions.append(Action("show", tuple(cards)))
+    return act(*actions)
+
+
+def dublee_command(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
+    """``dublee 7c`` shows the pair; ``dublee`` alone lists them (M-6)."""
+    cards, _ = read_cards(rest)
+    if cards:
+        return act(Action("dublee", (cards[0], cards[0])))
+    options = [a for a in legal if a.kind == "dublee"]
+    return choose("dublees you may show", options, "no dublee can be shown now")
+
+
+def expose_command(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
+    """``expose 6h`` right after the deal; ``expose`` alone lists the tunnelas (M-3)."""
+    cards, _ = read_cards(rest)
+    if cards:
+        return act(Action("expose", (cards[0],)))
+    options = [a for a in legal if a.kind == "expose"]
+    return choose("tunnelas you may expose", options, "you hold no tunnela to expose")
+
+
+def lay_command(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
+    """Melds go on the table only after seeing in Indian Marriage (M-10); before, and in
+    Nepali Marriage, 'lay' means show."""
+    if table_melding(view):
+        return lay(rest, view, legal)
+    if view.get("seen"):
+        refuse("lay_seen", view)
+    return show_command(rest, view, legal)
+
+
+def step_news(view: GameView, entry: HistoryEntry) -> list[str]:
+    """Seeing shows the seat the tiplu (M-7)."""
+    tiplu = view.get("tiplu")
+    mine = (entry.get("args") or {}).get("seat") == view.get("seat")
+    if entry.get("code") == "sees" and mine and tiplu:
+        return [f"You see the tiplu: {tiplu}."]
+    return []
+
+
 HOOKS = TerminalHooks(
+    commands={
+        "show": show_command,
+        "dublee": dublee_command,
+        "expose": expose_command,
+        "lay": lay_command,
+    },
+    aliases={"dublee": "dublee", "dub": "dublee", "expose": "expose", "e": "expose"},
+    glued=("e", "expose"),
+    verb_words=(
+        ("", frozenset({"expose"}), "expose CARD (a tunnela)"),
+        ("finish", frozenset({"show", "dublee", "see"}), "show"),
+    ),
+    pass_note="You had no tunnela to expose, so you passed.",
+    step_news=step_news,
     seat_line=seat_line,
     status_line=status_line,
     own_lines=own_lines,

@@ -17,7 +17,7 @@ from rami.cards import CARDS
 from rami.errors import InputError
 from rami.marriage.rules import MarriageRules
 from rami.view_cache import ViewCache, action_texts
-from rami.views import GameView, HistoryEntry, RulesJson, SeatView
+from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView
 
 if TYPE_CHECKING:
     from rami.engine import Event
@@ -147,11 +147,43 @@ def _entry(e: Event, seat: int | None) -> HistoryEntry:
     """
     text = e["action"]
     if text is None:
-        return {"seat": e["seat"], "event": e.get("text", "")}
+        code, args = event_words(e)
+        out: HistoryEntry = {"seat": e["seat"], "event": e.get("text", ""), "code": code}
+        out["args"] = args
+        out["news"] = e.get("news", "")
+        return out
     card = e.get("card")
     if card is not None and (text == "take" or (seat is not None and e["seat"] == seat)):
         text = f"{text} {card}"
     return {"seat": e["seat"], "move": text}
+
+
+def event_words(e: Event) -> tuple[str, EventArgs]:
+    """A table event's code and words (``HistoryEntry``): what every front end words it
+    from, in each language (the key ``ev_<code>``). A new event: a branch here and the
+    key ``ev_<code>`` in each ``static/i18n/*.json``."""
+    news = e.get("news")
+    data = e.get("data") or {}
+    seat = e["seat"]
+    if news == "deal":  # M-2: the dealer turns up the pile's first card
+        return "deals_turned", {"seat": _int(data.get("dealer")), "card": str(data.get("card"))}
+    if news == "tiplu":  # M-7
+        return "tiplu_picked", {}
+    if news == "see" and seat is not None:
+        return "sees", {"seat": seat}
+    if news == "restock":  # M-11
+        how = "recycle_shuffled" if data.get("shuffled", True) else "recycle_turned"
+        return how, {"n": _int(data.get("size"))}
+    if news == "end":
+        if seat is not None:
+            return "finishes", {"seat": seat}
+        turns = data.get("reason") == "max_turns"
+        return ("no_finisher_turns" if turns else "no_finisher_stock"), {}
+    return str(news), {}
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) else 0
 
 
 def _cache(state: MarriageState) -> ViewCache:

@@ -270,6 +270,12 @@ def add_routes(router: APIRouter, errors: dict[int | str, dict[str, Any]]) -> No
             return error_response(str(exc))
 
 
+def wild_card(view: GameView) -> str | None:
+    """The tiplu, once the view shows it (M-7)."""
+    tiplu = view.get("tiplu")
+    return tiplu if isinstance(tiplu, str) else None
+
+
 HOOKS = WebHooks(
     notes=notes,
     aids=aids,
@@ -278,4 +284,5 @@ HOOKS = WebHooks(
     deal_example=DEAL_EXAMPLE,
     add_routes=add_routes,
     client=Path(__file__).parent / "client",
+    wild_card=wild_card,
 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from rami.bots.base import legal_actions
 from rami.cards import JOKER, Card, CardError, parse_card
@@ -21,7 +22,20 @@ from rami.errors import IllegalAction, InputError
 from rami.play.hooks import hooks_of
 from rami.views import GameView
 
-__all__ = ["ALIASES", "Command", "describe_refusal", "legal_actions", "parse_command"]
+__all__ = [
+    "ALIASES",
+    "Command",
+    "act",
+    "choose",
+    "describe_refusal",
+    "lay",
+    "legal_actions",
+    "meld_groups",
+    "parse_command",
+    "pick",
+    "read_cards",
+    "refuse",
+]
 
 ALIASES: dict[str, str] = {
     "d": "draw",
@@ -39,11 +53,7 @@ ALIASES: dict[str, str] = {
     "out": "finish",
     "show": "show",
     "sh": "show",
-    "dublee": "dublee",
-    "dub": "dublee",
     "see": "see",
-    "expose": "expose",
-    "e": "expose",
     "pass": "pass",
     "open": "open",
     "o": "open",
@@ -70,7 +80,7 @@ ALIASES: dict[str, str] = {
 }
 
 MAX_OPTIONS = 12  # a numbered list longer than this would not fit the screen
-_GLUED = re.compile(r"^(x|discard|f|finish|e|expose)(\S+)$", re.IGNORECASE)
+_GLUED_VERBS = ("x", "discard", "f", "finish")  # 'x7c' is 'x 7c' (games add their own)
 _GROUPS = re.compile(r"[;|]")
 
 
@@ -90,22 +100,25 @@ class Command:
     title: str = ""
 
 
-def _act(*actions: Action) -> Command:
+# ``act``, ``choose``, ``read_cards``, ``pick``, ``meld_groups``, ``refuse`` and ``lay``
+# are also the parts a game's own commands (``TerminalHooks.commands``) are written with.
+def act(*actions: Action) -> Command:
+    """Play ``actions`` in order."""
     return Command("act", tuple(actions))
 
 
-def _choose(title: str, options: Sequence[Action], none: str) -> Command:
+def choose(title: str, options: Sequence[Action], none: str) -> Command:
     """Offer ``options``; one option is simply played, none is ``none`` as an error."""
     if not options:
         raise InputError(none)
     if len(options) == 1:
-        return _act(options[0])
+        return act(options[0])
     if len(options) > MAX_OPTIONS:
         title += f"; the first {MAX_OPTIONS} of {len(options)}, or type the cards"
     return Command("choose", options=tuple(options[:MAX_OPTIONS]), title=title)
 
 
-def _cards(words: Sequence[str]) -> tuple[list[Card], int | None]:
+def read_cards(words: Sequence[str]) -> tuple[list[Card], int | None]:
     """Cards and an optional ``@N`` meld reference from the words after the verb."""
     cards: list[Card] = []
     target: int | None = None
@@ -133,7 +146,7 @@ def _lays_on_table(view: GameView) -> bool:
     return hooks_of(view).lays_on_table(view)
 
 
-def _refuse(verb: str, view: GameView) -> None:
+def refuse(verb: str, view: GameView) -> None:
     """``InputError`` with the game's reason when it has no such verb."""
     reason = hooks_of(view).refusals.get(verb)
     if reason is not None:
@@ -154,55 +167,49 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     if not line:
         raise InputError("type a move, or 'help'")
     if line.isdigit():
-        return _pick(int(line), pending)
+        return pick(int(line), pending)
     words = line.replace(",", " ").split()
     head = words[0].lower()
-    if head not in ALIASES:
-        glued = _GLUED.match(words[0])
+    hooks = hooks_of(view)
+    aliases = {**ALIASES, **hooks.aliases}
+    if head not in aliases:
+        glued = _glued(hooks.glued).match(words[0])
         if glued and _is_card(glued.group(2)):  # 'x7c' is 'x 7c'; 'foo' is a typo
             head = glued.group(1).lower()
             words = [head, glued.group(2), *words[1:]]
         else:
             own = _game_verb(line, view)  # a verb of the game's own, typed as the engine writes it
             return own if own is not None else _unknown(words[0], view)
-    verb = ALIASES[head]
+    verb = aliases[head]
     rest = words[1:]
     if verb in ("help", "hint", "log", "quit", "table"):
         return Command(verb)
     legal = legal_actions(view)
+    command = hooks.commands.get(verb)
+    if command is not None:  # a command of the game's own (or its own form of one)
+        return command(rest, view, legal)
     if verb in ("draw", "pass", "see"):
-        return _act(Action(verb))
+        return act(Action(verb))
     if verb == "take":
-        cards, _ = _cards(rest)
+        cards, _ = read_cards(rest)
         top = _top_discard(view)
         if cards and top is not None and str(cards[0]) != top:
             raise InputError(f"only the latest discard ({top}) can be taken")
-        return _act(Action("take"))
+        return act(Action("take"))
     if verb == "discard":
-        cards, _ = _cards(rest)
+        cards, _ = read_cards(rest)
         if not cards:
             raise InputError("which card? e.g. 'x 7♣' (or 'x 7c')")
-        return _act(Action("discard", (_one("x", cards, "x 7♣"),)))
+        return act(Action("discard", (_one("x", cards, "x 7♣"),)))
     if verb == "finish":
         return _finish(rest, view, legal)
-    if verb == "expose":
-        cards, _ = _cards(rest)
-        if cards:
-            return _act(Action("expose", (cards[0],)))
-        options = [a for a in legal if a.kind == "expose"]
-        return _choose("tunnelas you may expose", options, "you hold no tunnela to expose")
-    if verb == "dublee":
-        cards, _ = _cards(rest)
-        if cards:
-            return _act(Action("dublee", (cards[0], cards[0])))
-        options = [a for a in legal if a.kind == "dublee"]
-        return _choose("dublees you may show", options, "no dublee can be shown now")
     if verb == "open":
         return Command(hooks_of(view).open_command)
-    if verb == "show":
-        return _show(rest, view, legal)
+    if verb == "show":  # a game with shows has its own command
+        refuse("show", view)
+        raise InputError("there is nothing to show in this game")
     if verb == "lay":
-        return _lay(rest, view, legal)
+        return lay(rest, view, legal)
     if verb == "add":
         return _add(rest, view, legal)
     return _swap(rest, view, legal)
@@ -215,16 +222,24 @@ def _game_verb(line: str, view: GameView) -> Command | None:
     except IllegalAction:
         return None
     if action.kind in {a.kind for a in legal_actions(view)}:
-        return _act(action)
+        return act(action)
     return None
 
 
-def _pick(number: int, pending: Sequence[Action]) -> Command:
+def pick(number: int, pending: Sequence[Action]) -> Command:
+    """The ``number``-th (from 1) of the numbered list ``pending``."""
     if not pending:
         raise InputError("no numbered choices now: 'show', 'lay' or 'swap' lists some")
     if not 1 <= number <= len(pending):
         raise InputError(f"choose a number from 1 to {len(pending)}")
-    return _act(pending[number - 1])
+    return act(pending[number - 1])
+
+
+@cache
+def _glued(extra: tuple[str, ...]) -> re.Pattern[str]:
+    """The verbs a card may be typed against ('x7c'), the game's ``extra`` ones too."""
+    verbs = "|".join(map(re.escape, (*_GLUED_VERBS, *extra)))
+    return re.compile(rf"^({verbs})(\S+)$", re.IGNORECASE)
 
 
 def _is_card(word: str) -> bool:
@@ -244,110 +259,79 @@ def _unknown(word: str, view: GameView) -> Command:
 
 
 def _finish(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
-    cards, _ = _cards(rest)
+    cards, _ = read_cards(rest)
     if "finish" in hooks_of(view).refusals:  # going out is discarding the last card
         hand = view.get("hand") or []
         if len(hand) == 1:
-            return _act(Action("discard", (parse_card(hand[0]),)))
-        _refuse("finish", view)
+            return act(Action("discard", (parse_card(hand[0]),)))
+        refuse("finish", view)
     if cards:
-        return _act(Action("finish", (_one("finish", cards, "finish K♦"),)))
+        return act(Action("finish", (_one("finish", cards, "finish K♦"),)))
     options = [a for a in legal if a.kind == "finish"]
-    return _choose(
+    return choose(
         "you can finish with one of these discards",
         options,
         "you cannot finish now (type ? for a hint)",
     )
 
 
-def _groups(rest: Sequence[str]) -> list[list[str]]:
+def meld_groups(rest: Sequence[str]) -> list[list[str]]:
     """Words split into melds at ';' or '|' ('lay 5♥ 6♥ 7♥ ; 9♠ 9♥ 9♦')."""
     joined = " ".join(rest)
     return [g.split() for g in _GROUPS.split(joined) if g.split()]
 
 
-def _show(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
-    _refuse("show", view)
-    options = [a for a in legal if a.kind in ("show", "dublee", "see")]
-    if not rest:
-        return _choose(
-            "you may show (pick a number, or 'show all')",
-            options,
-            "you cannot show now (type ? for a hint)",
-        )
-    if len(rest) == 1 and rest[0].lower() in ("all", "*", "everything"):
-        return Command("auto_show")
-    if len(rest) == 1 and rest[0].isdigit():
-        shows = [a for a in options if a.kind != "see"]
-        return _pick(int(rest[0]), shows)
-    actions: list[Action] = []
-    for group in _groups(rest):
-        cards, target = _cards(group)
-        if target is not None:
-            raise InputError("'show' takes no '@N'")
-        if (len(cards) == 2 and cards[0] == cards[1]) or len(cards) == 1:
-            actions.append(Action("dublee", (cards[0], cards[0])))
-        elif len(cards) == 6 and not any(";" in w or "|" in w for w in rest):
-            actions.extend((Action("show", tuple(cards[:3])), Action("show", tuple(cards[3:]))))
-        else:
-            actions.append(Action("show", tuple(cards)))
-    return _act(*actions)
-
-
-def _lay(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
-    if not _lays_on_table(view):
-        if view.get("seen"):
-            _refuse("lay_seen", view)
-        return _show(rest, view, legal)
+def lay(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
+    """``lay 5♥ 6♥ 7♥`` (several melds: ';'), ``lay 8♥ @2``; ``lay`` alone lists melds."""
     if not rest:
         options = [a for a in legal if a.kind == "meld"]
-        return _choose(
+        return choose(
             "melds you may lay (pick a number)",
             options,
             "no meld can be laid now (type ? for a hint)",
         )
     actions: list[Action] = []
-    for group in _groups(rest):
-        cards, target = _cards(group)
+    for group in meld_groups(rest):
+        cards, target = read_cards(group)
         if not cards:
             raise InputError("which cards? e.g. 'lay 5♥ 6♥ 7♥' or 'lay 8♥ @2'")
         if target is not None:
             actions.extend(Action("add", (c,), target) for c in cards)
         else:
             actions.append(Action("meld", tuple(cards)))
-    return _act(*actions)
+    return act(*actions)
 
 
 def _add(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
     if not _lays_on_table(view):
-        _refuse("add", view)
-    cards, target = _cards(rest)
+        refuse("add", view)
+    cards, target = read_cards(rest)
     if not cards:
         options = [a for a in legal if a.kind == "add"]
-        return _choose(
+        return choose(
             "cards you may add (pick a number)", options, "no card fits a meld on the table"
         )
     if target is not None:
-        return _act(*(Action("add", (c,), target) for c in cards))
+        return act(*(Action("add", (c,), target) for c in cards))
     c = _one("add", cards, "add 8♥ @2")
     options = [a for a in legal if a.kind == "add" and a.cards[0] == c]
-    return _choose(f"{c} fits several melds", options, f"{c} fits no meld you may add to")
+    return choose(f"{c} fits several melds", options, f"{c} fits no meld you may add to")
 
 
 def _swap(rest: Sequence[str], view: GameView, legal: list[Action]) -> Command:
-    _refuse("swap", view)
-    cards, target = _cards(rest)
+    refuse("swap", view)
+    cards, target = read_cards(rest)
     cards = [c for c in cards if c != JOKER]  # 'swap JK 7♥ @1' names the joker too
     swaps = [a for a in legal if a.kind == "swap"]
     if len(cards) > 1:
         raise InputError("swap names the one real card that replaces a joker, e.g. 'swap 7♥ @1'")
     if cards and target is not None:
-        return _act(Action("swap", (cards[0],), target))
+        return act(Action("swap", (cards[0],), target))
     if cards:
         swaps = [a for a in swaps if a.cards[0] == cards[0]]
     elif target is not None:
         swaps = [a for a in swaps if a.target == target]
-    return _choose(
+    return choose(
         "joker swaps you may make (pick a number)", swaps, "no joker swap is possible now"
     )
 

@@ -17,16 +17,21 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from rami.games import get_game
-from rami.views import GameView, SeatView, Standing
+from rami.views import GameView, HistoryEntry, SeatView, Standing
 
 if TYPE_CHECKING:
+    from rami.engine import Action
+    from rami.play.commands import Command
     from rami.play.panels import Ledger
     from rami.play.render import Frame
     from rami.play.session import Session
 
-__all__ = ["TerminalHooks", "hooks_of"]
+__all__ = ["CommandFn", "TerminalHooks", "hooks_of"]
 
 View = GameView
+#: A game's own command: what it makes of the words after the verb, given the view and
+#: the seat's legal actions (``rami.play.commands`` has the parts to write one with).
+CommandFn = Callable[[Sequence[str], View, "list[Action]"], "Command"]
 
 
 def _nothing(*_args: Any) -> None:
@@ -68,7 +73,7 @@ class TerminalHooks:
     standing_text: Callable[[Standing, int], str] = _no_text
     # Pages: ``table`` (every meld in sight) and ``help`` (the game's commands).
     table_lines: Callable[[View, Sequence[str]], list[str]] = _no_lines
-    help_lines: Callable[[bool], list[str]] = _no_lines
+    help_lines: Callable[[View], list[str]] = _no_lines
     # ``?``: advice from the solvers on the seat's own cards (never raises).
     hint_lines: Callable[[View], list[str]] = _no_lines
     # The command language: 'open' (lay/show everything the solver finds, step by
@@ -78,6 +83,20 @@ class TerminalHooks:
     open_command: str = "open"  # the command kind 'open' becomes ("auto_show": shows)
     lays_on_table: Callable[[View], bool] = _always
     refusals: Mapping[str, str] = field(default_factory=dict)
+    # The game's own commands (canonical verb -> its reader; one may replace a common
+    # command, as 'lay'), the words typed for them (word -> verb) and the verbs a card
+    # may be typed against ('e6h').
+    commands: Mapping[str, CommandFn] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    glued: tuple[str, ...] = ()
+    # The moves line: the game's verbs as (after which common word: "" first, the verbs,
+    # the word shown), e.g. ("finish", {"show"}, "show"); the note when the only move
+    # was to pass and the terminal played it.
+    verb_words: Sequence[tuple[str, frozenset[str], str]] = ()
+    pass_note: str = "You could only pass, so you passed."
+    # What the human learns from a table event its own step brought (a note under the
+    # table), from the event's code and words (``HistoryEntry``).
+    step_news: Callable[[View, HistoryEntry], list[str]] = _no_lines
 
 
 def hooks_of(view: View) -> TerminalHooks:

@@ -108,15 +108,16 @@ def table_lines(view: GameView, names: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------------- help
 
 
-def help_lines(game: str, table_melding: bool) -> list[str]:
-    """The command summary for ``help``: the common commands around the game's own."""
+def help_lines(game: str, view: GameView) -> list[str]:
+    """The command summary for ``help``: the common commands around the game's own
+    (which may depend on the rules ``view`` plays by)."""
     spec = get_game(game)
     hooks = spec.terminal() if spec.terminal is not None else TerminalHooks()
     lines = [
         "d / draw          draw from the stock      t / take   take the latest discard",
         "x 7c / x 7♣       discard a card (suits: ♠♥♦♣ or s h d c; 10 or t)",
     ]
-    lines += hooks.help_lines(table_melding)
+    lines += hooks.help_lines(view)
     lines += [
         "1, 2, …           pick from the numbered list shown",
         "? / hint          advice from the solver on your cards",

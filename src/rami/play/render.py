@@ -17,6 +17,8 @@ from typing import Any
 from rich.text import Text
 
 from rami.cards import SUIT_LETTERS, SUITS, Card, parse_card, sort_key
+from rami.engine import read_action
+from rami.event_words import event_text
 from rami.play.hooks import TerminalHooks, hooks_of
 from rami.views import GameView, HistoryEntry, SeatView, seat_entries
 
@@ -28,7 +30,6 @@ __all__ = [
     "meld_text",
     "recent_lines",
     "seat_names",
-    "table_melding",
     "to_ascii",
     "turn_screen",
     "turn_so_far",
@@ -58,7 +59,6 @@ _ASCII = str.maketrans(
         "\ufe0e": None,
     }
 )
-_SEAT_WORD = re.compile(r"\bseat (\d+)")
 _YOU_VERBS = {"deals": "deal", "sees": "see", "finishes": "finish", "goes": "go", "opens": "open"}
 _YOU_VERB = re.compile(r"\bYou (deals|sees|finishes|goes|opens)\b")
 
@@ -194,12 +194,11 @@ def _fit_pile(pile: Sequence[str], ascii: bool, room: int) -> Text:
 # ---------------------------------------------------------------------- history
 
 
-def _with_names(text: str, names: Sequence[str]) -> str:
-    def sub(m: re.Match[str]) -> str:
-        s = int(m.group(1))
-        return names[s] if 0 <= s < len(names) else m.group(0)
-
-    return _YOU_VERB.sub(lambda m: "You " + _YOU_VERBS[m.group(1)], _SEAT_WORD.sub(sub, text))
+def _event_line(entry: HistoryEntry, names: Sequence[str]) -> str:
+    """A table event in words (from its code) with the seats' names; "You" takes the
+    verb's plain form ("You deal")."""
+    text = event_text(entry, lambda s: names[s] if 0 <= s < len(names) else f"seat {s}")
+    return _YOU_VERB.sub(lambda m: "You " + _YOU_VERBS[m.group(1)], text)
 
 
 def _turn_start(history: Sequence[HistoryEntry], me: int | None) -> int:
@@ -242,7 +241,7 @@ def recent_lines(view: GameView, names: Sequence[str], limit: int = 6) -> list[s
                 lines.append(f"{names[seat]}: {', '.join(current)}")
                 current = []
                 seat = object()
-            lines.append(_with_names(str(e.get("event", "")), names))
+            lines.append(_event_line(e, names))
     if current:
         lines.append(f"{names[seat]}: {', '.join(current)}")
     return lines[-limit:]
@@ -334,33 +333,33 @@ def _verbs(view: GameView, frame: Frame) -> Text:
     to_move = view.get("to_move")
     if to_move != frame.human:
         return Text(f"{frame.names[to_move]} to play…" if to_move is not None else "", "dim")
-    kinds: dict[str, list[str]] = {}
+    kinds: dict[str, list[bool]] = {}  # verb -> whether each of its moves names something
     for text in view.get("legal_actions") or []:
-        verb, _, rest = text.partition(" ")
-        kinds.setdefault(verb, []).append(rest)
+        action = read_action(text)
+        kinds.setdefault(action.kind, []).append(bool(action.cards) or action.target is not None)
+    hooks = _hooks(view)
+    own = hooks.verb_words
+    top = (view["discard_pile"] or ["?"])[-1]
+    common = {
+        "pass": "pass",
+        "draw": "d draw",
+        "take": f"t take {top}",
+        "finish": "finish CARD ★",
+        "meld": hooks.lay_word(view) if "meld" in kinds else "",
+        "add": "add CARD @N",
+        "swap": "swap CARD @N",
+        "discard": "x CARD discard",
+    }
     parts: list[str] = []
-    if "expose" in kinds:
-        parts.append("expose CARD (a tunnela)")
-    if "pass" in kinds:
-        parts.append("pass")
-    if "draw" in kinds:
-        parts.append("d draw")
-    if "take" in kinds:
-        top = (view["discard_pile"] or ["?"])[-1]
-        parts.append(f"t take {top}")
-    if "finish" in kinds:
-        parts.append("finish CARD ★")
-    if {"show", "dublee", "see"} & kinds.keys():
-        parts.append("show")
-    if "meld" in kinds:
-        parts.append(_hooks(view).lay_word(view))
-    if "add" in kinds:
-        parts.append("add CARD @N")
-    if "swap" in kinds:
-        parts.append("swap CARD @N")
-    if "discard" in kinds:
-        parts.append("x CARD discard")
-    for verb in kinds.keys() - _KNOWN_VERBS:  # a game's own verbs, as the engine writes them
+    known = set(_KNOWN_VERBS)
+    for after in ("", *common):  # the game's words go after the common word they name
+        if after in kinds:
+            parts.append(common[after])
+        for where, verbs, word in own:
+            known |= verbs
+            if where == after and verbs & kinds.keys():
+                parts.append(word)
+    for verb in kinds.keys() - known:  # a game's own verbs, as the engine writes them
         parts.append(f"{verb} CARD" if any(kinds[verb]) else verb)
     parts += ["? hint", "help", "q quit"]
     line = Text("Your move: ", style="bold")
@@ -368,27 +367,7 @@ def _verbs(view: GameView, frame: Frame) -> Text:
     return line
 
 
-_KNOWN_VERBS = frozenset(
-    [
-        "expose",
-        "pass",
-        "draw",
-        "take",
-        "finish",
-        "show",
-        "dublee",
-        "see",
-        "meld",
-        "add",
-        "swap",
-        "discard",
-    ]
-)
-
-
-def table_melding(view: GameView) -> bool:
-    """Indian Marriage: melds go on the table after seeing (M-10)."""
-    return bool((view.get("rules") or {}).get("table_melding"))
+_KNOWN_VERBS = frozenset(["pass", "draw", "take", "finish", "meld", "add", "swap", "discard"])
 
 
 def _hooks(view: GameView) -> TerminalHooks:

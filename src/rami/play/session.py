@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from rami.bots import Bot, make_bot
+from rami.bots import STRENGTHS, Bot, make_bot
 from rami.engine import Action, chance_rng
 from rami.errors import IllegalAction, InputError, NotYourTurn
 from rami.games import Match, get_game
@@ -36,7 +36,6 @@ from rami.play.render import (
     Frame,
     recent_lines,
     seat_names,
-    table_melding,
     to_ascii,
     turn_screen,
 )
@@ -45,7 +44,7 @@ from rami.views import GameView, Standing
 
 __all__ = ["LEVELS", "Session", "Settings", "default_delay", "make_console"]
 
-LEVELS = ("easy", "medium", "hard", "expert")  # the bot levels a person chooses from
+LEVELS = STRENGTHS  # the bot levels a person chooses from (rami.bots)
 LEDGER_ROWS = 8  # deals listed in the ledger panel (an 80 × 24 screen)
 
 
@@ -234,9 +233,9 @@ class Session:
         deal = self.match.current
         view = deal.view(self.human)
         legal = legal_actions(view)
-        if [a.kind for a in legal] == ["pass"]:  # M-3: nothing to expose
+        if [a.kind for a in legal] == ["pass"]:  # nothing else to do (M-3)
             self.apply(legal[0], self.human)
-            self.screen.notes.append(("plain", "You had no tunnela to expose, so you passed."))
+            self.screen.notes.append(("plain", self.hooks.pass_note))
             return True
         self.save()
         self.emit(turn_screen(view, self.frame(view)))
@@ -256,7 +255,7 @@ class Session:
         if kind == "quit":
             return self.leave()
         if kind == "help":
-            lines = help_lines(self.settings.game, table_melding(view))
+            lines = help_lines(self.settings.game, view)
             lines.append(f"This match: seed {self.settings.seed}, bots {self.settings.level}.")
             self.page(lines, "Commands")
         elif kind == "log":
@@ -270,7 +269,7 @@ class Session:
             self.screen.pending_title = command.title
         elif kind == "act":
             self.play(command.actions)
-        elif kind in ("open", "auto_show"):
+        elif kind in ("open", self.hooks.open_command):
             if self.hooks.quick_lay is None:
                 self.screen.notes.append(("error", "no solver lays cards for you in this game"))
             else:
@@ -308,14 +307,13 @@ class Session:
         return True
 
     def describe(self, before: int) -> list[str]:
-        """News from the human's last step beyond the step itself (the tiplu seen)."""
+        """News from the human's last step beyond the step itself (the game words it:
+        ``TerminalHooks.step_news``)."""
         view = self.match.current.view(self.human)
         out: list[str] = []
         for e in (view.get("history") or [])[before:]:
-            text = str(e.get("event", ""))
-            tiplu = view.get("tiplu")  # Marriage (M-7)
-            if f"seat {self.human} sees" in text and tiplu:
-                out.append(f"You see the tiplu: {tiplu}.")
+            if "move" not in e:
+                out += self.hooks.step_news(view, e)
         return out
 
     def bot_turn(self, seat: int) -> None:

@@ -27,7 +27,8 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
-from rami.games import GameSpec, Match, get_game
+from rami.event_words import event_text
+from rami.games import Game, Match, get_game
 from rami.rl.observation import Encoder, Obs, encoder_for
 
 _INT8 = np.dtype(np.int8)
@@ -67,7 +68,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.spec: GameSpec = get_game(game)
+        self.spec: Game = get_game(game)
         self.rules = self.spec.rules_from(deal_rules(preset, max_turns, rules))
         self.whole_match = whole_match
         self.max_cycles = max_cycles
@@ -261,7 +262,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         view = self.state.view(None)
         lines = [f"{self.spec.title}: to move {view.get('to_move')}, phase {view['phase']}"]
         lines += [
-            f"  {e.get('seat')}: {e.get('move') or e.get('event')}" for e in view["history"][-5:]
+            f"  {e.get('seat')}: {e.get('move') or event_text(e)}" for e in view["history"][-5:]
         ]
         return "\n".join(lines)
 

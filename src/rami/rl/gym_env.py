@@ -26,7 +26,7 @@ from rami.action_space import ActionSpace
 from rami.bots import Bot, make_bot
 from rami.engine import Action, GameState
 from rami.errors import IllegalAction
-from rami.games import GameSpec, Match, get_game, rl_default_game
+from rami.games import Game, Match, get_game, rl_default_game
 from rami.rl.aec import deal_rules
 from rami.rl.observation import Encoder, encoder_for
 
@@ -56,7 +56,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         strict: bool = False,
         illegal_penalty: float = -1.0,
     ) -> None:
-        self.spec_: GameSpec = get_game(game) if game is not None else rl_default_game()
+        self.spec_: Game = get_game(game) if game is not None else rl_default_game()
         preset = preset or self.spec_.presets[0]
         self.rules = self.spec_.rules_from(deal_rules(preset, max_turns, rules))
         probe = self.spec_.new_match(self.rules, players, 0)

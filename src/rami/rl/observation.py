@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rami.cards import CARDS
-from rami.engine import Event, GameState
+from rami.engine import Event, GameState, read_action
 from rami.games import get_game
 from rami.views import GameView, HistoryEntry
 
@@ -349,7 +349,6 @@ class Encoder:
     def _read(self, h: _History, entries: Sequence[HistoryEntry], me: int) -> None:
         """Add what these history entries say to ``h``'s counts."""
         n = self.players
-        index = _INDEX
         out_verbs = self._out
         counts = h.counts
         known = self._known
@@ -360,25 +359,26 @@ class Encoder:
             seat = entry["seat"]
             if move is None or seat is None:
                 continue
-            verb, _, rest = move.partition(" ")
-            if not rest:
+            action = read_action(move)
+            verb, cards = action.kind, action.cards
+            if not cards and action.target is None:
                 continue
             rel = (seat - me) % n
             if verb == "discard" or verb == "finish":
-                c = index[rest]
+                c = int(cards[0])
                 counts[discarded[rel] + c] += 1
                 if rel and counts[known[rel] + c]:
                     counts[known[rel] + c] -= 1
             elif verb == "take":
                 if rel:
-                    counts[known[rel] + index[rest]] += 1
+                    counts[known[rel] + int(cards[0])] += 1
             elif verb in out_verbs and rel:
                 base = known[rel]
                 if verb == "swap":
                     counts[base + joker] += 1  # the swapped joker (T-7) goes to that hand
-                for w in rest.split():
-                    if w[0] != "@" and counts[base + index[w]]:
-                        counts[base + index[w]] -= 1
+                for card in cards:
+                    if counts[base + card]:
+                        counts[base + card] -= 1
 
     # ---------------------------------------------------------------- incremental path
     # A call gathers the changes of every part as ``delta`` (plane position -> copies
@@ -413,16 +413,17 @@ class Encoder:
         """What an event's action text means to the history: (``_SKIP``, ``_TAKE``,
         ``_DISCARD``, ``_OUT`` or ``_SWAP``; the cards it names), as ``_read`` reads it,
         and the parts it may change (``_touches``)."""
-        verb, _, rest = text.partition(" ")
+        action = read_action(text)
+        verb = action.kind
         touch = self._touches(verb)
         if verb == "take":
             return _TAKE, (), touch
-        if not rest:
+        if not action.cards and action.target is None:
             return _SKIP, (), touch
         if verb == "discard" or verb == "finish":
-            return _DISCARD, (_INDEX[rest],), touch
+            return _DISCARD, (int(action.cards[0]),), touch
         if verb in self._out:
-            cards = tuple(_INDEX[w] for w in rest.split() if w[0] != "@")
+            cards = tuple(int(c) for c in action.cards)
             return (_SWAP if verb == "swap" else _OUT), cards, touch
         return _SKIP, (), touch
 

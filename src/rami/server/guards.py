@@ -29,7 +29,7 @@ from rami.server.protocol import TableError
 from rami.server.ratelimit import RateLimits, TokenBucket, refuse
 
 if TYPE_CHECKING:
-    from rami.server.tables import Connection
+    from rami.server.connection import Connection
 
 __all__ = [
     "CSP",

@@ -42,3 +42,5 @@ class WebHooks:
     # ``score.js`` for the scorekeeper's entry form), served at ``/static/games/NAME/`` and
     # announced by ``/api/games``, so that the generic pages never name a game.
     client: Path | None = None
+    # The card a view shows that sets the wild cards (a replay's frames show it), if any.
+    wild_card: Callable[[View], str | None] | None = None

@@ -9,18 +9,19 @@ all seats are used only for deals that have ended). Goes through the registry's
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
-from rami.games import GameSpec, Match
+from rami.games import Game, Match
+from rami.server.live import ACTION, NEXT_DEAL, LiveTable
 from rami.server.protocol import TableError
+from rami.server.records import table_record
 from rami.server.storage import EventRecord
 from rami.views import RulesJson
 
-__all__ = ["MAX_FRAMES", "replay_deal"]
+__all__ = ["MAX_FRAMES", "deal_frames", "open_record", "replay_deal"]
 
 MAX_FRAMES = 2000
-ACTION = "action"
-NEXT_DEAL = "next_deal"
 
 
 def _frame(match: Match, players: int, seat: int | None, move: str | None) -> dict[str, object]:
@@ -36,7 +37,7 @@ def _frame(match: Match, players: int, seat: int | None, move: str | None) -> di
 
 
 def replay_deal(
-    spec: GameSpec,
+    spec: Game,
     rules: RulesJson,
     players: int,
     seed: int,
@@ -73,3 +74,32 @@ def replay_deal(
     if not match.current.is_over and current == deal:
         raise TableError("bad_request", "a deal can be replayed once it is over")
     return frames
+
+
+async def deal_frames(live: LiveTable, deal: int) -> list[dict[str, object]]:
+    """The frames of a finished deal of a live table (its log read under its lock)."""
+    async with live.lock:
+        events = list(live.log)
+    return await asyncio.to_thread(
+        replay_deal,
+        live.spec,
+        live.game_rules,
+        live.record.players,
+        live.record.seed,
+        events,
+        deal,
+    )
+
+
+async def open_record(live: LiveTable, ascii: bool = False) -> str:
+    """The table's open record (``rami.server.records``): hidden cards never in it."""
+    async with live.lock:
+        return await asyncio.to_thread(
+            table_record,
+            live.spec,
+            live.match,
+            list(live.seats),
+            live.record.seed,
+            live.record.created_at,
+            ascii,
+        )

@@ -41,10 +41,12 @@ from rami.games import get_game
 from rami.records import DealRecord, MatchRecord, Move, read, verify_record
 from rami.records.render import _deal as _deal_lines
 from rami.server.bearer import Token
+from rami.server.live import LiveTable
 from rami.server.protocol import ErrorResponse, TableError
 from rami.server.ratelimit import Limiter
+from rami.server.replay import open_record
+from rami.server.routes.common import STATIC, client, find, manager
 from rami.server.storage import Store, metadata
-from rami.server.tables import LiveTable, TableManager
 from rami.views import GameView
 
 __all__ = [
@@ -133,7 +135,7 @@ async def check_replays_open(store: Store, live: LiveTable, token: str | None) -
     and ``/replay``) when the creator keeps the replays private and ``token`` opens no
     seat of the table: privacy would mean little if the code alone still gave them."""
     row = await asyncio.to_thread(_row, store, table_id=live.record.id)
-    if row is not None and row.private and not _opens_seat(live, token):
+    if row is not None and row.private and not live.opens_seat(token):
         raise TableError("private", "the table's creator keeps its replays private")
 
 
@@ -158,6 +160,13 @@ def _items(value: object) -> list[Any]:
     return list(value) if isinstance(value, list | tuple) else []
 
 
+def _wild_card(public: GameView) -> str | None:
+    """The card that sets the wild cards, as the game's ``WebHooks.wild_card`` reads it."""
+    spec = get_game(public.get("game"))
+    hook = spec.web().wild_card if spec.web is not None else None
+    return hook(public) if hook is not None else None
+
+
 def _frame(state: Any, players: int, move: Move | None, public: GameView) -> dict[str, object]:
     """One position: every hand (the deal is over), the public table, the move that led here."""
     hands = [_cards(state.view(s).get("hand")) for s in range(players)]
@@ -173,7 +182,7 @@ def _frame(state: Any, players: int, move: Move | None, public: GameView) -> dic
     pile = _cards(public.get("discard_pile"))
     history = [h for h in public.get("history") or () if isinstance(h, Mapping) and "move" in h]
     shown = str(history[-1]["move"]) if move is not None and history else None
-    wild = public.get("tiplu") if isinstance(public.get("tiplu"), str) else None
+    wild = _wild_card(public)
     return {
         "seat": move.seat if move is not None else None,
         "move": move.action if move is not None else None,
@@ -480,15 +489,6 @@ class ReviewRequest(_Model):
     deal: int = Field(ge=1, le=10_000, description="the deal, from 1")
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
-
-
-def _manager(request: Request) -> TableManager:
-    found: TableManager = request.app.state.manager
-    return found
-
-
 def _jobs(request: Request) -> ReviewJobs:
     jobs = getattr(request.app.state, "review_jobs", None)
     if jobs is None:
@@ -498,29 +498,20 @@ def _jobs(request: Request) -> ReviewJobs:
 
 
 async def _table(request: Request, code: str, token: str | None) -> LiveTable:
-    from rami.server.app import find
-
-    return await find(request, _manager(request), code, token)
-
-
-def _opens_seat(live: LiveTable, token: str | None) -> bool:
-    try:
-        return live.seat_for_token(token) is not None
-    except TableError:
-        return False
+    return await find(request, manager(request), code, token)
 
 
 async def _link(request: Request, link: str, token: str | None) -> tuple[LinkRow, LiveTable]:
-    """The link's table, counted like a table look-up (``rami.server.app.find``): an
+    """The link's table, counted like a table look-up (``rami.server.routes.common.find``): an
     unknown id is a miss, and a client out of misses is refused unless its token opens
     a seat of that table. A private link opens only with such a token."""
     limiter: Limiter = request.app.state.limiter
-    who = _client(request)
+    who = client(request)
     blocked = limiter.out_of_misses(who)
     if blocked is not None and not token:
         raise blocked
     limiter.count_lookup(who)
-    mgr = _manager(request)
+    mgr = manager(request)
     row = None
     if 8 <= len(link) <= 32:
         row = await asyncio.to_thread(_row, mgr.store, link=link)
@@ -530,7 +521,7 @@ async def _link(request: Request, link: str, token: str | None) -> tuple[LinkRow
             raise blocked
         raise TableError("no_replay", "no replay has this link: check it")
     live = await mgr.get(row.code)
-    if blocked is not None and not _opens_seat(live, token):
+    if blocked is not None and not live.opens_seat(token):
         raise blocked
     if row.private and live.seat_for_token(token) is None:
         raise TableError("private", "the table's creator keeps its replays private")
@@ -543,23 +534,17 @@ def _url(request: Request, link: str) -> str:
 
 @router.get("/r/{link}", include_in_schema=False, name="replay_page")
 async def replay_page(link: str) -> FileResponse:
-    from rami.server.app import STATIC
-
     return FileResponse(STATIC / STATIC_PAGE)
 
 
 @router.get("/r/{link}/{deal}", include_in_schema=False)
 async def replay_deal_page(link: str, deal: str) -> FileResponse:
-    from rami.server.app import STATIC
-
     return FileResponse(STATIC / STATIC_PAGE)
 
 
 @router.get("/replay", include_in_schema=False)
 async def replay_file_page() -> FileResponse:
     """The replay page with no link: it opens a .rami file."""
-    from rami.server.app import STATIC
-
     return FileResponse(STATIC / STATIC_PAGE)
 
 
@@ -573,7 +558,7 @@ async def get_replay_link(code: str, request: Request, token: Token) -> dict[str
     """The table's replay link (made on first use); ``creator`` for its creator's token."""
     live = await _table(request, code, token)
     seat = live.seat_for_token(token)
-    row = await asyncio.to_thread(ensure_link, _manager(request).store, live.record.id)
+    row = await asyncio.to_thread(ensure_link, manager(request).store, live.record.id)
     return {
         "link": row.link,
         "url": _url(request, row.link),
@@ -595,7 +580,7 @@ async def put_replay_privacy(
     its creator's seat only."""
     live = await _table(request, code, token)
     seat = live.seat_for_token(token)
-    store = _manager(request).store
+    store = manager(request).store
     row = await asyncio.to_thread(ensure_link, store, live.record.id)
     if seat is None or seat != row.creator_seat:
         raise TableError("not_creator", "only the table's creator can change who sees its replays")
@@ -620,7 +605,7 @@ async def get_replay(
     """The finished deals of the link's table, deal ``deal`` move by move (every hand:
     it is over); a deal in play is only counted (``in_play``), never shown."""
     _, live = await _link(request, link, token)
-    text = await _manager(request).record(live)
+    text = await open_record(live)
     record = await asyncio.to_thread(read, text)
     out = await asyncio.to_thread(replay_of, record, deal)
     seat = live.seat_for_token(token)
@@ -638,7 +623,7 @@ async def get_replay(
 async def get_replay_record(link: str, request: Request, token: Token) -> Response:
     """The link's ``.rami`` record (the deal in play as its public moves only)."""
     _, live = await _link(request, link, token)
-    text = await _manager(request).record(live)
+    text = await open_record(live)
     return Response(
         text.encode("utf-8"),
         media_type="text/plain; charset=utf-8",
@@ -652,7 +637,7 @@ async def get_replay_record(link: str, request: Request, token: Token) -> Respon
 async def get_replay_verify(link: str, request: Request, token: Token) -> dict[str, object]:
     """Verify this shuffle: each revealed seed opens its commitment and deals the cards."""
     _, live = await _link(request, link, token)
-    text = await _manager(request).record(live)
+    text = await open_record(live)
     return await asyncio.to_thread(verify_text, text)
 
 
@@ -681,7 +666,7 @@ async def post_review(
     seat = live.seat_for_token(token)
     if seat is None:
         raise TableError("spectator", "only a seated player can review their own decisions")
-    text = await _manager(request).record(live)
+    text = await open_record(live)
     record = await asyncio.to_thread(read, text)
     deal = next((d for d in record.deals if d.number == body.deal), None)
     if deal is None or not deal.revealed:

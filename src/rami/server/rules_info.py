@@ -1,8 +1,8 @@
 """What the lobby and the rules pages show about each game: presets and their options.
 
-Until the project's own rules pages (``docs/rules-<game>.md``) exist, the rules page is
-a summary generated from the options of a preset, each with one line of help naming
-the rule it comes from.
+The rules page shows a preset's players' guide (static files ``static/rules/``), the
+game's complete rules (``docs/rules-<game>.md``, packaged at build time) and its options,
+each with one line of help naming the rule it comes from.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from rami.server.bots import bot_levels
 __all__ = [
     "CLIENT_PAGES",
     "OPTION_HELP",
+    "PACKAGED_DOCS",
     "client_folders",
     "games_info",
     "learned_seat_levels",
@@ -105,7 +106,7 @@ def learned_seat_levels(
 ) -> list[dict[str, object]]:
     """The shipped learned levels (``learned:NAME``) of a preset, each with the seat count
     it was trained for, so the lobby offers a model only at the table it fits. The server
-    still judges a table's levels itself (``rami.server.tables``); none without numpy."""
+    still judges a table's levels itself (``rami.server.lifecycle``); none without numpy."""
     return [{"level": level, "players": n} for level, n in _learned(game, preset, players)]
 
 
@@ -188,10 +189,20 @@ def rules_summary(
     }
 
 
+#: Where a built package holds the complete rules documents: setup.py's ``build_py``
+#: copies ``docs/rules-<game>.md`` here, so docs/ stays their one source and a
+#: non-editable install still serves them (issue 28).
+PACKAGED_DOCS = Path(__file__).resolve().parent / "rules_docs"
+
+
 def rules_document(game: str) -> str | None:
-    """The project's rules page for ``game`` (``docs/rules-<game>.md``) when it exists."""
+    """The complete rules of ``game`` (``docs/rules-<game>.md``): the installed package's
+    copy, else the checkout's docs/ (a run from the source tree)."""
     root = Path(__file__).resolve().parents[3]
-    for candidate in (root / "docs" / f"rules-{game}.md", root / "docs" / "rules" / f"{game}.md"):
+    for candidate in (
+        PACKAGED_DOCS / f"rules-{game}.md",
+        root / "docs" / f"rules-{game}.md",
+    ):
         if candidate.is_file():
             return candidate.read_text(encoding="utf-8")
     return None

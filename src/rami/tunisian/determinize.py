@@ -26,6 +26,7 @@ from rami.cards import (
     shoe,
     take_out,
 )
+from rami.engine import read_action
 from rami.errors import InputError
 from rami.memo import rules_of
 from rami.sampling import determinize
@@ -65,19 +66,17 @@ def known_cards(view: TunisianView) -> list[list[int]]:
         seat = entry.get("seat")
         if not move or seat is None or seat == me:
             continue
-        words = move.split()
-        verb = words[0]
-        cards = [w for w in words[1:] if not w.startswith("@")]
+        action = read_action(move)
+        verb, cards = action.kind, action.cards
         mine = known[seat]
         if verb == "take" and cards:
-            mine[_card(cards[0])] += 1
+            mine[cards[0]] += 1
         elif verb == "swap" and cards:
-            c = _card(cards[0])
+            c = cards[0]
             mine[c] = max(0, mine[c] - 1)
             mine[JOKER] += 1
         elif verb in ("meld", "add", "discard"):
-            for t in cards:
-                c = _card(t)
+            for c in cards:
                 if mine[c]:
                     mine[c] -= 1
     for s, row in enumerate(view["seats"]):
@@ -151,9 +150,12 @@ def _taken_this_turn(view: TunisianView) -> Card | None:
     if view["phase"] != PLAY:
         return None
     for entry in reversed(view["history"]):
-        move = entry.get("move") or ""
-        if entry.get("seat") == view["to_move"] and move.split()[:1] in (["take"], ["draw"]):
-            return _card(move.split()[1]) if move.startswith("take ") else None
+        move = entry.get("move")
+        if not move or entry.get("seat") != view["to_move"]:
+            continue
+        action = read_action(move)
+        if action.kind in ("take", "draw"):
+            return action.cards[0] if action.kind == "take" and action.cards else None
     return None
 
 
@@ -162,7 +164,9 @@ def _took_to_open(view: TunisianView) -> Card | None:
     if not view.get("must_open"):
         return None
     for entry in reversed(view["history"]):
-        move = entry.get("move") or ""
-        if entry.get("seat") == view["to_move"] and move.startswith("take "):
-            return _card(move.split()[1])
+        move = entry.get("move")
+        if move and entry.get("seat") == view["to_move"]:
+            action = read_action(move)
+            if action.kind == "take" and action.cards:
+                return action.cards[0]
     return None

@@ -143,7 +143,7 @@ def table_lines(view: GameView, names: Sequence[str]) -> list[str]:
     return lines or ["no melds on the table yet"]
 
 
-def help_lines(table_melding: bool) -> list[str]:
+def help_lines(view: GameView) -> list[str]:
     """The Tunisian rami commands of ``help``."""
     lines: list[str] = []
     lines += [

@@ -19,10 +19,10 @@ from rami.memo import GenerationMemo
 from rami.tunisian.melds import Meld
 from rami.tunisian.rules import TunisianRules
 from rami.view_cache import ViewCache, action_texts
-from rami.views import GameView, HistoryEntry, RulesJson, SeatView
+from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView
 
 if TYPE_CHECKING:
-    from rami.engine import Event
+    from rami.engine import Event, EventData
     from rami.tunisian.game import TunisianState
 
 __all__ = [
@@ -152,6 +152,41 @@ def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> MeldJ
 _PUBLIC_NUMBERS = ("value", "threshold", "size", "winner", "reason", "points")
 
 
+def event_words(event: Event) -> tuple[str, EventArgs]:
+    """A table event's code and words (``HistoryEntry``): what every front end words it
+    from, in each language (the key ``ev_<code>``). A new event: a branch here and the
+    key ``ev_<code>`` in each ``static/i18n/*.json``."""
+    news = event.get("news")
+    data = event.get("data") or {}
+    seat = event["seat"]
+    if news == "deal":
+        dealer = data.get("dealer", seat)
+        return "deals", {"seat": dealer if isinstance(dealer, int) else 0}
+    if news == "position":
+        return "position", {}
+    if news == "open" and seat is not None:  # T-6
+        return "opens", {"seat": seat, **_numbers(data, "value", "threshold")}
+    if news == "restock":  # T-11
+        return "restock", _numbers(data, n="size")
+    if news == "end":
+        winner = data.get("winner")
+        if isinstance(winner, int):
+            return "goes_out", {"seat": winner}
+        stock = data.get("reason") == "stock"
+        return ("no_winner_stock" if stock else "no_winner_turns"), {}
+    return str(news), {}
+
+
+def _numbers(data: EventData, *names: str, **renamed: str) -> EventArgs:
+    """The event's numbers ``names`` (and ``renamed``: word -> data key) as its words."""
+    out: EventArgs = {}
+    for word, key in [*((n, n) for n in names), *renamed.items()]:
+        value = data.get(key)
+        if isinstance(value, int):
+            out[word] = value
+    return out
+
+
 def public_event(event: Event, seat: int | None) -> HistoryEntry:
     """One history entry as ``seat`` may read it (the marriage view's shape).
 
@@ -170,7 +205,9 @@ def public_event(event: Event, seat: int | None) -> HistoryEntry:
         if data is not None and "meld" in data:
             out["meld"] = data["meld"]
         return out
-    out = {"seat": event["seat"], "event": event.get("text", "")}
+    code, args = event_words(event)
+    out = {"seat": event["seat"], "event": event.get("text", ""), "code": code, "args": args}
+    out["news"] = event.get("news", "")
     if data is not None:  # the public numbers, in the order of ``_PUBLIC_NUMBERS``
         if "value" in data:
             out["value"] = data["value"]

@@ -466,7 +466,7 @@ function renderStatus() {
 // says that one (a first round where only Draw is legal, a tunnela exposed: pass on).
 function phaseText(view) {
   const base = `phase_${view.game}_${view.phase}`;
-  const verbs = [...new Set((view.legal_actions || []).map((a) => a.split(" ")[0]))];
+  const verbs = [...new Set((view.legal_actions || []).map((a) => parseAction(a).verb))];
   if (verbs.length === 1) {
     const key = `${base}_${verbs[0]}_only`;
     const text = t(key);
@@ -704,7 +704,7 @@ function pileThrower(view) {
   let taken = 0;
   for (const e of [...(view.history || [])].reverse()) {
     if (e.move === undefined) {
-      if (/ is turned up$/.test(e.event || "") && (e.event || "").includes(`; ${top} `)) return taken ? null : "deal";
+      if (e.args && e.args.card === top && e.news === "deal") return taken ? null : "deal";
       continue;
     }
     const a = parseAction(e.move);
