@@ -16,6 +16,11 @@ any checkout (``PYTHONPATH=/path/to/other/src python bench/server_load.py …``)
 
     python bench/server_load.py --tables 100 --humans 1 --seconds 30
     python bench/server_load.py --db postgresql+psycopg://postgres@127.0.0.1:5432/rami
+    python bench/server_load.py --pg --processes 2   # a throw-away cluster of its own
+
+With ``--pg`` the bench starts its own PostgreSQL cluster (``tests/pg_cluster.py``) and
+also prints the database's CPU per move (its backends' CPU from /proc), since on
+PostgreSQL part of each move's cost is the database's own work.
 
 The clients run on the same machine as the server (loopback only), so they share its
 cores: figures are a lower bound of what the server alone would do.
@@ -58,6 +63,34 @@ def free_port() -> int:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (PostgreSQL's backends of a postmaster)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and its children, those running and those it has reaped
+    (a backend whose connection closed: the pool's overflow opens and closes many)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    total = (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+    for p in [pid, *children(pid)]:
+        try:
+            total += cpu_seconds(p)
+        except OSError:
+            continue
+    return total
 
 
 def rss_mb(pid: int) -> float:
@@ -262,6 +295,11 @@ def main() -> int:
     parser.add_argument("--level", default="greedy")
     parser.add_argument("--db", default=None, help="database URL (default: a temporary SQLite)")
     parser.add_argument(
+        "--pg",
+        action="store_true",
+        help="start a throw-away PostgreSQL cluster (tests/pg_cluster.py) for --db",
+    )
+    parser.add_argument(
         "--limits-scale",
         type=float,
         default=50.0,
@@ -277,8 +315,40 @@ def main() -> int:
     args = parser.parse_args()
     args.tables = max(1, min(args.tables, MAX_TABLES))
     args.seconds = max(1.0, min(args.seconds, 300.0))
+    cluster = start_cluster() if args.pg else None
+    try:
+        return measure(args, cluster)
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
+def start_cluster() -> Any:
+    """A throw-away PostgreSQL cluster (the tests' own, ``fsync=off``) on loopback."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from pg_cluster import Cluster, pg_bin
+
+    found = pg_bin()
+    if found is None:
+        raise SystemExit("--pg: PostgreSQL is not installed")
+    cluster = Cluster(found)
+    cluster.start()
+    return cluster
+
+
+def postmaster_pid(cluster: Any) -> int:
+    return int((cluster.data / "postmaster.pid").read_text().split()[0])
+
+
+def measure(args: argparse.Namespace, cluster: Any) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or f"sqlite:///{tmp}/load.db"
+        db = cluster.new_database() if cluster is not None else args.db
+        db = db or f"sqlite:///{tmp}/load.db"
+        db_pid = postmaster_pid(cluster) if cluster is not None else None
+
+        def db_cpu() -> float:
+            return tree_cpu(db_pid) if db_pid is not None else 0.0
+
         if args.processes > 1 and not db.startswith("postgresql"):
             raise SystemExit("--processes > 1 needs --db postgresql://…")
         ports = [free_port() for _ in range(max(1, min(args.processes, 4)))]
@@ -294,9 +364,16 @@ def main() -> int:
 
             mine0 = cpu_seconds(os.getpid())
             bases = [f"http://127.0.0.1:{port}" for port in ports]
-            stats = asyncio.run(run(args, bases, server_cpu))
+            db_cpu0 = [0.0]
+
+            def start_cpu() -> float:
+                db_cpu0[0] = db_cpu()
+                return server_cpu()
+
+            stats = asyncio.run(run(args, bases, start_cpu))
             elapsed = time.perf_counter() - stats.play_start
             server_cpu_s = server_cpu() - stats.play_cpu
+            db_cpu_s = db_cpu() - db_cpu0[0]
             gc_line = gc_summary([httpx.get(f"http://127.0.0.1:{p}/metrics").text for p in ports])
             cpu = server_cpu_s / elapsed
             client_cpu = (cpu_seconds(os.getpid()) - mine0) / elapsed
@@ -316,6 +393,7 @@ def main() -> int:
     moves = stats.moves
     per_move = server_cpu_s / moves * 1e3 if moves else float("nan")
     per_ack = server_cpu_s / len(lat) * 1e3 if lat else float("nan")
+    db_per_move = db_cpu_s / moves * 1e3 if moves and db_pid is not None else float("nan")
     kind = "1 human + 3 bots" if args.humans == 1 else "4 humans"
     backend = db.split(":")[0]
     print(
@@ -324,14 +402,14 @@ def main() -> int:
     )
     print(
         "| tables | acked moves | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU "
-        "| server CPU ms/move | server RSS MB | clients CPU | load avg |"
+        "| server CPU ms/move | db CPU ms/move | server RSS MB | clients CPU | load avg |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print(
         f"| {args.tables} | {len(lat)} | {percentile(lat, 0.5) * 1e3:.1f} | "
         f"{percentile(lat, 0.95) * 1e3:.1f} | {percentile(lat, 0.99) * 1e3:.1f} | "
         f"{(max(lat) if lat else float('nan')) * 1e3:.1f} | {len(stats.errors)} | "
-        f"{cpu:.0%} | {per_move:.2f} | {rss:.0f} | {client_cpu:.0%} | "
+        f"{cpu:.0%} | {per_move:.2f} | {db_per_move:.2f} | {rss:.0f} | {client_cpu:.0%} | "
         f"{os.getloadavg()[0]:.1f} |"
     )
     print(gc_line)
@@ -340,6 +418,7 @@ def main() -> int:
     print(
         f"server CPU {server_cpu_s:.1f} s: {per_move:.2f} ms per stored move ({moves}, humans' "
         f"and bots'), {per_ack:.2f} ms per acknowledged human move ({len(lat)}); "
+        f"database CPU {db_cpu_s:.1f} s ({db_per_move:.2f} ms per move); "
         f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
     failed = bool(stats.errors) or not alive or not lat

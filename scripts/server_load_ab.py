@@ -54,10 +54,11 @@ def main() -> int:
             results.append((side, r, row))
     header = (
         "| side | round | tables | acked moves | p50 ms | p95 ms | p99 ms | max ms | errors "
-        "| server CPU | server CPU ms/move | server RSS MB | clients CPU | load avg |"
+        "| server CPU | server CPU ms/move | db CPU ms/move | server RSS MB | clients CPU "
+        "| load avg |"
     )
     print(f"\nserver_load {' '.join(args.extra)}\n{header}")
-    print("|---" * 14 + "|")
+    print("|---" * 15 + "|")
     for side, r, row in results:
         print(f"| {side} | {r} {row}")
     return 0

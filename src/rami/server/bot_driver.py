@@ -36,6 +36,7 @@ class BotDriver:
         self.commits = commits
         self.broadcast = broadcast
         self._rng = random.Random()
+        self._lease_refused: dict[int, float] = {}  # table id -> when to ask again
 
     def kick(self, live: LiveTable) -> None:
         """Start the bot driver if a bot is to move (call with the table's lock held)."""
@@ -53,17 +54,33 @@ class BotDriver:
         return delay * self._rng.uniform(0.6, 1.4)
 
     async def _leased(self, live: LiveTable) -> bool:
-        """Whether this process drives the table's bots (else it asks again later)."""
+        """Whether this process drives the table's bots (else it asks again later).
+
+        A held lease is known without a query; a refused one is asked again after
+        ``LEASE_RETRY`` (the driving process may have died), and not before: every move
+        another process notifies kicks the bots, and each used to ask the database
+        (PostgreSQL, bench/server_load --processes 2)."""
+        table_id, store = live.record.id, self.shared.store
+        if store.holds(table_id):
+            return True
+        if time.monotonic() < self._lease_refused.get(table_id, 0.0):
+            live.task = None  # refused a moment ago: the retry is pending
+            return False
         try:
-            leased = await asyncio.to_thread(self.shared.store.lease, live.record.id)
+            leased = await asyncio.to_thread(store.lease, table_id)
         except Exception as exc:  # storage down: try again shortly
             log.warning("table %s: cannot check the bots' lease: %s", live.code, exc)
             leased = False
         if not leased:
             live.task = None  # another process drives these bots; ask again later
+            self._lease_refused[table_id] = time.monotonic() + LEASE_RETRY
             loop = asyncio.get_running_loop()
-            loop.call_later(LEASE_RETRY, self.shared.notify, live.record.id)
+            loop.call_later(LEASE_RETRY, self.shared.notify, table_id)
         return leased
+
+    def forget(self, table_id: int) -> None:
+        """The table left this process's cache."""
+        self._lease_refused.pop(table_id, None)
 
     async def _drive(self, live: LiveTable) -> None:
         """Play the bots' moves, one after another with a short pause, while they are due.

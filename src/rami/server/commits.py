@@ -35,8 +35,8 @@ class Commits:
             if store.shared
             else concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="rami-writer")
         )
-        # SQLite: one writer, so the moves of all tables are committed in groups
-        self._group = None if store.shared else GroupCommitter(store)
+        # the moves of all tables are committed in groups (SQLite and PostgreSQL)
+        self._group: GroupCommitter | None = GroupCommitter(store)
 
     async def commit(self, live: LiveTable, kind: str, seat: int | None, data: str) -> None:
         """Run the commit in the store's writer thread (SQLite: one writer at a time).
@@ -44,8 +44,8 @@ class Commits:
         SQLite takes one write transaction at a time: commits queued on a lock inside the
         shared worker pool kept its threads waiting while views and bot moves queued
         behind them; one thread of their own keeps the pool free (bench/server_load).
-        PostgreSQL commits in parallel: there the shared pool is used. On SQLite the
-        moves' writes go to the group committer (``rami.server.groupcommit``).
+        PostgreSQL commits in parallel: there the shared pool is used. The moves' writes
+        go to the group committer (``rami.server.groupcommit``) on both.
         """
         if self._group is not None:
             await self._commit_grouped(live, kind, seat, data)

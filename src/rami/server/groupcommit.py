@@ -1,7 +1,9 @@
-"""Group commit: the moves of many tables stored in one transaction (SQLite).
+"""Group commit: the moves of many tables stored in one transaction (SQLite, PostgreSQL).
 
 A commit costs about as much for one row as for fifty: each one is a write transaction,
-an append to the write-ahead log and, on SQLite, one writer at a time. Under load the
+an append to the write-ahead log and, on SQLite, one writer at a time; on PostgreSQL
+also five round trips and as many statements to build, per move when each move commits
+alone (per batch here: ``Store.append_events``). Under load the
 moves of different tables arrive while the previous commit runs; one thread takes all
 that has queued meanwhile (up to ``MAX_BATCH``) and commits it at once. Nothing waits
 for a batch to fill: an idle server commits a lone move straight away, a busy one in

@@ -3,8 +3,11 @@
 When several ``rami serve`` processes share one PostgreSQL database, any of them may
 store a table's next event; each one that holds the table in memory must then catch up
 and push the new views to its own sockets. Every change is announced with
-``NOTIFY rami_events, '<table id> <origin>'`` in the transaction that makes it (so it is sent on
-commit only); a thread per process listens and hands the table ids to the event loop.
+``NOTIFY rami_events, '<table id> <origin> …'`` in the transaction that makes it (so it is
+sent on commit only); a thread per process listens and hands the table ids to the event
+loop. A new event travels in its notification (``storage.event_payload``): the other
+processes apply it without reading it back; a change of seats or status makes them read
+the table again.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Callable
 
 from sqlalchemy.engine import make_url
 
-from rami.server.storage import CHANNEL
+from rami.server.storage import CHANNEL, EventRecord, parse_payload
 
 __all__ = ["Listener"]
 
@@ -24,13 +27,14 @@ log = logging.getLogger(__name__)
 
 
 class Listener:
-    """Calls ``on_change(table_id)`` on ``loop`` for every notification of the channel."""
+    """Calls ``on_change(table_id, event or None)`` on ``loop`` for every notification of
+    the channel from another process (``-1, None``: catch up on every table)."""
 
     def __init__(
         self,
         url: str,
         loop: asyncio.AbstractEventLoop,
-        on_change: Callable[[int], None],
+        on_change: Callable[[int, EventRecord | None], None],
         origin: str = "",
     ) -> None:
         """``origin``: this process's ``Store.origin``; its own notifications are skipped
@@ -58,12 +62,13 @@ class Listener:
             try:
                 with psycopg.connect(self._dsn, autocommit=True) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
-                    self._loop.call_soon_threadsafe(self._on_change, -1)  # catch up on all
+                    self._loop.call_soon_threadsafe(self._on_change, -1, None)  # catch up on all
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            table, _, origin = note.payload.partition(" ")
-                            if table.isdigit() and origin != self._origin:
-                                self._loop.call_soon_threadsafe(self._on_change, int(table))
+                            parsed = parse_payload(note.payload)
+                            if parsed is not None and parsed[1] != self._origin:
+                                table_id, _, event = parsed
+                                self._loop.call_soon_threadsafe(self._on_change, table_id, event)
             except Exception as exc:  # the database went away: listen again shortly
                 if self._stop.is_set():
                     return

@@ -35,6 +35,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import IntegrityError
@@ -48,8 +49,10 @@ __all__ = [
     "SeatRecord",
     "Store",
     "TableRecord",
+    "event_payload",
     "hash_token",
     "new_token",
+    "parse_payload",
     "token_matches",
 ]
 
@@ -95,9 +98,28 @@ events_t = Table(
 # work (statement building and cache keys; bench/server_load, py-spy).
 _INSERT_EVENT = insert(events_t)
 
-CHANNEL = "rami_events"  # PostgreSQL NOTIFY channel: payload "<table id> <origin>"
+# PostgreSQL NOTIFY channel: payload "<table id> <origin>" for a change of seats or status,
+# "<table id> <origin> <seq> <kind> <seat or -> <data>" for a new event (``event_payload``)
+CHANNEL = "rami_events"
 TABLE_LOCKS = 7_346_002  # first key of the advisory locks (the second is the table id)
 BOT_LEASES = 7_346_003  # first key of the locks saying which process drives a table's bots
+
+# PostgreSQL, a batch of tables (group commit): one statement, so one round trip, for all
+# the tables' locks and one for all their notifications, whatever the batch's size.
+# ``unnest`` yields the ids in the array's order, so the locks are taken in that order.
+_LOCK_TABLES = text(
+    f"SELECT count(pg_advisory_xact_lock({TABLE_LOCKS}, t)) "
+    "FROM unnest(CAST(:ids AS integer[])) AS t"
+)
+_INSERT_EVENTS = text(
+    "INSERT INTO rami_events (table_id, seq, kind, seat, data, created_at) "
+    "SELECT t, s, k, st, d, CAST(:now AS float8) FROM unnest(CAST(:ids AS integer[]), "
+    "CAST(:seqs AS integer[]), CAST(:kinds AS text[]), CAST(:seats AS integer[]), "
+    "CAST(:datas AS text[])) AS e(t, s, k, st, d)"
+)
+_NOTIFY_TABLES = text(
+    f"SELECT count(pg_notify('{CHANNEL}', p)) FROM unnest(CAST(:payloads AS text[])) AS p"
+)
 
 
 class Conflict(Exception):
@@ -160,6 +182,25 @@ class TableRecord:
     invite: str | None = None
 
 
+def event_payload(table_id: int, origin: str, event: EventRecord) -> str:
+    """A notification that carries its event: the other processes apply it as it is,
+    without reading it back (three queries per move in each: bench/server_load)."""
+    seat = "-" if event.seat is None else str(event.seat)
+    return f"{table_id} {origin} {event.seq} {event.kind} {seat} {event.data}"
+
+
+def parse_payload(payload: str) -> tuple[int, str, EventRecord | None] | None:
+    """(table id, origin, event or None) of a notification; None if it is not one."""
+    parts = payload.split(" ", 5)
+    if not parts[0].isdigit() or len(parts) < 2:
+        return None
+    table_id, origin = int(parts[0]), parts[1]
+    if len(parts) != 6 or not parts[2].isdigit() or not (parts[4] == "-" or parts[4].isdigit()):
+        return table_id, origin, None  # a change of seats or status (or an older sender)
+    seat = None if parts[4] == "-" else int(parts[4])
+    return table_id, origin, EventRecord(int(parts[2]), parts[3], seat, parts[5])
+
+
 def _sqlite_pragmas(busy_ms: int) -> Any:
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
@@ -195,6 +236,7 @@ class Store:
         self._write_lock = threading.Lock()
         self._lease_guard = threading.Lock()
         self._lease_conn: Any = None
+        self._leased: set[int] = set()  # tables whose bots' lease this process holds
 
     def close(self) -> None:
         if self._lease_conn is not None:
@@ -223,6 +265,8 @@ class Store:
         if not self.shared:
             return True
         with self._lease_guard:
+            if table_id in self._leased:  # held already: no query (one per human move)
+                return True
             if self._lease_conn is None:
                 self._lease_conn = self.engine.connect().execution_options(
                     isolation_level="AUTOCOMMIT"
@@ -234,15 +278,23 @@ class Store:
             except Exception:
                 self._lease_conn.invalidate()
                 self._lease_conn = None  # the leases went with the connection
+                self._leased.clear()
                 raise
+            if got:
+                self._leased.add(table_id)
             return bool(got)
+
+    def holds(self, table_id: int) -> bool:
+        """Does this process hold the table's bot lease already? (No query.)"""
+        return not self.shared or table_id in self._leased
 
     def release(self, table_id: int) -> None:
         """Let another process drive this table's bots (the table left this process)."""
         if not self.shared:
             return
         with self._lease_guard:
-            if self._lease_conn is not None:
+            if self._lease_conn is not None and table_id in self._leased:
+                self._leased.discard(table_id)
                 self._lease_conn.execute(select(func.pg_advisory_unlock(BOT_LEASES, table_id)))
 
     def ping(self) -> None:
@@ -352,7 +404,10 @@ class Store:
                 if self.shared:
                     conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
                 self._insert_event(conn, table_id, seq, kind, seat, data)
-                self._notify(conn, table_id)
+                if self.shared:
+                    event = EventRecord(seq, kind, seat, data)
+                    payload = event_payload(table_id, self.origin, event)
+                    conn.execute(select(func.pg_notify(CHANNEL, payload)))
         except IntegrityError:
             raise Conflict(f"event {seq} of table {table_id} is already stored") from None
 
@@ -360,15 +415,14 @@ class Store:
         """Append the events of several tables in one transaction (``rami.server.groupcommit``).
 
         All or nothing: ``Conflict`` (a taken sequence number) or any other error stores
-        none of them. On PostgreSQL the tables' advisory locks are taken in table order,
-        so that two processes' batches cannot deadlock.
+        none of them.
         """
+        tables = sorted({table_id for table_id, _ in events})
         try:
             with self._writing() as conn:
-                tables = sorted({table_id for table_id, _ in events})
                 if self.shared:
-                    for table_id in tables:
-                        conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
+                    self._append_shared(conn, tables, events)
+                    return
                 now = time.time()
                 conn.execute(
                     _INSERT_EVENT,
@@ -384,12 +438,30 @@ class Store:
                         for table_id, e in events
                     ],
                 )
-                for table_id in tables:
-                    self._notify(conn, table_id)
         except IntegrityError:
-            raise Conflict(
-                f"an event of tables {sorted({t for t, _ in events})} is already stored"
-            ) from None
+            raise Conflict(f"an event of tables {tables} is already stored") from None
+
+    def _append_shared(
+        self, conn: Any, tables: list[int], events: Sequence[tuple[int, EventRecord]]
+    ) -> None:
+        """PostgreSQL: three statements whatever the batch's size (five round trips with
+        BEGIN and COMMIT): the tables' advisory locks in table order, so that two
+        processes' batches cannot deadlock; the rows (one INSERT, not executemany); the
+        notifications, each carrying its event (``event_payload``)."""
+        conn.execute(_LOCK_TABLES, {"ids": tables})
+        conn.execute(
+            _INSERT_EVENTS,
+            {
+                "now": time.time(),
+                "ids": [t for t, _ in events],
+                "seqs": [e.seq for _, e in events],
+                "kinds": [e.kind for _, e in events],
+                "seats": [e.seat for _, e in events],
+                "datas": [e.data for _, e in events],
+            },
+        )
+        payloads = [event_payload(t, self.origin, e) for t, e in events]
+        conn.execute(_NOTIFY_TABLES, {"payloads": payloads})
 
     def _notify(self, conn: Any, table_id: int) -> None:
         if self.shared:

@@ -40,7 +40,7 @@ from rami.server.protocol import TableError
 from rami.server.seat_timer import game_rules
 from rami.server.seats import Seats
 from rami.server.shared import Shared
-from rami.server.storage import Store
+from rami.server.storage import EventRecord, Store
 from rami.server.turn_clock import TurnClock
 
 __all__ = ["LiveTable", "TableManager"]
@@ -92,25 +92,55 @@ class TableManager:
 
     # ------------------------------------------------------------------ other processes
 
-    def notified(self, table_id: int) -> None:
-        """Another process changed table ``table_id`` (-1: maybe any): catch up."""
+    def notified(self, table_id: int, event: EventRecord | None = None) -> None:
+        """Another process changed table ``table_id`` (-1: maybe any): catch up.
+
+        ``event``: the event it stored, carried by its notification (``pubsub``)."""
         for live in list(self.tables.values()):
             if table_id in (-1, live.record.id):
-                task = asyncio.create_task(self._catch_up(live))
+                task = asyncio.create_task(self._catch_up(live, event))
                 self._catching.add(task)
                 task.add_done_callback(self._catching.discard)
 
-    async def _catch_up(self, live: LiveTable) -> None:
+    async def _catch_up(self, live: LiveTable, event: EventRecord | None = None) -> None:
         try:
             async with live.lock:
-                changed = await asyncio.to_thread(live.sync, self.store)
+                if event is not None and event.seq <= live.version:
+                    changed = False  # had it already (a conflict's catch-up read it)
+                elif event is not None and event.seq == live.version + 1 and _take(live, event):
+                    changed = True  # the next event, as stored: no query
+                else:
+                    changed = await asyncio.to_thread(live.sync, self.store)
                 pushed = self.broadcast.pushed.get(live.code, live.version)
                 if changed or pushed != live.version:
                     await self.broadcast.push(live)
                     self.broadcast.presence(live)
+                if event is not None and self._hand_over(live):
+                    return
                 self.bots.kick(live)
         except Exception as exc:  # storage down: the next notification or move retries
             log.warning("table %s could not catch up: %s", live.code, exc)
+
+    def _hand_over(self, live: LiveTable) -> bool:
+        """Another process stored a move of a table whose bots this one drives with no
+        socket of its own there: the players are there, so the bots go there too (it
+        takes the lease within ``LEASE_RETRY``) and this process forgets the table.
+        Otherwise each process would apply and push every move of every table whose
+        players and bots it split (a table is made in one process and played in another:
+        bench/server_load --processes 2). Called with the table's lock held."""
+        if live.conns or not self.store.holds(live.record.id):
+            return False
+        for task in (live.task, live.timer_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        live.task = live.timer_task = None
+        if self.tables.get(live.code) is live:
+            del self.tables[live.code]
+        self.broadcast.pushed.pop(live.code, None)
+        self.bots.forget(live.record.id)
+        self.store.release(live.record.id)
+        log.info("table %s: played in another process, its bots go there", live.code)
+        return True
 
     # ------------------------------------------------------------------ the cache
 
@@ -159,6 +189,7 @@ class TableManager:
             for code, old in self.tables.items():
                 if not old.conns and (old.task is None or old.task.done()):
                     del self.tables[code]
+                    self.bots.forget(old.record.id)
                     with contextlib.suppress(Exception):
                         self.store.release(old.record.id)
                     break
@@ -178,3 +209,16 @@ class TableManager:
             for conn in list(live.conns):
                 conn.close()
         await self.commits.close()
+
+
+def _take(live: LiveTable, event: EventRecord) -> bool:
+    """Apply another process's stored event (lock held); False if the match refuses it
+    (then the table is read again from the database)."""
+    try:
+        live.replay(event)
+    except Exception:
+        log.exception("table %s: notified event %s does not apply", live.code, event.seq)
+        live.rebuild()
+        return False
+    live.log.append(event)
+    return True
