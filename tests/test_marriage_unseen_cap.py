@@ -56,7 +56,7 @@ def test_M15_the_deal_end_shows_the_capped_value_and_its_item() -> None:
     # the table's aids carry the explanation (it used to fail, and the page showed 18)
     view = state.view(None)
     aids = table_aids("marriage", view)
-    shown = aids["deal_end"]["seats"][1]  # type: ignore[index]
+    shown = aids["deal_end"]["seats"][1]
     assert (shown["maal"], shown["maal_parts"]) == (14, line["maal_parts"])
 
 
