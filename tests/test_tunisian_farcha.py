@@ -89,6 +89,11 @@ def test_T9_the_farcha_card_never_reaches_another_seat() -> None:
         winner = state.to_move
         assert winner is not None
         before = [deal_record(SPEC, s, 1, reveal=False) for s in (state, twin)]
+        rules = rules_from(preset)
+        kept = [encoder(players, rules) for _ in (state, twin)]  # read the farcha incrementally
+        for enc, s in zip(kept, (state, twin), strict=True):
+            for seat in range(players):
+                enc.encode_state(s, seat)
         state.apply(f"discard {card}")
         twin.apply(f"discard {other}")
         assert twin.result is not None and twin.result.winner == winner
@@ -100,11 +105,10 @@ def test_T9_the_farcha_card_never_reaches_another_seat() -> None:
         assert before[0] == before[1]
         hidden = [deal_record(SPEC, s, 1, reveal=False) for s in (state, twin)]
         assert hidden[0] == hidden[1] and hidden[0].steps[-1] == Move(winner, "farcha")
-        rules = rules_from(preset)
         for seat in range(players):
             if seat == winner:
                 continue
-            fast = [encoder(players, rules).encode_state(s, seat) for s in (state, twin)]
+            fast = [enc.encode_state(s, seat) for enc, s in zip(kept, (state, twin), strict=True)]
             slow = [encoder(players, rules).encode(s.view(seat)) for s in (state, twin)]
             assert (fast[0] == fast[1]).all() and (fast[0] == slow[0]).all()
             assert (slow[0] == slow[1]).all()
