@@ -21,6 +21,7 @@ pytest.importorskip("playwright.sync_api")
 import httpx
 import test_table_browser as tb
 from test_table_browser import PHONE, bots, create, open_table, shot
+from test_table_ui_browser import AXE, axe_serious
 
 from rami.bots import make_bot
 
@@ -86,6 +87,8 @@ def test_T9_the_table_shows_the_farcha_face_down(browser: Any, base_url: str) ->
             mine = who is not None and winner == view["seat"]
             _check_pile(page, farcha["card"] if mine else None)
             shot(page, f"farcha-face-down-{key}")
+            if AXE.exists():  # `make test` installs axe-core (the table UI tests need it)
+                assert not axe_serious(page)
             page.click("[data-drawer='log-box']")
             log = page.locator("#log li").filter(has_text="farcha")
             assert log.count() == 1 and ("face down" in log.inner_text())
