@@ -73,6 +73,8 @@ def create_table(page: Any, base_url: str, game: str, bots: int, max_turns: int)
         page.select_option(f"select[data-seat='{seat}']", "bot:medium")
     page.click("#options-box summary")
     page.fill("#opt-max_turns", str(max_turns))
+    for name in ("decks", "hand_size", "jokers"):  # each preset's own (issue 28's decision)
+        assert page.locator(f"#opt-{name}").count() == 0
     page.click("#create-button")
     page.wait_for_selector("body[data-version]")
 

@@ -87,7 +87,10 @@ class Event(TypedDict):
     ``chance`` what chance decided at this step; ``card`` the card a ``draw`` or
     ``take`` got (a stock draw's card is the drawer's secret: views show it to that
     seat only); ``news`` names a table event (``deal``, ``position``, ``tiplu``, ``see``,
-    ``open``, ``restock``, ``end``) and ``text`` says it in words.
+    ``open``, ``restock``, ``end``) and ``text`` says it in words. An action may be news
+    too: Tunisian rami's last discard (``news`` ``farcha``, T-9) is thrown face down, so
+    views name its card to its thrower only; a reader of raw events treats such an
+    action as hidden from the other seats.
     """
 
     seat: int | None

@@ -31,7 +31,7 @@ from rami.errors import InputError
 from rami.marriage.maal import maal
 from rami.marriage.melds import is_meld, is_show_meld, wild_kinds
 from rami.marriage.rules import MarriageRules, rules_from
-from rami.marriage.settle import card_points, settle_indian, settle_nepali
+from rami.marriage.settle import capped_values, card_points, settle_indian, settle_nepali
 from rami.marriage.solver import (
     find_finish,
     finish_discards,
@@ -245,12 +245,7 @@ def score(doc: object) -> dict[str, Any]:
             else:
                 hand_points.append(card_points(kept))
         nets = settle_indian(points, seen, hand_points, finisher, rules)
-        counted = []
-        for i, pts in enumerate(points):
-            if not seen[i] and pts > rules.unseen_value_cap:
-                items[i].append(f"unseen: capped at {rules.unseen_value_cap}")
-                pts = rules.unseen_value_cap
-            counted.append(pts)
+        counted, items = capped_values(points, seen, items, rules)
     else:
         nets = settle_nepali(points, seen, finisher, finish == "dublees", rules)
         counted = []

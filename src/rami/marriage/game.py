@@ -39,7 +39,7 @@ from rami.marriage.meld_options import AddFacts, listed, meld_steps, show_steps
 from rami.marriage.melds import is_meld, is_pure_meld, is_show_meld, wild_kinds
 from rami.marriage.phases import Phase, Verb
 from rami.marriage.rules import MarriageRules, rules_from
-from rami.marriage.settle import card_points, settle_indian, settle_nepali
+from rami.marriage.settle import capped_values, card_points, settle_indian, settle_nepali
 from rami.marriage.solver import (
     Finish,
     dublee_count,
@@ -1316,6 +1316,7 @@ class MarriageState:
                 for s in range(n)
             ]
             nets = settle_indian(points, self.seen, in_hand, self.finisher, rules)
+            points, items = capped_values(points, self.seen, items, rules)  # M-15, as shown
         else:
             in_hand = []
             dublee_finish = self.finish is not None and self.finish.kind == DUBLEES_PATH

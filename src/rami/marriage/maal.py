@@ -19,7 +19,7 @@ from rami.cards import CARDS, Card, format_cards
 from rami.marriage.melds import jhiplu, poplu
 from rami.marriage.rules import MarriageRules
 
-__all__ = ["ITEM_KINDS", "MaalItem", "item_parts", "maal"]
+__all__ = ["ITEM_KINDS", "NOTE_KINDS", "MaalItem", "item_parts", "maal"]
 
 # M-12: points by number of identical cards held (0, 1, 2, 3)
 _NEPALI_NEIGHBOUR = (0, 2, 5, 10)  # jhiplu, poplu
@@ -131,19 +131,27 @@ def _item_text(name: str, cards: list[Card], points: int) -> str:
 
 # The item names ``maal`` writes: codes that pages word in their language (issue 21)
 ITEM_KINDS = ("marriage", "jhiplu", "tiplu", "poplu", "tunnela")
+# the notes settlement adds on an unseen player's line, read as kinds without cards:
+# ``capped`` (M-15, ``settle.capped_values``) and ``uncounted`` (M-12's option)
+NOTE_KINDS = {"unseen: capped at ": "capped", "unseen: maal does not count": "uncounted"}
 
 
 class MaalItem(NamedTuple):
     """One maal item as parts, for front ends that word it themselves."""
 
-    kind: str  # one of ITEM_KINDS
+    kind: str  # one of ITEM_KINDS, or a note's kind (NOTE_KINDS: no cards)
     cards: list[str]
     points: int
 
 
 def item_parts(text: str) -> MaalItem:
     """``"tiplu 8♥ 8♥: 6"`` → ``MaalItem("tiplu", ["8♥", "8♥"], 6)``: the inverse of the
-    item texts ``maal`` returns (their names are codes, not English words)."""
+    item texts ``maal`` returns (their names are codes, not English words); a note
+    (``"unseen: capped at 14"``) reads as ``MaalItem("capped", [], 14)``."""
+    for prefix, note in NOTE_KINDS.items():
+        tail = text.removeprefix(prefix)
+        if tail != text and (tail.isdigit() if note == "capped" else not tail):
+            return MaalItem(note, [], int(tail or 0))
     kind, _, rest = text.partition(" ")
     cards, sep, points = rest.rpartition(": ")
     if kind not in ITEM_KINDS or not sep or not points.lstrip("-").isdigit():

@@ -10,10 +10,10 @@ __all__ = ["OPTION_HELP"]
 OPTION_HELP: dict[str, str] = {
     "min_players": "M-1: fewest players",
     "max_players": "M-1: most players",
-    "decks": "M-1/T-1: standard decks in the shoe",
+    "decks": "M-1/T-1: standard decks in the shoe (the preset's; library and CLI only)",
     "decks_6_players": "M-1: decks at a table of six or seven (indian 4; empty: as decks)",
     "direction": "M-2: direction of play and of the deal",
-    "hand_size": "M-2/T-2: cards dealt to each player",
+    "hand_size": "M-2/T-2: cards dealt to each player (the preset's; library and CLI only)",
     "deal_tunnela_bonus": "M-3: tunnelas may be exposed right after the deal for a bonus",
     "meld_size": "M-4: melds of exactly three cards, or three or more",
     "tunnela_melds": "M-4: three identical cards (tunnela) are a meld",
@@ -31,6 +31,9 @@ OPTION_HELP: dict[str, str] = {
     "seen_fee": "M-13: what a seen player pays the finisher",
     "unseen_fee": "M-13: what an unseen player pays the finisher",
     "dublee_bonus": "M-9, M-13: extra paid to a dublee finisher",
-    "unseen_value_cap": "M-15: cap on an unseen player's value points",
-    "leaver_rule": "M-16: Indian record rule for a player who leaves",
+    "unseen_value_cap": "M-15: most value points an unseen player collects (min(actual, cap))",
+    "leaver_rule": (
+        "M-16: the seed's record rule for a leaver, meant for penalty points (off: rami"
+        " counts points won, where it would reward leaving)"
+    ),
 }

@@ -14,7 +14,29 @@ from collections.abc import Sequence
 from rami.cards import CARDS
 from rami.marriage.rules import MarriageRules
 
-__all__ = ["card_points", "counted_maal", "settle_indian", "settle_nepali"]
+__all__ = ["capped_values", "card_points", "counted_maal", "settle_indian", "settle_nepali"]
+
+
+def capped_values(
+    value_points: Sequence[int],
+    seen: Sequence[bool],
+    items: Sequence[Sequence[str]],
+    rules: MarriageRules,
+) -> tuple[list[int], list[list[str]]]:
+    """M-15: the value points that count and their items, for the engine's result and
+    ``rami score`` alike (one source): an unseen player's are min(actual, the cap), a
+    capped one with the item ``"unseen: capped at 14"`` (``maal.item_parts`` reads it)."""
+    cap = rules.unseen_value_cap
+    values: list[int] = []
+    out: list[list[str]] = []
+    for v, s, its in zip(value_points, seen, items, strict=True):
+        kept = list(its)
+        if not s and v > cap:
+            kept.append(f"unseen: capped at {cap}")
+            v = cap
+        values.append(v)
+        out.append(kept)
+    return values, out
 
 
 def counted_maal(

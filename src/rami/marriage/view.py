@@ -62,7 +62,7 @@ class MarriagePlayerResult(TypedDict):
     seat: int
     seen: bool
     path: str | None
-    maal: int
+    maal: int  # as it counts: indian caps an unseen player's (M-15, with an item saying so)
     maal_items: list[str]
     hand: list[str]
     cards: list[str]

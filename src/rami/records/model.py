@@ -256,6 +256,9 @@ def _public_moves(state: GameState) -> list[Step]:
         if seat is None:
             continue
         card = event.get("card")
+        if "news" in event:  # an action the view words itself (T-9's face-down farcha)
+            steps.append(Move(seat, str(entry.get("move") or "")))
+            continue
         shown = entry.get("move") != action and card is not None  # "take 7♣" vs "draw"
         steps.append(Move(seat, action, card if shown else None))
     return steps

@@ -447,8 +447,8 @@ class Encoder:
         for e in events[start:]:
             text = e["action"]
             seat = e["seat"]
-            if text is None or seat is None:
-                dirty = ALL_PARTS
+            if text is None or seat is None or "news" in e:  # news: the view words it
+                dirty = ALL_PARTS  # (an action that is news, T-9's farcha, reads as no move)
                 continue
             found = parsed.get(text)
             if found is None:

@@ -259,6 +259,9 @@ class RulesOption(_Model):
     choices: list[object] | None
     type: str
     help: str
+    lobby: bool = Field(
+        default=True, description="offered in the lobby (false: the preset's shoe and hand)"
+    )
 
 
 class LearnedLevel(_Model):

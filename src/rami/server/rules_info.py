@@ -55,6 +55,11 @@ OPTION_HELP: Mapping[str, str] = _OptionHelp()
 #: Options a table may not change from the lobby (they define the preset itself).
 FIXED_OPTIONS = frozenset({"preset", "preset_name", "players", "teams", "min_players"})
 
+#: Options the lobby does not offer (``"lobby": false``): the shoe and the hand, which
+#: each preset fixes and no rule varies (docs/rules-*.md, "Decisions"); the library,
+#: the CLI and the API still take them.
+LIBRARY_OPTIONS = frozenset({"decks", "hand_size", "jokers"})
+
 
 def _choices(game: str) -> dict[str, tuple[object, ...]]:
     spec = get_game(game)
@@ -177,6 +182,7 @@ def rules_summary(
                 "choices": list(choices[f.name]) if f.name in choices else None,
                 "type": _type_name(value, str(f.type)),
                 "help": helps.get(f.name, ""),
+                "lobby": f.name not in LIBRARY_OPTIONS,
             }
         )
     return {

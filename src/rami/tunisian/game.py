@@ -1603,6 +1603,10 @@ class TunisianState:
         self._drawn = None
         self._through = None
         self._log(act, text=_DISCARD_TEXTS[c])
+        if self._sizes[seat] == 0:  # T-9: the farcha is thrown face down (see the view)
+            thrown = self._events[-1]
+            thrown["news"] = "farcha"
+            thrown["text"] = f"seat {seat} throws the farcha face down"
         self._turn += 1
         self._staged = 0
         self._staged_melds = []

@@ -115,8 +115,10 @@ class TunisianEncoder(Encoder):
         if dirty:  # only the parts the new events may have changed are compared
             if dirty & HAND:
                 self._sync_hand_key(p, state._keys[seat])
-            if dirty & PILE:
-                self._sync_pile(p, state._discard)
+            if dirty & PILE:  # the won deal's farcha lies face down, off the pile (T-9)
+                pile = state._discard
+                won = state.result is not None and state.result.winner is not None
+                self._sync_pile(p, pile[:-1] if won else pile)
             if dirty & TABLE:
                 self._sync_table(p, state.table, me)
             p.dirty = 0

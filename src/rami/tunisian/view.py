@@ -4,7 +4,9 @@ A view holds the seat's own hand, everything public (hand sizes, the table melds
 discard pile in order, the stock's size, openings, the public history) and, for the
 seat to move, its legal actions. It never holds another seat's cards, the stock's order
 or the deal's seed. Cards drawn from the stock are hidden from everyone but the
-drawer; a card taken from the discard pile was face up, so it is public.
+drawer; a card taken from the discard pile was face up, so it is public. The winner's
+last card (the farcha, T-9) is thrown face down: it is off the visible pile and only
+its thrower reads it (``farcha``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
 
 __all__ = [
+    "FarchaJson",
     "MeldJson",
     "TunisianDetails",
     "TunisianResultJson",
@@ -57,6 +60,14 @@ class MeldJson(TypedDict):
     value: int
     joker_as: str | None
     staged: bool  # laid this turn, before the opening is complete (T-6)
+
+
+class FarchaJson(TypedDict):
+    """The winner's last card, thrown face down (T-9): off the visible pile, named to
+    its thrower only (``card`` is ``None`` for everyone else)."""
+
+    seat: int
+    card: str | None
 
 
 class TunisianDetails(TypedDict):
@@ -91,6 +102,7 @@ class TunisianView(GameView):
     staged_value: int
     must_open: bool  # T-8: the taken discard obliges the seat to open this turn
     result: TunisianResultJson | None
+    farcha: FarchaJson | None  # T-9: the deal was won; its last card lies face down
 
 
 def is_tunisian_view(view: GameView) -> TypeGuard[TunisianView]:
@@ -191,13 +203,19 @@ def public_event(event: Event, seat: int | None) -> HistoryEntry:
     """One history entry as ``seat`` may read it (the marriage view's shape).
 
     Moves are ``{"seat": s, "move": text}``: a stock draw reads ``draw 7♣`` for the
-    drawer and ``draw`` for everyone else; a take names its card, which was face up.
+    drawer and ``draw`` for everyone else; a take names its card, which was face up;
+    the winner's last discard, thrown face down (T-9), reads ``farcha 9♣`` for the
+    winner and ``farcha`` for everyone else.
     Other entries are ``{"seat": s, "event": text}`` plus their public numbers; chance
     outcomes never show.
     """
     text = event["action"]
     data = event.get("data")
     if text is not None:
+        if event.get("news") == "farcha":
+            thrower = event["seat"]
+            move = f"farcha {text.partition(' ')[2]}" if thrower == seat else "farcha"
+            return {"seat": thrower, "move": move}
         card = event.get("card")
         if card is not None and (text == "take" or event["seat"] == seat):
             text = f"{text} {card}"
@@ -280,6 +298,11 @@ def build_view(state: TunisianState, seat: int | None) -> TunisianView:
         for s in range(n)
     ]
     result = state.result
+    pile = [_TEXT[c] for c in state.discard_pile]
+    farcha: FarchaJson | None = None
+    if result is not None and result.winner is not None and pile:  # won: out by a farcha
+        thrown = pile.pop()
+        farcha = {"seat": result.winner, "card": thrown if seat == result.winner else None}
     view: TunisianView = {
         "game": "tunisian",
         "mode": rules.mode,
@@ -298,7 +321,7 @@ def build_view(state: TunisianState, seat: int | None) -> TunisianView:
         "table": [
             meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(state.table)
         ],
-        "discard_pile": [_TEXT[c] for c in state.discard_pile],
+        "discard_pile": pile,
         "stock_size": state.stock_size,
         "threshold": state.threshold,
         "staged_value": state.staged_value if to_move is not None else 0,
@@ -308,6 +331,7 @@ def build_view(state: TunisianState, seat: int | None) -> TunisianView:
         "result": None
         if result is None
         else {"scores": list(result.scores), "winner": result.winner, "details": result.details},
+        "farcha": farcha,
     }
     return view
 

@@ -64,3 +64,18 @@ export function resultBody(kit, details, result, body) {
   body.push(resultTable([t("player"), "man3a", t("cards_left"), t("why_points"), t("points"), t("total")], rows, "result-table"));
   if (details.team_points) body.push(el("p", "small", t("team_totals", { a: details.team_points[0], b: details.team_points[1] })));
 }
+
+// The winner's last card lies face down on the pile (T-9): a card back marked "farcha"
+// and who threw it; only its thrower's view names the card, and then it shows beside.
+export function pileFaceDown(kit, view) {
+  const farcha = view.farcha;
+  if (!farcha) return null;
+  const { el, t, nameOf, cardElement } = kit;
+  const back = el("span", "card back face-down");
+  back.setAttribute("role", "img");
+  back.setAttribute("aria-label", t("farcha_face_down", { name: nameOf(farcha.seat) }));
+  back.append(el("span", "mark", t("farcha_mark")));
+  const by = [t("farcha_by", { name: nameOf(farcha.seat) })];
+  if (farcha.card) by.push(" ", cardElement(farcha.card, { small: true }));
+  return { card: back, by };
+}

@@ -134,6 +134,7 @@ async function loadOptions() {
   const summary = await api(`/api/rules/${game.name}/${preset}`);
   if ($("game").value !== game.name || $("preset").value !== preset) return;
   for (const opt of summary.options) {
+    if (opt.lobby === false) continue; // the shoe and the hand: each preset's own (no rule varies them)
     const label = document.createElement("label");
     label.className = "option";
     const name = document.createElement("span");

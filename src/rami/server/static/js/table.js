@@ -741,7 +741,15 @@ function renderCenter() {
   else if (!top) byText = t("empty");
   $("pile-by").textContent = byText;
   // older discards, newest first: the strip starts with the most recent in both directions
-  const older = pile.slice(0, -1).reverse();
+  let older = pile.slice(0, -1).reverse();
+  const down = game().hooks.pileFaceDown?.(kit, view); // a card thrown face down (T-9)
+  if (down) {
+    down.card.id = "pile-top-card";
+    topBox.replaceChildren(down.card);
+    $("pile-by").replaceChildren(...down.by);
+    older = pile.slice().reverse();
+    lastTop = `down:${pile.length}`;
+  }
   $("pile").replaceChildren(...older.map((c) => cardElement(c, { small: true, marks: wildMarks(c) })));
   const { hooks } = game(); // the wild-card box beside the pile, for a game with one
   $("tiplu-box").hidden = !hooks.wildBox;
