@@ -123,6 +123,14 @@ export class WorkerSocket extends EventTarget {
   onWorker(data) {
     if (data && data.type === "_open") {
       this.readyState = 1; // OPEN
+      // how the worker started ("snapshot": a later visit's fast start, docs/solo.md)
+      if (data.boot) {
+        document.body.dataset.soloBoot = data.boot;
+        // its phases in ms since this page's navigation (bench/static_app.py prints them)
+        const since = (data.origin || performance.timeOrigin) - performance.timeOrigin;
+        const marks = Object.entries(data.marks || {}).map(([k, ms]) => [k, Math.round(ms + since)]);
+        document.body.dataset.soloBootMarks = JSON.stringify(Object.fromEntries(marks));
+      }
       if (solo?.fresh) {
         const params = new URLSearchParams(location.search);
         params.delete("new");
@@ -131,6 +139,7 @@ export class WorkerSocket extends EventTarget {
       }
       this.dispatchEvent(new Event("open"));
       registerOffline(); // once the worker has what it needs: the cache takes it from there
+      if (data.boot === "boot" && data.keep) keepSnapshot();
       return;
     }
     if (data && data.type === "_failed") {
@@ -156,6 +165,31 @@ export class WorkerSocket extends EventTarget {
     this.worker.terminate();
     this.dispatchEvent(new CloseEvent("close", { code: 1000 }));
   }
+}
+
+// A worker that had to boot Python: another one, in the background, keeps a memory
+// snapshot for the next visits (solo-worker.js, docs/solo.md). It starts once the service
+// worker is active, that is once it keeps the site's files, so that its Pyodide comes from
+// the cache and not from the network a second time. The page's <body data-solo-snapshot>
+// says when it is kept ("kept") or could not be ("failed").
+let snapshotting = false;
+function keepSnapshot() {
+  if (snapshotting) return;
+  snapshotting = true;
+  const ready = "serviceWorker" in navigator ? navigator.serviceWorker.ready : Promise.resolve();
+  ready.then(() => {
+    const maker = new Worker("/static/js/solo-worker.js", { type: "module" });
+    const end = (kept) => {
+      maker.terminate();
+      document.body.dataset.soloSnapshot = kept ? "kept" : "failed";
+    };
+    maker.addEventListener("message", (event) => {
+      const data = event.data;
+      if (data && (data.type === "_snapshot" || data.type === "_failed")) end(data.ok === true);
+    });
+    maker.addEventListener("error", () => end(false));
+    maker.postMessage({ type: "snapshot" });
+  });
 }
 
 // The solo pages work offline once visited: the service worker keeps every file.
