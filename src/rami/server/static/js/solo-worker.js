@@ -19,6 +19,9 @@ import { loadPyodide, version as pyodideVersion } from "/solo-assets/pyodide/pyo
 import { dropSolo, loadSolo, saveSolo } from "./solo-store.js";
 
 const PYODIDE = "/solo-assets/pyodide/";
+// Pyodide's Emscripten module script (1.2 MB): read and compiled while the wheel and the
+// snapshot are read, not after (loadPyodide's createPyodideModule option; it awaits it).
+const createPyodideModule = import(`${PYODIDE}pyodide.asm.mjs`).then((module) => module.default);
 const WHEEL = "/solo-assets/rami.whl";
 const RAMI_ZIP = "/lib/rami.zip"; // on sys.path: rami imports from the wheel itself
 // Not named rami-solo-…: the service worker drops those caches when a new build comes.
@@ -69,7 +72,11 @@ async function python() {
   mark("wheel");
   if (kept) {
     try {
-      const py = await loadPyodide({ indexURL: PYODIDE, _loadSnapshot: kept.arrayBuffer() });
+      const py = await loadPyodide({
+        indexURL: PYODIDE,
+        createPyodideModule,
+        _loadSnapshot: kept.arrayBuffer(),
+      });
       useWheel(py, wheel); // the modules not imported yet come from the same file
       py.runPython("import random\nrandom.seed()\ndel random"); // not the snapshot's state
       mark("ready");
@@ -79,7 +86,7 @@ async function python() {
       await cache.delete(key).catch(() => {}); // a snapshot this Pyodide cannot load
     }
   }
-  const py = await loadPyodide({ indexURL: PYODIDE });
+  const py = await loadPyodide({ indexURL: PYODIDE, createPyodideModule });
   mark("pyodide");
   useWheel(py, wheel);
   importRami(py);
@@ -94,7 +101,11 @@ async function keepSnapshot() {
   const started = performance.now();
   const [{ wheel, key }, cache] = await Promise.all([theWheel(), bootCache()]);
   if (!cache) return { ok: false, message: "no Cache Storage here" };
-  const py = await loadPyodide({ indexURL: PYODIDE, _makeSnapshot: true });
+  const py = await loadPyodide({
+    indexURL: PYODIDE,
+    createPyodideModule,
+    _makeSnapshot: true,
+  });
   useWheel(py, wheel);
   importRami(py);
   py.runPython("import rami.solo\nrami.solo.warm_up()\ndel rami");
