@@ -7,13 +7,13 @@
 // Everything comes from this origin: Pyodide from /solo-assets/pyodide/ and rami as a
 // wheel built from the checkout (make static).
 //
-// A fast start (docs/solo.md): rami is imported from its wheel itself (zipimport: the
-// wheel is one file in Pyodide's file system, nothing is unpacked). A worker that had to
-// boot Python says so in its "_open"; the page then starts another worker in the
-// background ({type: "snapshot"}), which boots Python, imports rami, plays a few moves of
-// every game (rami.solo.warm_up) and keeps a memory snapshot of that interpreter in the
-// Cache Storage. A later visit restores the snapshot instead of booting: Python, rami and
-// its games are ready at once.
+// A fast start (docs/solo.md): a worker that had to boot Python says so in its "_open";
+// the page then starts another worker in the background ({type: "snapshot"}), which boots
+// Python, imports rami from its wheel itself (zipimport: the wheel is one file in
+// Pyodide's file system), plays a few moves of every game (rami.solo.warm_up) and keeps a
+// memory snapshot of that interpreter in the Cache Storage. A later visit restores the
+// snapshot instead of booting and writes the wheel file again (1 ms, where unpacking it
+// took 0.2 s): Python, rami and its games are ready at once.
 
 import { loadPyodide, version as pyodideVersion } from "/solo-assets/pyodide/pyodide.mjs";
 import { dropSolo, loadSolo, saveSolo } from "./solo-store.js";
@@ -23,7 +23,7 @@ const PYODIDE = "/solo-assets/pyodide/";
 // snapshot are read, not after (loadPyodide's createPyodideModule option; it awaits it).
 const createPyodideModule = import(`${PYODIDE}pyodide.asm.mjs`).then((module) => module.default);
 const WHEEL = "/solo-assets/rami.whl";
-const RAMI_ZIP = "/lib/rami.zip"; // on sys.path: rami imports from the wheel itself
+const RAMI_ZIP = "/lib/rami.zip"; // the snapshot's sys.path: rami imports from the wheel
 // Not named rami-solo-…: the service worker drops those caches when a new build comes.
 // One snapshot per Pyodide version and wheel (its key names both), older ones dropped.
 const BOOT_CACHE = "rami-boot";
@@ -88,8 +88,9 @@ async function python() {
   }
   const py = await loadPyodide({ indexURL: PYODIDE, createPyodideModule });
   mark("pyodide");
-  useWheel(py, wheel);
-  importRami(py);
+  // unpacked: a first import from files is faster than from the zip (0.5 s less here)
+  py.unpackArchive(wheel, "zip");
+  py.runPython("import rami.solo");
   mark("ready");
   boot.mode = "boot";
   boot.canKeep = Boolean(cache);
