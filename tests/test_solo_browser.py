@@ -167,6 +167,27 @@ KEEP_SNAPSHOT = """() => new Promise((resolve) => {
   worker.postMessage({ type: "snapshot" });
 })"""
 
+# The kept snapshot spoilt as a snapshot of another Pyodide build would be (its build id),
+# then a worker opens a table: it must boot instead, and drop the snapshot.
+SPOILT_SNAPSHOT = """async () => {
+  const cache = await caches.open("rami-boot");
+  const [key] = await cache.keys();
+  const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
+  bytes[20] ^= 0xff;
+  await cache.put(key, new Response(bytes));
+  const worker = new Worker("/static/js/solo-worker.js", { type: "module" });
+  const boot = await new Promise((resolve, reject) => {
+    worker.onmessage = (event) => {
+      if (event.data.type === "_open") resolve(event.data.boot);
+      if (event.data.type === "_failed") reject(new Error(event.data.message));
+    };
+    worker.postMessage({ type: "open", game: "tunisian", preset: "1v1", level: "random",
+                         seed: 1, players: null, delay: 0, fresh: true, code: "solo-spoilt" });
+  });
+  worker.terminate();
+  return [boot, (await cache.keys()).length];
+}"""
+
 DRIVE = """async ([deals, seed]) => {
   // one worker (one Pyodide start) plays each [game, preset] in turn
   const worker = new Worker("/static/js/solo-worker.js", { type: "module" });
@@ -224,6 +245,7 @@ def test_the_worker_plays_a_seeded_deal_as_the_server_does(
     assert kept["type"] == "_snapshot" and kept["ok"], kept
     boots, histories = page.evaluate(DRIVE, [DEALS, SEED])
     assert boots == ["snapshot", "snapshot"]  # warmed up, reseeded: the same events
+    assert page.evaluate(SPOILT_SNAPSHOT) == ["boot", 0]
     context.close()
     for (game, preset), history in zip(DEALS, histories, strict=True):
         assert history == server_history(game, preset, SEED, tmp_path), game
