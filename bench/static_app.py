@@ -8,11 +8,15 @@ Chromium with Playwright. Prints, not asserting any timing:
   service worker answers from its cache), raw and as gzip would send them (a static
   host such as GitHub Pages compresses);
 - the time from navigation to the first dealt hand (``#hand [data-card]``) on the first
-  and on a later visit;
+  and on later visits (``--later N`` of them, each in a new tab: their median), with how
+  the worker started (``boot``: Python booted, or ``snapshot``: restored from the memory
+  snapshot the first visit kept, docs/solo.md) and when its phases ended;
 - the bots' move times in the worker (Pyodide) at ``medium`` and ``hard``, p50 and p95,
   over one deal of Marriage ``nepali`` (4 players) and of Tunisian rami ``1v1``.
 
-Run: ``.venv/bin/python bench/static_app.py [--deals N]`` (under ``nice``; a few minutes).
+Run: ``.venv/bin/python bench/static_app.py [--deals N] [--later N] [--dist DIR]``
+(under ``nice``; a few minutes). ``--dist`` serves a site built before (say from an older
+checkout, to compare) instead of building this checkout's; ``--deals 0`` skips the bots.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import argparse
 import functools
 import gzip
 import http.server
+import json
 import os
 import statistics
 import subprocess
@@ -123,6 +128,13 @@ def first_hand(page: Any, url: str) -> float:
     return time.perf_counter() - started
 
 
+def boot_note(page: Any) -> str:
+    """How the page's worker started and when its phases ended (ms since navigation)."""
+    mode = page.evaluate("document.body.dataset.soloBoot || 'boot'")
+    marks = json.loads(page.evaluate("document.body.dataset.soloBootMarks || '{}'"))
+    return f"{mode}: " + ", ".join(f"{k} {v}" for k, v in marks.items())
+
+
 def mb(n: int) -> str:
     return f"{n / 1e6:.2f} MB"
 
@@ -139,15 +151,18 @@ def pct(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1, help="deals per game and level")
+    parser.add_argument("--later", type=int, default=3, help="later visits (new tabs)")
+    parser.add_argument("--dist", type=Path, help="serve this built site, not a fresh build")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        dist = Path(tmp) / "dist"
-        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-        subprocess.run(
-            [sys.executable, str(ROOT / "scripts" / "build_static.py"), "--out", str(dist)],
-            check=True,
-            env=env,
-        )
+        dist = args.dist or Path(tmp) / "dist"
+        if not args.dist:
+            env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+            subprocess.run(
+                [sys.executable, str(ROOT / "scripts" / "build_static.py"), "--out", str(dist)],
+                check=True,
+                env=env,
+            )
         counter = Counter()
         server, base = serve(dist, counter)
         table = f"{base}/solo.html?game=tunisian&preset=1v1&level=medium&new=1"
@@ -157,6 +172,13 @@ def main() -> None:
                 context = browser.new_context()
                 page = context.new_page()
                 first = first_hand(page, table)
+                first_boot = boot_note(page)
+                if page.evaluate("document.body.dataset.soloBoot") == "boot":
+                    # the snapshot for later visits, made in the background (docs/solo.md)
+                    page.wait_for_selector("body[data-solo-snapshot]", timeout=120_000)
+                    first_boot += (
+                        f"; snapshot {page.evaluate('document.body.dataset.soloSnapshot')}"
+                    )
                 page.goto(base + "/")
                 page.wait_for_selector("body[data-ready]")
                 page.evaluate("navigator.serviceWorker.ready.then(() => true)")
@@ -168,16 +190,27 @@ def main() -> None:
                 )
                 raw1, gz1, n1 = counter.take()
                 page.close()
+                later: list[float] = []
+                boots: list[str] = []
+                for _ in range(max(1, args.later)):
+                    page = context.new_page()
+                    later.append(first_hand(page, table))
+                    boots.append(boot_note(page))
+                    page.goto(base + "/")
+                    page.wait_for_selector("body[data-ready]")
+                    page.close()
                 page = context.new_page()
-                later = first_hand(page, table)
                 page.goto(base + "/")
-                page.wait_for_selector("body[data-ready]")
                 raw2, gz2, n2 = counter.take()
                 print(f"first visit: {n1} requests, {mb(raw1)} sent, {mb(gz1)} gzipped")
-                print(f"later visit: {n2} requests, {kb(raw2)} sent, {kb(gz2)} gzipped")
-                print(f"navigation to the first dealt hand: first visit {first:.2f} s, ", end="")
-                print(f"later {later:.2f} s")
-                for level in ("medium", "hard"):
+                print(f"later visits: {n2} requests, {kb(raw2)} sent, {kb(gz2)} gzipped")
+                print(f"navigation to the first dealt hand: first visit {first:.2f} s ", end="")
+                print(f"({first_boot})")
+                each = ", ".join(f"{t:.2f}" for t in later)
+                print(f"  later visits: median {statistics.median(later):.2f} s ({each} s)")
+                for note in boots:
+                    print(f"    {note}")
+                for level in ("medium", "hard") if args.deals > 0 else ():
                     for game, preset in GAMES:
                         times = page.evaluate(DRIVE, [game, preset, level, args.deals])
                         print(f"bot moves in the worker, {level:6} {game} {preset}: ", end="")

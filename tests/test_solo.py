@@ -17,14 +17,16 @@ from typing import Any
 import pytest
 
 from rami.errors import InputError
-from rami.solo import SoloTable
+from rami.solo import SoloTable, warm_up
 
 SEED = 424242
 
 
-def play_solo(game: str, preset: str, seed: int = SEED, players: int | None = None) -> SoloTable:
-    """One deal: bots at level random, the person plays its first legal action each turn."""
-    table = SoloTable.new(game, preset, "random", seed, players)
+def play_solo(
+    game: str, preset: str, seed: int = SEED, players: int | None = None, level: str = "random"
+) -> SoloTable:
+    """One deal: bots at ``level``, the person plays its first legal action each turn."""
+    table = SoloTable.new(game, preset, level, seed, players)
     for _ in range(5000):
         if table.match.current.is_over:
             return table
@@ -85,6 +87,17 @@ def test_a_seeded_deal_gives_the_same_events_as_on_the_server(
     solo = play_solo(game, preset)
     assert solo.view()["history"] == server_history(game, preset, SEED, tmp_path)
     assert solo.view().get("result") is not None
+
+
+def test_warm_up_leaves_no_trace_in_the_tables_played_after_it() -> None:
+    """``warm_up`` runs before the worker's memory snapshot (docs/solo.md): every later
+    visit's tables are played after it, so they must play as they would have (M-7's
+    views, the bots' seeded moves: the same events)."""
+    games = (("marriage", "nepali"), ("tunisian", "1v1"))
+    before = [play_solo(g, p, level="medium").view()["history"] for g, p in games]
+    warm_up()
+    after = [play_solo(g, p, level="medium").view()["history"] for g, p in games]
+    assert after == before
 
 
 def test_refusals_are_one_error_and_change_nothing() -> None:

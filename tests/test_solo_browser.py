@@ -5,8 +5,10 @@ served by ``python -m http.server`` on 127.0.0.1: a static host, no rami server.
 page is loaded once (the service worker keeps every file), the network is cut, and a
 Marriage nepali and a Tunisian 1v1 table are played to the end of a deal against easy
 bots in the Web Worker (Pyodide), reloaded and resumed from IndexedDB; the scorekeeper
-computes a ledger as the server's calculators do; no console error. The worker plays a
-seeded deal as a server table does (the same events; random bots). No bot pause keeps it
+computes a ledger as the server's calculators do; no console error. The first table's
+worker boots Python and a background worker keeps a memory snapshot: every later table
+starts from it (docs/solo.md), offline too. The worker plays a seeded deal from that
+snapshot as a server table does (the same events; random bots). No bot pause keeps it
 quick.
 """
 
@@ -115,6 +117,11 @@ def test_offline_solo_tables_play_a_deal_and_resume_after_a_reload(browser: Any,
     for game, preset in (("marriage", "nepali"), ("tunisian", "1v1")):
         page.goto(f"{site}/solo.html?game={game}&preset={preset}&level=easy&delay=0&new=1")
         page.wait_for_selector("#hand [data-card]", timeout=60_000)
+        if game == "marriage":  # the first table boots Python, then keeps a snapshot
+            assert page.get_attribute("body", "data-solo-boot") == "boot"
+            page.wait_for_selector("body[data-solo-snapshot='kept']", timeout=90_000)
+        else:  # every later table starts from the snapshot
+            assert page.get_attribute("body", "data-solo-boot") == "snapshot"
         assert "new=1" not in page.url  # a reload resumes, it does not start again
         for name in TABLE_IDS:
             assert page.locator(f"#{name}").count() == 1, name
@@ -125,6 +132,7 @@ def test_offline_solo_tables_play_a_deal_and_resume_after_a_reload(browser: Any,
         page.reload()
         page.wait_for_selector("body[data-deal-over='1']", timeout=60_000)
         assert page.get_attribute("body", "data-version") == version  # the same match, resumed
+        assert page.get_attribute("body", "data-solo-boot") == "snapshot"
         page.click("#next-deal")
         page.wait_for_function(f"Number(document.body.dataset.version) > {version}", timeout=30_000)
         page.wait_for_selector("#hand [data-card]")
@@ -152,10 +160,39 @@ def test_offline_solo_tables_play_a_deal_and_resume_after_a_reload(browser: Any,
     context.close()
 
 
+# A worker keeps the memory snapshot later workers start from.
+KEEP_SNAPSHOT = """() => new Promise((resolve) => {
+  const worker = new Worker("/static/js/solo-worker.js", { type: "module" });
+  worker.onmessage = (event) => { worker.terminate(); resolve(event.data); };
+  worker.postMessage({ type: "snapshot" });
+})"""
+
+# The kept snapshot spoilt as a snapshot of another Pyodide build would be (its build id),
+# then a worker opens a table: it must boot instead, and drop the snapshot.
+SPOILT_SNAPSHOT = """async () => {
+  const cache = await caches.open("rami-boot");
+  const [key] = await cache.keys();
+  const bytes = new Uint8Array(await (await cache.match(key)).arrayBuffer());
+  bytes[20] ^= 0xff;
+  await cache.put(key, new Response(bytes));
+  const worker = new Worker("/static/js/solo-worker.js", { type: "module" });
+  const boot = await new Promise((resolve, reject) => {
+    worker.onmessage = (event) => {
+      if (event.data.type === "_open") resolve(event.data.boot);
+      if (event.data.type === "_failed") reject(new Error(event.data.message));
+    };
+    worker.postMessage({ type: "open", game: "tunisian", preset: "1v1", level: "random",
+                         seed: 1, players: null, delay: 0, fresh: true, code: "solo-spoilt" });
+  });
+  worker.terminate();
+  return [boot, (await cache.keys()).length];
+}"""
+
 DRIVE = """async ([deals, seed]) => {
   // one worker (one Pyodide start) plays each [game, preset] in turn
   const worker = new Worker("/static/js/solo-worker.js", { type: "module" });
   const histories = [];
+  const boots = [];
   return await new Promise((resolve, reject) => {
     let acted = -1;
     const send = (m) => worker.postMessage(JSON.stringify(m));
@@ -167,7 +204,10 @@ DRIVE = """async ([deals, seed]) => {
     };
     worker.onmessage = (event) => {
       const data = event.data;
-      if (data.type === "_open") return send({ type: "hello", token: null });
+      if (data.type === "_open") {
+        boots.push(data.boot);
+        return send({ type: "hello", token: null });
+      }
       if (data.type === "_failed") return reject(new Error(data.message));
       if (typeof data !== "string") return;
       const m = JSON.parse(data);
@@ -176,7 +216,10 @@ DRIVE = """async ([deals, seed]) => {
       if (m.view.result) {
         acted = Infinity;
         histories.push(m.view.history);
-        if (histories.length === deals.length) { worker.terminate(); return resolve(histories); }
+        if (histories.length === deals.length) {
+          worker.terminate();
+          return resolve([boots, histories]);
+        }
         return open();
       }
       if ((m.view.legal_actions || []).length) {
@@ -198,7 +241,11 @@ def test_the_worker_plays_a_seeded_deal_as_the_server_does(
     errors = watch(page)
     page.goto(site + "/")
     page.wait_for_selector("body[data-ready]")
-    histories = page.evaluate(DRIVE, [DEALS, SEED])
+    kept = page.evaluate(KEEP_SNAPSHOT)
+    assert kept["type"] == "_snapshot" and kept["ok"], kept
+    boots, histories = page.evaluate(DRIVE, [DEALS, SEED])
+    assert boots == ["snapshot", "snapshot"]  # warmed up, reseeded: the same events
+    assert page.evaluate(SPOILT_SNAPSHOT) == ["boot", 0]
     context.close()
     for (game, preset), history in zip(DEALS, histories, strict=True):
         assert history == server_history(game, preset, SEED, tmp_path), game

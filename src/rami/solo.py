@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rami.errors import InputError, NotYourTurn
-from rami.games import Game, Match, get_game
+from rami.games import Game, Match, all_games, get_game
 from rami.server.aids import table_aids
 from rami.server.arrange import arrange_hand
 from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
@@ -31,7 +31,7 @@ from rami.server.hints import hint_for
 from rami.server.messages import CLIENT_TYPES, REACTIONS
 from rami.views import GameView, RulesJson
 
-__all__ = ["SOLO_LEVELS", "SoloError", "SoloTable", "score_ledger_text"]
+__all__ = ["SOLO_LEVELS", "SoloError", "SoloTable", "score_ledger_text", "warm_up"]
 
 #: The bot levels a solo table offers (the heavier ``expert`` and learned bots are the
 #: server's: they need more time or NumPy).
@@ -377,6 +377,34 @@ class SoloTable:
             json.dumps(e, sort_keys=True, ensure_ascii=False)
             for e in self.view(None).get("history") or ()
         ]
+
+
+def warm_up(moves: int = 6) -> None:
+    """Play the first moves of a table of every game once, with a hint, an auto-group and
+    a bot of every solo level, then forget them.
+
+    The worker calls it before it takes its memory snapshot (``solo-worker.js``,
+    docs/solo.md): the modules a table imports on its first deal (each game's engine,
+    views, aids, hints, bots) are then already imported when a later visit starts from the
+    snapshot, which is what makes that start fast. Tables are seeded and nothing is kept
+    but imported modules and the pure caches they fill, so a table played afterwards plays
+    as it would have (``tests/test_solo.py`` checks it)."""
+    for spec in all_games():
+        table = SoloTable.new(spec.name, None, DEFAULT_LEVEL, 0)
+        table.save_text()
+        table.handle_text(json.dumps({"type": "hello", "token": None}))
+        table.handle({"type": "hint", "id": 0})
+        table.handle({"type": "arrange", "id": 0})
+        for ref in range(moves):
+            if table.bot_to_move() is not None:
+                table.bot_step_text()
+                continue
+            legal = table.view().get("legal_actions") or ()
+            if not legal:
+                break
+            table.handle_text(json.dumps({"type": "action", "action": legal[0], "id": ref}))
+        for level in SOLO_LEVELS:
+            make_seat_bot(spec.name, level, 0)
 
 
 def score_ledger_text(game: str, text: str) -> str:

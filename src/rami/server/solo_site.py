@@ -60,6 +60,8 @@ def solo_table_page(scope: str) -> str:
     head = (
         '  <link rel="manifest" href="/solo.webmanifest">\n'
         f'  <meta name="theme-color" content="{THEME}">\n'
+        # the referee's worker starts before the page's other scripts (docs/solo.md)
+        '  <script type="module" async src="/static/js/solo-start.js" data-solo-start></script>\n'
     )
     return _mark(html, '<body class="table-page"', scope, head)
 

@@ -6,20 +6,12 @@
 // (readyState, send, close, the open/message/close events).
 
 import { api, ApiError } from "./api.js";
-
-const SOLO_LEVELS = ["random", "easy", "medium", "hard"];
+import { SOLO_WORKER, soloOptions, startWorker, takeStarted } from "./solo-start.js";
 
 // The solo table the page asks for (null on a server table).
 export const solo = (() => {
   if (typeof document === "undefined" || !document.body || !("solo" in document.body.dataset)) return null;
-  const params = new URLSearchParams(location.search);
-  const game = params.get("game") || "";
-  const preset = params.get("preset") || "";
-  const level = SOLO_LEVELS.includes(params.get("level")) ? params.get("level") : "medium";
-  const seed = /^\d{1,15}$/.test(params.get("seed") || "") ? Number(params.get("seed")) : null;
-  const players = /^\d{1,2}$/.test(params.get("players") || "") ? Number(params.get("players")) : null;
-  const delay = /^\d{1,5}$/.test(params.get("delay") || "") ? Number(params.get("delay")) : 500;
-  return { game, preset, level, seed, players, delay, fresh: params.get("new") === "1", code: `solo-${game}-${preset}-${level}` };
+  return soloOptions(location.search);
 })();
 
 // The table's code: the solo table's name, or the last part of /t/CODE.
@@ -60,7 +52,7 @@ export function scoreApi(path, options = {}) {
   const ledger = /^\/api\/score\/([^/]+)\/ledger$/.exec(path);
   if (!solo || !ledger || options.method !== "POST") return api(path, options);
   if (!scoreWorker) {
-    scoreWorker = new Worker("/static/js/solo-worker.js", { type: "module" });
+    scoreWorker = new Worker(SOLO_WORKER, { type: "module" });
     scoreWorker.addEventListener("message", (event) => {
       const data = event.data;
       const waiting = data && data.type === "_ledger" ? scoreWaiting.get(data.id) : null;
@@ -77,22 +69,11 @@ export function scoreApi(path, options = {}) {
   });
 }
 
-function spawn(config) {
-  const worker = new Worker("/static/js/solo-worker.js", { type: "module" });
-  worker.postMessage({ type: "open", ...config });
-  return worker;
-}
-
-// Pyodide takes seconds to start: a solo table's worker starts as soon as this module
-// loads, while the page loads its strings and games; its first answers wait here.
+// Pyodide takes seconds to start: a solo table's worker starts before the page's scripts
+// run (solo-start.js) or at the latest as soon as this module loads, while the page loads
+// its strings and games; its first answers wait there.
 let early = null;
-if (solo && typeof Worker !== "undefined") {
-  const worker = spawn(solo);
-  const held = [];
-  const hold = (event) => held.push(event.data);
-  worker.addEventListener("message", hold);
-  early = { worker, held, hold };
-}
+if (solo && typeof Worker !== "undefined") early = takeStarted(solo.code) || startWorker(solo);
 
 function takeEarly() {
   const taken = early;
@@ -104,25 +85,28 @@ export class WorkerSocket extends EventTarget {
   constructor(config) {
     super();
     this.readyState = 0; // CONNECTING, as WebSocket's
-    const early = config === solo ? takeEarly() : null;
-    this.worker = early ? early.worker : spawn(config);
+    const started = (config === solo ? takeEarly() : null) || startWorker(config);
+    this.worker = started.worker;
     this.worker.addEventListener("error", (event) => this.fail(event.message || "the solo worker failed"));
-    const listen = () => this.worker.addEventListener("message", (event) => this.onWorker(event.data));
-    if (!early) {
-      listen();
-      return;
-    }
     setTimeout(() => {
       // after the caller has added its listeners: what came early first, in order
-      this.worker.removeEventListener("message", early.hold);
-      for (const data of early.held.splice(0)) this.onWorker(data);
-      listen();
+      this.worker.removeEventListener("message", started.hold);
+      for (const data of started.held.splice(0)) this.onWorker(data);
+      this.worker.addEventListener("message", (event) => this.onWorker(event.data));
     }, 0);
   }
 
   onWorker(data) {
     if (data && data.type === "_open") {
       this.readyState = 1; // OPEN
+      // how the worker started ("snapshot": a later visit's fast start, docs/solo.md)
+      if (data.boot) {
+        document.body.dataset.soloBoot = data.boot;
+        // its phases in ms since this page's navigation (bench/static_app.py prints them)
+        const since = (data.origin || performance.timeOrigin) - performance.timeOrigin;
+        const marks = Object.entries(data.marks || {}).map(([k, ms]) => [k, Math.round(ms + since)]);
+        document.body.dataset.soloBootMarks = JSON.stringify(Object.fromEntries(marks));
+      }
       if (solo?.fresh) {
         const params = new URLSearchParams(location.search);
         params.delete("new");
@@ -131,6 +115,7 @@ export class WorkerSocket extends EventTarget {
       }
       this.dispatchEvent(new Event("open"));
       registerOffline(); // once the worker has what it needs: the cache takes it from there
+      if (data.boot === "boot" && data.keep) keepSnapshot();
       return;
     }
     if (data && data.type === "_failed") {
@@ -156,6 +141,31 @@ export class WorkerSocket extends EventTarget {
     this.worker.terminate();
     this.dispatchEvent(new CloseEvent("close", { code: 1000 }));
   }
+}
+
+// A worker that had to boot Python: another one, in the background, keeps a memory
+// snapshot for the next visits (solo-worker.js, docs/solo.md). It starts once the service
+// worker is active, that is once it keeps the site's files, so that its Pyodide comes from
+// the cache and not from the network a second time. The page's <body data-solo-snapshot>
+// says when it is kept ("kept") or could not be ("failed").
+let snapshotting = false;
+function keepSnapshot() {
+  if (snapshotting) return;
+  snapshotting = true;
+  const ready = "serviceWorker" in navigator ? navigator.serviceWorker.ready : Promise.resolve();
+  ready.then(() => {
+    const maker = new Worker(SOLO_WORKER, { type: "module" });
+    const end = (kept) => {
+      maker.terminate();
+      document.body.dataset.soloSnapshot = kept ? "kept" : "failed";
+    };
+    maker.addEventListener("message", (event) => {
+      const data = event.data;
+      if (data && (data.type === "_snapshot" || data.type === "_failed")) end(data.ok === true);
+    });
+    maker.addEventListener("error", () => end(false));
+    maker.postMessage({ type: "snapshot" });
+  });
 }
 
 // The solo pages work offline once visited: the service worker keeps every file.
