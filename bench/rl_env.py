@@ -23,7 +23,8 @@ loop against the engine and encoder alone replaying the same moves, the differen
 being the wrappers' share (``wrapper_share``). RLCard and OpenSpiel are
 skipped (with a note) when not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
 
-Run: ``.venv/bin/python bench/rl_env.py [seconds per env] [--encoder-only]``. The machine's
+Run: ``.venv/bin/python bench/rl_env.py [seconds per env] [--encoder-only | --envs-only]``
+(``--envs-only``: the environment lines alone, for a shorter side-by-side run). The machine's
 load shows in the calibration line (a million Python additions): compare figures within one
 run.
 """
