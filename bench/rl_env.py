@@ -23,7 +23,8 @@ loop against the engine and encoder alone replaying the same moves, the differen
 being the wrappers' share (``wrapper_share``). RLCard and OpenSpiel are
 skipped (with a note) when not installed: ``pip install 'rlcard==1.2.*' open-spiel``.
 
-Run: ``.venv/bin/python bench/rl_env.py [seconds per env] [--encoder-only]``. The machine's
+Run: ``.venv/bin/python bench/rl_env.py [seconds per env] [--encoder-only | --envs-only]``
+(``--envs-only``: the environment lines alone, for a shorter side-by-side run). The machine's
 load shows in the calibration line (a million Python additions): compare figures within one
 run.
 """
@@ -562,12 +563,26 @@ def main() -> None:
     parser.add_argument(
         "--encoder-only", action="store_true", help="only the encoder lines (no environments)"
     )
+    parser.add_argument(
+        "--envs-only",
+        action="store_true",
+        help="only the environment lines (no encoder lines): a shorter side-by-side run",
+    )
     args = parser.parse_args()
     seconds = args.seconds
     print(
         f"calibration: 1M Python additions in {calibrate():.0f} ms wall,"
         f" {calibrate(time.thread_time):.0f} ms CPU (idle machine: ~30 ms)"
     )
+    if not args.envs_only:
+        encoder_lines()
+    if args.encoder_only:
+        return
+    env_lines(seconds)
+
+
+def encoder_lines() -> None:
+    """The observation encoder's lines (``--encoder-only`` prints only these)."""
     print("\nobservation encoder (µs per call; aim ≤ 20 µs) and state.view (µs per call):")
     for game, preset, players in (
         ("tunisian", "1v1", 2),
@@ -622,8 +637,10 @@ def main() -> None:
             f"  {game} {preset} {players}p: encode_state {encoding:6.2f},"
             f" PettingZoo step {stepping:6.2f}"
         )
-    if args.encoder_only:
-        return
+
+
+def env_lines(seconds: float) -> None:
+    """The environments' lines: steps per second, the wrappers' share, the ratios."""
     # Each rami row of one game plays other deals (its own seed): the engine memoises
     # hands' melds and openings, and a row replaying the deals of a row before it would
     # find them all remembered (about a quarter faster than fresh deals, measured).

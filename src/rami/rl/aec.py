@@ -138,15 +138,16 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         state = self.state
         assert state is not None
         seat = self._index[agent]
-        mask = np.zeros(self._size, _INT8)
+        # a bytearray's single-byte stores (~30 ns each) and one np.frombuffer: cheaper
+        # than np.zeros and numpy's item assignment (~100 ns a store), for the Indian
+        # mask (26,018 bytes) too (measured side by side, bench/rl_env.py's loops); the
+        # array owns no data of its own but is writable and the caller's alone
+        buf = bytearray(self._size)
         if state.to_move == seat:
             ids = self._ids if self._ids_state is state and self._ids_step == self.steps else None
             for i in self._kept_ids() if ids is None else ids:
-                mask[i] = 1
-        # np.zeros (calloc) and ~20 single stores: in the env loop 0.7-1.7 µs a step
-        # cheaper than zeroing a bytearray and wrapping it (measured, the Indian mask most:
-        # 26,018 bytes), and cheaper than a fancy-index assignment from a list; a dtype
-        # object, not the type np.int8, saves a conversion per call (~0.3 µs)
+                buf[i] = 1
+        mask = np.frombuffer(buf, _INT8)
         # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
         return {"observation": self.encoder.encode_state(state, seat), "action_mask": mask}
 

@@ -122,7 +122,11 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             legal: list[Action] = []
             if state is not None and state.to_move == self.seat:
                 legal = state.legal_actions()
-                ids = self.space.ids_of(legal)
+                # ``space.ids_of``'s look-up by identity inline, as the AEC env's
+                try:  # in C: the ids of the actions' identities
+                    ids = list(map(self.space._known.__getitem__, map(id, legal)))
+                except KeyError:
+                    ids = self.space.ids_of(legal)
             self._mask_key, self._mask_state = key, state
             self._ids, self._legal, self._sorted = ids, legal, sorted(ids)
         return self._ids
@@ -161,28 +165,29 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
 
     def _advance(self) -> tuple[float, bool]:
         """Let the bots play until the learning seat is to move; (reward, episode over)."""
-        assert self.state is not None and self.match is not None
+        state, match = self.state, self.match
+        assert state is not None and match is not None
         reward = 0.0
+        me, bots, partial = self.seat, self.bots, self.spec_.partial_view
         while True:
-            if self.state.is_over:
+            if state.is_over:
                 reward += self._deal_reward()
-                if not self.whole_match or self.match.is_over:
+                if not self.whole_match or match.is_over:
                     return reward, True
-                self.state = self.match.next_deal()
+                self.state = state = match.next_deal()
                 self.encoder.reset()
                 continue
-            seat = self.state.to_move
+            seat = state.to_move
             assert seat is not None
-            if seat == self.seat:
+            if seat == me:
                 return reward, False
-            bot = self.bots[seat]
+            bot = bots[seat]
             keys = bot.view_keys
-            partial = self.spec_.partial_view
             if keys is None or partial is None:
-                view = self.state.view(seat)
+                view = state.view(seat)
             else:  # only the keys the bot reads, the same values (Game.partial_view)
-                view = partial(self.state, seat, keys)
-            self.state.apply(bot.act(view))
+                view = partial(state, seat, keys)
+            state.apply(bot.act(view))
 
     # ------------------------------------------------------------------ gymnasium
 

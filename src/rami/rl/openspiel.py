@@ -326,8 +326,14 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         ids = core.ids
         if ids is None:
             assert core.engine is not None
-            core.legal = core.engine.legal_actions()
-            ids = core.ids = self._rami_game.space.ids_of(core.legal)
+            core.legal = legal = core.engine.legal_actions()
+            space = self._rami_game.space
+            # ``space.ids_of``'s look-up by identity inline, as the AEC env's
+            try:  # in C: the ids of the actions' identities
+                ids = list(map(space._known.__getitem__, map(id, legal)))
+            except KeyError:
+                ids = space.ids_of(legal)
+            core.ids = ids
             core.sorted_ids = sorted(ids)
         return ids
 
@@ -410,8 +416,11 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             return
         ids = core.ids
         act: Action | None = None
-        if ids is not None and action in ids:  # the engine's own action for a kept id
-            act = core.legal[ids.index(action)]
+        if ids is not None:  # the engine's own action for a kept id (one scan, not two)
+            try:
+                act = core.legal[ids.index(action)]
+            except ValueError:  # not a kept id: the space's action (below)
+                act = None
         core._forget()
         engine.apply(act if act is not None else self._rami_game.space.action_from_id(action))
 
