@@ -46,26 +46,33 @@ from rami.cards import (
 from rami.engine import Action, Chance, DealResult, Event, EventData, as_action, chance_rng
 from rami.errors import IllegalAction, InputError, NotYourTurn, Reason
 from rami.memo import GenerationMemo
-from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
 from rami.tunisian.melds import (
     Meld,
-    MeldEntry,
     add_to_meld,
     make_meld,
-    meld_options_packed,
-    melds_holding,
     position_card,
     swap_joker,
+)
+from rami.tunisian.opening_search import (
+    UNIT,
+    completable,
+    fits_no_meld,
+    hand_melds,
+    holds,
+    keeps_other,
+    opening_through,
+    packed,
+    packed_size,
+    reach_value,
+    reaches,
+    reaches_through,
 )
 from rami.tunisian.phases import Phase, Verb
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.scoring import deal_points
 from rami.tunisian.solver import (
-    best_opening,
     may_hold_meld,
     opening_at_least_packed,
-    opening_bound,
-    opening_searched_packed,
 )
 from rami.tunisian.view import build_view
 from rami.view_cache import ViewCache
@@ -131,26 +138,7 @@ _action_texts: dict[Action, str] = {}
 # values and a table holds the same melds for many turns.
 _lay_off_cache: dict[Meld, tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]]] = {}
 
-# Hands are also kept packed (``_keys``, as ``rami.tunisian.solver.pack`` lays them out:
-# two bits per natural kind, the jokers from bit 104): one card of kind ``c`` is
-# ``_UNIT[c]``, a meld's cards one subtraction, and the packed hand is the memo key and
-# what the solver reads, so an opening question costs no packing.
-_UNIT = tuple(1 << (2 * c) for c in range(KINDS))
-_JOKER_SHIFT = 2 * _JOKER_INDEX  # the joker count's bits (jokers <= 7, T-1)
-_PRESENT = sum(1 << (2 * k) for k in range(52))  # the low bit of each natural's count
-_TWOS = _PRESENT << 1
-_VALUE_SHIFT = _JOKER_SHIFT + 3  # a memo key: the packed hand, the value above it
 
-# Memo tables keyed by a packed hand; the solver is pure.
-_best_cache: dict[int, int] = {}
-_options_cache: dict[int, tuple[MeldEntry, ...]] = {}
-_reach_cache: dict[int, bool] = {}
-# Each is bounded through the solvers' memory budget (rami.memo: ``RAMI_MEMO_MB``).
-_BEST = GenerationMemo.over(_best_cache, _CACHE_LIMIT, name="tunisian.game.best", shared=True)
-_OPTIONS = GenerationMemo.over(
-    _options_cache, _CACHE_LIMIT, name="tunisian.game.options", shared=True
-)
-_REACH = GenerationMemo.over(_reach_cache, _CACHE_LIMIT, name="tunisian.game.reach", shared=True)
 _LAY_OFFS = GenerationMemo.over(
     _lay_off_cache, _CACHE_LIMIT, name="tunisian.game.lay_offs", shared=True
 )
@@ -160,154 +148,6 @@ _MELD_ACTIONS = GenerationMemo.over(
 _ACTION_TEXTS = GenerationMemo.over(
     _action_texts, _CACHE_LIMIT, name="tunisian.game.action_texts", shared=True
 )
-
-
-def _unpack(key: int) -> list[int]:
-    """The count vector of a packed hand."""
-    return [(key >> (2 * k)) & 3 for k in range(52)] + [key >> _JOKER_SHIFT]
-
-
-def _size(key: int) -> int:
-    """How many cards a packed hand holds."""
-    return (key & _PRESENT).bit_count() + 2 * (key & _TWOS).bit_count() + (key >> _JOKER_SHIFT)
-
-
-# Bits where one count field of a packed hand ends and the next begins: subtracting
-# packed cards borrows across one of them exactly when some count would go negative.
-_BORROWS = sum(1 << (2 * k) for k in range(1, KINDS))
-
-
-def _holds(key: int, cards: int) -> bool:
-    """Does the packed hand ``key`` hold the packed ``cards`` (no count goes negative)?"""
-    rest = key - cards
-    return rest >= 0 and not (rest ^ key ^ cards) & _BORROWS
-
-
-def _delta(cards: Sequence[int]) -> int:
-    """``cards`` packed (what laying them takes from a packed hand)."""
-    total = 0
-    for c in cards:
-        total += _UNIT[c]
-    return total
-
-
-def _best_value(key: int) -> int:
-    """Value of the best opening the packed hand holds (keeping one card), 0 if none."""
-    value = _best_cache.get(key)
-    if value is None:
-        opening = best_opening(_unpack(key))
-        value = opening.value if opening is not None else 0
-        _BEST.remember(key, value)
-    return value
-
-
-def _reaches(key: int, value: int) -> bool:
-    """Does the packed hand hold an opening worth ``value`` or more (keeping a card)?"""
-    if value <= 0:
-        return key != 0
-    memo = key | value << _VALUE_SHIFT
-    found = _reach_cache.get(memo)
-    if found is None:
-        # the bound refuses most hands: not remembered (cheaper again than a store)
-        if opening_bound(key) < value:
-            return False
-        found = opening_searched_packed(key, value)
-        _REACH.remember(memo, found)
-    return found
-
-
-def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
-    """``_reaches(key, value)`` for a packed hand of ``size`` cards whose every opening
-    worth ``value`` holds the card ``c``: the hand without that card is known to hold no
-    melds worth it (T-6), so an opening is a meld with ``c`` and an opening of the rest
-    worth what the meld leaves. Memoised with ``_reaches``."""
-    if value <= 0:
-        return key != 0
-    memo = key | value << _VALUE_SHIFT
-    found = _reach_cache.get(memo)
-    if found is None:
-        # the bound first: it refuses most hands, and is cheaper than listing the melds
-        # (a refusal is not remembered: working it out again costs less than a store)
-        if opening_bound(key) < value:
-            return False
-        found = any(
-            len(m.cards) < size and _reaches(key - delta, value - v)
-            for m, delta, v in melds_holding(key, c)
-        )
-        _REACH.remember(memo, found)
-    return found
-
-
-def _opening_through(key: int, size: int, c: int, value: int) -> tuple[Meld, ...] | None:
-    """The melds of an opening worth ``value`` (> 0) or more of the packed hand, or None,
-    under ``_reaches_through``'s premise (every such opening holds the card ``c``).
-
-    The same search as ``_reaches_through`` (whose memo it fills), keeping the opening
-    it finds: the staged-meld listing needs one, and searching the whole hand again
-    for it costs more than the search that proved it exists."""
-    memo = key | value << _VALUE_SHIFT
-    if _reach_cache.get(memo) is False or opening_bound(key) < value:
-        return None  # a bound refusal is not remembered (as in ``_reaches_through``)
-    melds: tuple[Meld, ...] | None = None
-    for m, delta, v in melds_holding(key, c):
-        if len(m.cards) >= size:
-            continue
-        if v >= value:  # the rest holds a card to keep
-            melds = (m,)
-            break
-        if _reaches(key - delta, value - v):  # remembered, like ``_reaches_through``
-            other = opening_at_least_packed(key - delta, value - v)
-            assert other is not None
-            melds = (m, *other.melds)
-            break
-    _REACH.remember(memo, melds is not None)
-    return melds
-
-
-def _completable(
-    key: int,
-    size: int,
-    staged: int,
-    need: Card | None,
-    threshold: int,
-    through: Card | None = None,
-) -> bool:
-    """Can the packed hand of ``size`` cards (a card kept) bring ``staged`` to ``threshold``?
-
-    With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it;
-    ``through``: every opening of the hand holds that card (``_reaches_through``).
-    """
-    if need is None:
-        if through is not None:
-            return _reaches_through(key, size, through, threshold - staged)
-        return _reaches(key, threshold - staged)
-    return any(
-        need in m.cards
-        and len(m.cards) < size
-        and _reaches(key - delta, threshold - staged - value)
-        for m, delta, value in _options(key)
-    )
-
-
-def _reach_value(key: int, size: int, staged: int, need: Card | None) -> int:
-    """The most a staged opening can reach from the packed hand (for error messages)."""
-    if need is None:
-        return staged + _best_value(key)
-    best = staged
-    for m, delta, value in _options(key):
-        if need in m.cards and len(m.cards) < size:
-            best = max(best, staged + value + _best_value(key - delta))
-    return best
-
-
-def _options(key: int) -> tuple[MeldEntry, ...]:
-    """Every meld the packed hand can lay (``meld_options``) with its packed cards and
-    value, memoised."""
-    found = _options_cache.get(key)
-    if found is None:
-        found = tuple(meld_options_packed(key))
-        _OPTIONS.remember(key, found)
-    return found
 
 
 def _lay_off_candidates(meld: Meld) -> list[int]:
@@ -377,75 +217,6 @@ def _text_of(act: Action) -> str:
     return text
 
 
-_NO_PAIR = 1 << 2 * KINDS  # a bit no hand holds: a pair that never makes a run
-_NoMeldMasks = tuple[int, int, int, int, int, int, int, int]
-
-
-def _no_meld_masks(c: int) -> _NoMeldMasks:
-    """What ``_fits_no_meld`` reads for the natural ``c``, as presence bits: the other
-    suits of its rank; every card of its suit within two places; each pair of
-    neighbours that makes a run with it (one place apart each side, or two on one side;
-    at most six, for an ace, filled up with ``_NO_PAIR``)."""
-    suit, r = divmod(c, 13)
-    others = sum(_UNIT[s * 13 + r] for s in range(4) if s != suit)
-    kinds = RUN_KINDS[suit]
-
-    def bit(p: int) -> int:
-        return _UNIT[kinds[p]] if ACE_LOW <= p <= ACE_HIGH else 0
-
-    pairs: list[int] = []
-    near = 0
-    for p in positions(r):
-        a, b, d, e = bit(p - 2), bit(p - 1), bit(p + 1), bit(p + 2)
-        pairs.extend(x | y for x, y in ((a, b), (b, d), (d, e)) if x and y)
-        near |= a | b | d | e
-    p0, p1, p2, p3, p4, p5 = pairs + [_NO_PAIR] * (6 - len(pairs))
-    return others, near, p0, p1, p2, p3, p4, p5
-
-
-_NO_MELD = tuple(_no_meld_masks(c) for c in range(52))
-
-
-def _fits_no_meld(key: int, c: int) -> bool:
-    """True when no meld of the packed hand ``key`` (which holds ``c``) can hold ``c``.
-
-    A cheap exact-enough test (it may say False for a card that fits nowhere, never
-    True for one that fits): a brelan needs two other suits of the rank, or one and a
-    joker; a sequence with at most one joker has another natural of the suit within
-    two places, and without a joker two naturals next to it (T-4).
-    """
-    if c == _JOKER_INDEX:
-        return False
-    present = (key | key >> 1) & _PRESENT
-    others, near, p0, p1, p2, p3, p4, p5 = _NO_MELD[c]
-    if key >> _JOKER_SHIFT:  # a joker: one other card of the rank, or of the run, will do
-        return not (present & others or present & near)
-    if (present & others).bit_count() >= 2:
-        return False
-    missing = ~present  # each pair lacks a card
-    return bool(
-        p0 & missing
-        and p1 & missing
-        and p2 & missing
-        and p3 & missing
-        and p4 & missing
-        and p5 & missing
-    )
-
-
-def _in_no_meld(hand: Sequence[int], c: int) -> bool:
-    """``_fits_no_meld`` of a count vector (tests)."""
-    return _fits_no_meld(_delta([k for k in range(KINDS) for _ in range(hand[k])]), c)
-
-
-def _keeps_other(hand: Sequence[int], size: int, cards: Sequence[int], banned: int | None) -> bool:
-    """After laying ``cards``, does the hand still hold a card other than ``banned`` (T-3)?"""
-    if banned is None:
-        return True
-    left = hand[banned] - sum(1 for c in cards if c == banned)
-    return size - len(cards) > left
-
-
 def _card_list(cards: str | Sequence[Any]) -> list[Card]:
     if isinstance(cards, str):
         return parse_cards(cards)
@@ -500,7 +271,7 @@ class TunisianState:
     _active: tuple[bool, ...]
     _after: tuple[int, ...]  # ``next_seat`` of each seat, worked out once a deal
     _hands: list[bytearray]  # count vectors
-    _keys: list[int]  # the same hands packed (``_UNIT``)
+    _keys: list[int]  # the same hands packed (``UNIT``)
     _sizes: list[int]
     _stock: list[Card]
     _discard: list[Card]
@@ -622,7 +393,7 @@ class TunisianState:
             for c in cards[pos : pos + take]:
                 self._hands[seat][c] += 1
             self._sizes[seat] = take
-            self._keys[seat] = _delta(cards[pos : pos + take])
+            self._keys[seat] = packed(cards[pos : pos + take])
             pos += take
         self._stock = list(cards[pos:])
         self._events.append(
@@ -735,7 +506,7 @@ class TunisianState:
             for c in cards:
                 self._hands[seat][c] += 1
             self._sizes[seat] = len(cards)
-            self._keys[seat] = _delta(cards)
+            self._keys[seat] = packed(cards)
             used += cards
         for cards_spec, owner in table:
             cards = _card_list(cards_spec)
@@ -1048,8 +819,8 @@ class TunisianState:
             banned = self._banned_discard(strict=True)
             return [
                 m
-                for m, _, _ in _options(key)
-                if len(m.cards) < size and _keeps_other(hand, size, m.cards, banned)
+                for m, _, _ in hand_melds(key)
+                if len(m.cards) < size and keeps_other(hand, size, m.cards, banned)
             ]
         threshold = self.threshold
         staged = self._staged
@@ -1065,19 +836,19 @@ class TunisianState:
         if staged < threshold:
             short = threshold - staged
             if through is None:
-                refused = not _reaches(key, short)
-            elif _fits_no_meld(key, through):
+                refused = not reaches(key, short)
+            elif fits_no_meld(key, through):
                 refused = True
             elif need is None:  # the listing below needs an opening: keep the one found
-                found = _opening_through(key, size, through, short)
+                found = opening_through(key, size, through, short)
                 refused = found is None
             else:
-                refused = not _reaches_through(key, size, through, short)
+                refused = not reaches_through(key, size, through, short)
             if refused:
                 if fresh:
                     self._fact = threshold
                 return []
-        options = [e for e in _options(key) if len(e[0].cards) < size]
+        options = [e for e in hand_melds(key) if len(e[0].cards) < size]
         if not options or (staged >= threshold and need is None):
             return [m for m, _, _ in options]
         if need is not None:
@@ -1094,11 +865,11 @@ class TunisianState:
         # the solver and ``meld_options`` build melds with the same remembered
         # constructors, so a meld of ``found`` is the option itself (else: searched)
         in_best = {id(m) for m in found}
-        left = key - _delta([c for m in found for c in m.cards])  # beside ``found``
-        spare = _size(left)
+        left = key - packed([c for m in found for c in m.cards])  # beside ``found``
+        spare = packed_size(left)
         out = []
         for m, d, _ in options:
-            beside = id(m) in in_best or (len(m.cards) < spare and _holds(left, d))
+            beside = id(m) in in_best or (len(m.cards) < spare and holds(left, d))
             if beside or self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold):
                 out.append(m)
         return out
@@ -1115,7 +886,7 @@ class TunisianState:
         through = self._through
         if through is not None and through in meld.cards:
             through = None
-        return _completable(rest, size, staged + meld.value, need, threshold, through)
+        return completable(rest, size, staged + meld.value, need, threshold, through)
 
     def _may_lay_off(self) -> bool:
         """Opened, or an opening staged this turn that may be committed (T-6, T-7)."""
@@ -1153,7 +924,7 @@ class TunisianState:
                     legal.update(e)
         else:
             for c, e in add_entries:
-                if hand[c] and _keeps_other(hand, size, (c,), banned):
+                if hand[c] and keeps_other(hand, size, (c,), banned):
                     legal.update(e)
         for c, e in swap_entries:
             if hand[c]:
@@ -1215,7 +986,7 @@ class TunisianState:
             return None
         if self.first_round:
             return _FIRST_ROUND
-        key = self._keys[seat] + _UNIT[top]
+        key = self._keys[seat] + UNIT[top]
         threshold = self.threshold
         need = top if self.rules.taken_card_in_opening else None
         # A top card that fits no meld adds nothing to an opening: with the option it
@@ -1223,11 +994,11 @@ class TunisianState:
         size = self._sizes[seat] + 1
         if need is None and self._below[seat] is not None:
             # the hand held no melds worth the threshold: an opening now holds the top card
-            if _fits_no_meld(key, top) or not _reaches_through(key, size, top, threshold):
+            if fits_no_meld(key, top) or not reaches_through(key, size, top, threshold):
                 return _NO_OPENING
             return None
-        dead = _fits_no_meld(key, top) and need is not None
-        if dead or not _completable(key, size, 0, need, threshold):
+        dead = fits_no_meld(key, top) and need is not None
+        if dead or not completable(key, size, 0, need, threshold):
             return _NO_OPENING
         return None
 
@@ -1394,18 +1165,18 @@ class TunisianState:
         if len(act.cards) >= self._sizes[seat]:
             raise IllegalAction("you must keep a card to discard (T-9)", key="keep_a_card")
         banned = self._banned_discard(strict=True)
-        if self._opened[seat] and not _keeps_other(hand, self._sizes[seat], act.cards, banned):
+        if self._opened[seat] and not keeps_other(hand, self._sizes[seat], act.cards, banned):
             raise IllegalAction(
                 f"you must keep a card to discard other than {CARDS[banned or 0]}, "
                 "the card you took this turn (T-3, T-9)",
                 key="keep_a_card",
             )
         if not self._opened[seat]:
-            rest = self._keys[seat] - _delta(meld.cards)
+            rest = self._keys[seat] - packed(meld.cards)
             size = self._sizes[seat] - len(meld.cards)
             if not self._staging_ok(rest, size, meld, self._staged, self._need, self.threshold):
                 need = None if self._need in meld.cards else self._need
-                reach = _reach_value(rest, size, self._staged + meld.value, need)
+                reach = reach_value(rest, size, self._staged + meld.value, need)
                 if self._need is not None:
                     raise IllegalAction(
                         f"no opening of {self.threshold} with {self._need} (the card you "
@@ -1444,7 +1215,7 @@ class TunisianState:
             if self._sizes[seat] < 2:
                 raise IllegalAction("you must keep a card to discard (T-9)", key="keep_a_card")
             banned = self._banned_discard(strict=True)
-            if not _keeps_other(hand, self._sizes[seat], (c,), banned):
+            if not keeps_other(hand, self._sizes[seat], (c,), banned):
                 raise IllegalAction(
                     f"you must keep a card to discard other than {CARDS[banned or 0]}, "
                     "the card you took this turn (T-3, T-9)",
@@ -1501,7 +1272,7 @@ class TunisianState:
         seat = self._to_move
         c = self._stock.pop()
         self._hands[seat][c] += 1
-        self._keys[seat] += _UNIT[c]
+        self._keys[seat] += UNIT[c]
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = c
@@ -1514,7 +1285,7 @@ class TunisianState:
         seat = self._to_move
         c = self._discard.pop()
         self._hands[seat][c] += 1
-        self._keys[seat] += _UNIT[c]
+        self._keys[seat] += UNIT[c]
         self._sizes[seat] += 1
         self._phase = PLAY
         self._drawn = None
@@ -1532,7 +1303,7 @@ class TunisianState:
         hand = self._hands[seat]
         for c in meld.cards:
             hand[c] -= 1
-        self._keys[seat] -= _delta(meld.cards)
+        self._keys[seat] -= packed(meld.cards)
         self._sizes[seat] -= len(meld.cards)
         index = len(self._table)
         self._table.append((meld, seat))
@@ -1578,10 +1349,10 @@ class TunisianState:
         hand[c] -= 1
         if swap:
             hand[_JOKER_INDEX] += 1
-            self._keys[seat] += _UNIT[_JOKER_INDEX] - _UNIT[c]
+            self._keys[seat] += UNIT[_JOKER_INDEX] - UNIT[c]
         else:
             self._sizes[seat] -= 1
-            self._keys[seat] -= _UNIT[c]
+            self._keys[seat] -= UNIT[c]
         owner = self._table[index][1]
         self._table[index] = (new, owner)
         self._offs[index] = None
@@ -1594,7 +1365,7 @@ class TunisianState:
             self._commit_opening()
         c = act.cards[0]
         self._hands[seat][c] -= 1
-        self._keys[seat] -= _UNIT[c]
+        self._keys[seat] -= UNIT[c]
         self._sizes[seat] -= 1
         self._discard.append(c)
         # What the hand is known not to hold carries to the next turn (a speed-up).
@@ -1792,7 +1563,7 @@ class TunisianState:
                 raise AssertionError(f"seat {seat} holds a negative count")
             if sum(h) != self._sizes[seat]:
                 raise AssertionError(f"seat {seat}'s hand size is out of step")
-            if self._keys[seat] != _delta(from_counts(h)):
+            if self._keys[seat] != packed(from_counts(h)):
                 raise AssertionError(f"seat {seat}'s packed hand is out of step")
             if not self._active[seat] and sum(h) > 0:
                 raise AssertionError(f"seat {seat} is out of the game but holds cards")
