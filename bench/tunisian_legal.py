@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import random
 import time
 from collections import Counter
-
-import json
 
 from rami.bots import make_bot
 from rami.tunisian.game import TunisianState, new_deal

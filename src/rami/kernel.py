@@ -150,6 +150,17 @@ class Deal:
     #: by phase, the verbs that may list moves then, in the order the legal list gives
     #: their moves (a class attribute of the game's deal)
     _by_phase: Mapping[str, Sequence[Verb[Self]]]
+    # the same, as the verbs' bound ``options`` and ``play`` (made once per game class:
+    # the hot path looks up no attribute per verb)
+    _listers: Mapping[str, tuple[Callable[[Self, dict[Action, object]], None], ...]]
+    _players: Mapping[str, Callable[[Self, Action, object], None]]
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "_by_phase" in cls.__dict__:
+            cls._listers = {p: tuple(v.options for v in vs) for p, vs in cls._by_phase.items()}
+        if "_by_kind" in cls.__dict__:
+            cls._players = {kind: v.play for kind, v in cls._by_kind.items()}
 
     def _copy_table(self, other: Self) -> None:
         """Copy the game's own fields into ``other`` (``clone``: lists copied)."""
@@ -288,8 +299,8 @@ class Deal:
 
     def _list_legal(self: D) -> dict[Action, object]:
         legal: dict[Action, object] = {}
-        for verb in self._by_phase[self._phase]:
-            verb.options(self, legal)
+        for options in self._listers[self._phase]:
+            options(self, legal)
         return legal
 
     def apply(self: D, action: Action | str, seat: int | None = None) -> Action:
@@ -309,7 +320,7 @@ class Deal:
         detail = _MISSING if legal is None else legal.get(act, _MISSING)
         if detail is _MISSING:
             act, detail = self._judge(act)
-        self._by_kind[act.kind].play(self, act, detail)
+        self._players[act.kind](self, act, detail)
         self._legal = None
         return act
 

@@ -49,7 +49,7 @@ from rami.tunisian.melds import Meld, make_meld
 from rami.tunisian.opening_search import packed
 from rami.tunisian.phases import Phase, Verb
 from rami.tunisian.rules import TunisianRules, rules_from
-from rami.tunisian.scoring import deal_points
+from rami.tunisian.settle import deal_points
 from rami.tunisian.verbs import BY_KIND, BY_PHASE, Offs
 from rami.tunisian.view import build_view
 
