@@ -60,6 +60,8 @@ _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
 # {discard c: None} for each kind: ``dict.update`` from these reuses the stored hash, so
 # listing the discards (on every step) does not hash each action again.
 _DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
+_DRAW_ENTRY: dict[Action, object] = {DRAW_ACTION: None}  # likewise
+_TAKE_ENTRY: dict[Action, object] = {TAKE_ACTION: None}
 # The log's texts of the actions that need no look-up (``str(action)`` builds a list and
 # joins it on every step otherwise).
 _DRAW_TEXT = str(DRAW_ACTION)
@@ -344,7 +346,7 @@ class _Draw(Verb["TunisianState"]):
     rules: tuple[str, ...] = ("T-2", "T-3")
 
     def options(self, deal: TunisianState, legal: dict[Action, object]) -> None:
-        legal[DRAW_ACTION] = None
+        legal.update(_DRAW_ENTRY)
 
     def judge(self, deal: TunisianState, action: Action) -> Ruling:
         kind = action.kind
@@ -383,7 +385,7 @@ class _Take(_Draw):
 
     def options(self, deal: TunisianState, legal: dict[Action, object]) -> None:
         if take_block(deal) is None:
-            legal[TAKE_ACTION] = None
+            legal.update(_TAKE_ENTRY)
 
     def judge(self, deal: TunisianState, action: Action) -> Ruling:
         super().judge(deal, action)
@@ -593,7 +595,7 @@ def _lays_off(deal: TunisianState, seat: int) -> bool:
         bool(deal._table)
         and deal._turn >= deal._round
         and deal._sizes[seat] >= 2
-        and _may_lay_off(deal)
+        and (deal._opened[seat] or _may_lay_off(deal))
     )
 
 
@@ -608,6 +610,11 @@ class _Add(Verb["TunisianState"]):
     rules: tuple[str, ...] = ("T-6", "T-7", "T-9")
 
     def options(self, deal: TunisianState, legal: dict[Action, object]) -> None:
+        if not deal._table:
+            return
+        known = deal._all_offs
+        if known is not None and not known[0]:
+            return  # no table meld takes a card
         seat = deal._to_move
         if not _lays_off(deal, seat):
             return
@@ -691,6 +698,11 @@ class _Swap(_Add):
     rules = ("T-6", "T-7")
 
     def options(self, deal: TunisianState, legal: dict[Action, object]) -> None:
+        if not deal._table:
+            return
+        known = deal._all_offs
+        if known is not None and not known[1]:
+            return  # no table joker to take
         seat = deal._to_move
         if not _lays_off(deal, seat):
             return
