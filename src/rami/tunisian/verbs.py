@@ -589,13 +589,13 @@ def _table_offs(deal: TunisianState) -> Offs:
 
 
 def _lays_off(deal: TunisianState, seat: int) -> bool:
-    """May the seat to move list lay-offs now: a table meld to lay off on, past the first
-    round (T-3), a card to keep (T-9), opened or its opening complete (T-6, T-7)?"""
+    """May the seat to move list lay-offs now (a table meld to lay off on given): past the
+    first round (T-3), a card to keep (T-9), opened or its opening complete (T-6, T-7)?"""
     return (
-        bool(deal._table)
-        and deal._turn >= deal._round
+        deal._turn >= deal._round
         and deal._sizes[seat] >= 2
-        and (deal._opened[seat] or _may_lay_off(deal))
+        # nothing staged: not opened this turn (a staged opening is worth something)
+        and (deal._opened[seat] or (deal._staged > 0 and _may_lay_off(deal)))
     )
 
 
