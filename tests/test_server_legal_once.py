@@ -15,13 +15,13 @@ def test_bot_broadcast_and_hint_share_one_computation_per_version(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     calls: list[int] = []
-    real = TunisianState._compute_legal
+    real = TunisianState._list_legal
 
     def counted(self: TunisianState) -> object:
         calls.append(id(self))
         return real(self)
 
-    monkeypatch.setattr(TunisianState, "_compute_legal", counted)
+    monkeypatch.setattr(TunisianState, "_list_legal", counted)
     spec = get_game("tunisian")
     match = spec.new_match(spec.rules_from({"preset": "1v1"}), 2, 11)
     for _ in range(6):  # a few versions: each position computes its legal actions once

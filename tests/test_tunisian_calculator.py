@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 import rami.tunisian.calculator as calculator_module
-import rami.tunisian.scoring as scoring_module
+import rami.tunisian.settle as scoring_module
 from rami.cards import CardError, parse_cards
 from rami.errors import InputError
 from rami.tunisian.calculator import analyze, format_analysis, score
 from rami.tunisian.rules import rules_from
-from rami.tunisian.scoring import apply_totals, deal_points, hand_points
+from rami.tunisian.settle import apply_totals, deal_points, hand_points
 
 ONE = rules_from("1v1")
 FFA = rules_from("ffa")

@@ -88,7 +88,7 @@ def _views(seeds: range) -> list[dict[str, object]]:
 def test_T6_hard_style_keeps_high_cards_before_opening() -> None:
     """T-6: before opening the style adds ``keep_high`` per point of the card to its
     discard cost (a joker stays unthrowable); once opened it changes nothing here."""
-    from rami.tunisian.scoring import card_points
+    from rami.tunisian.settle import card_points
 
     style = g.Style(keep_high=2.0, reach=0.0, out_next=0.0)
     shut = opened = 0

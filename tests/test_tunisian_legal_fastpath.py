@@ -121,7 +121,9 @@ def test_T6_T8_every_staged_meld_lists_the_plain_steps(
 
 def test_packed_hands_hold_exactly_the_cards_they_count() -> None:
     """``_holds`` on packed hands is the count-by-count comparison (jokers included)."""
-    from rami.tunisian.game import _delta, _holds, _size
+    from rami.tunisian.opening_search import holds as _holds
+    from rami.tunisian.opening_search import packed as _delta
+    from rami.tunisian.opening_search import packed_size as _size
 
     rng = random.Random(3)
     for _ in range(20000):
@@ -141,7 +143,8 @@ def test_T6_an_opening_through_the_new_card_is_the_plain_answer() -> None:
     new card: ``_reaches_through`` (melds holding the new card only) answers as the plain
     solver does, for thresholds from the first opening's up."""
     from rami.cards import JOKER, counts, shoe
-    from rami.tunisian.game import _delta, _reaches_through
+    from rami.tunisian.opening_search import packed as _delta
+    from rami.tunisian.opening_search import reaches_through as _reaches_through
     from rami.tunisian.solver import opening_reaches
 
     rng = random.Random(17)
@@ -191,7 +194,8 @@ def _plain_in_no_meld(hand: list[int], c: int) -> bool:
 
 def test_T4_card_fits_no_meld_masks_are_the_plain_test() -> None:
     from rami.cards import counts, shoe
-    from rami.tunisian.game import _delta, _fits_no_meld
+    from rami.tunisian.opening_search import fits_no_meld as _fits_no_meld
+    from rami.tunisian.opening_search import packed as _delta
 
     rng = random.Random(9)
     deck = shoe(2, 4)

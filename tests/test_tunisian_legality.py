@@ -1,6 +1,6 @@
 """Legality once (Tunisian rami): ``legal_actions``, ``check`` and ``apply`` agree.
 
-``apply`` and ``check`` run the per-verb ``_verify_<verb>`` (T-2 … T-9); the listing
+``apply`` and ``check`` run each verb's ``judge`` (rami.tunisian.verbs, T-2 … T-9); the listing
 comes from the same helpers. Over random deals of every mode: every listed action
 passes ``check``; draw, take and every discard are listed exactly when ``check``
 accepts them; a refused action changes nothing.

@@ -10,7 +10,7 @@ from tunisian_game_support import layer
 
 from rami.errors import IllegalAction, InputError
 from rami.tunisian.demo import run_demo
-from rami.tunisian.match import TunisianMatch
+from rami.tunisian.match import Match as TunisianMatch
 
 QUICK = {"max_turns": 1}  # every deal ends after the dealer's discard: 100 each (T-10)
 

@@ -17,8 +17,9 @@ from tunisian_game_support import Policy, hidden_shuffled, layer, uniform
 from rami.cards import CARDS, JOKER, counts, shoe
 from rami.engine import Action
 from rami.errors import IllegalAction
-from rami.tunisian.game import TunisianState, _in_no_meld, new_deal
+from rami.tunisian.game import TunisianState, new_deal
 from rami.tunisian.melds import make_meld, meld_options
+from rami.tunisian.opening_search import in_no_meld as _in_no_meld
 from rami.tunisian.rules import MODES, rules_from
 
 SHORT_DEALS = 450  # per mode

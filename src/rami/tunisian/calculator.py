@@ -2,7 +2,7 @@
 
 ``score`` reads a finished deal as it lay on a real table and returns the points, the
 new totals and who is out, with the same functions the engine uses at the end of a
-played deal (``rami.tunisian.scoring``). ``analyze`` finds the best opening a hand
+played deal (``rami.tunisian.settle``). ``analyze`` finds the best opening a hand
 holds. Both check their input strictly and raise ``InputError`` or ``CardError`` with
 one line that says what is wrong.
 
@@ -26,7 +26,7 @@ from rami.cards import CardError, check_copies, counts, parse_cards
 from rami.errors import InputError
 from rami.tunisian.melds import make_meld
 from rami.tunisian.rules import MODES, TunisianRules, rules_from
-from rami.tunisian.scoring import apply_totals, deal_points, teams_of
+from rami.tunisian.settle import apply_totals, deal_points, teams_of
 from rami.tunisian.solver import best_opening
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any
 
 from rami.engine import Action
 from rami.tunisian.game import TunisianState, new_deal
-from rami.tunisian.match import TunisianMatch
+from rami.tunisian.match import Match
 from rami.tunisian.rules import rules_from
 from rami.wording import count
 
@@ -128,7 +128,7 @@ def run_demo(
     if not whole_game:
         _play_deal(new_deal(rules, rules.players, seed, dealer=seed % rules.players), rng, out)
         return
-    match = TunisianMatch(rules, seed)
+    match = Match(rules, seed)
     while True:
         out("")
         out(f"=== deal {match.deal_number + 1} ===")

@@ -27,7 +27,6 @@ Engine decisions (the rules leave them open):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from rami.cards import (
@@ -43,32 +42,17 @@ from rami.cards import (
     shuffled_shoe,
     sort_key,
 )
-from rami.engine import Action, Chance, DealResult, Event, EventData, as_action, chance_rng
-from rami.errors import IllegalAction, InputError, NotYourTurn, Reason
-from rami.memo import GenerationMemo
-from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, positions
-from rami.tunisian.melds import (
-    Meld,
-    MeldEntry,
-    add_to_meld,
-    make_meld,
-    meld_options_packed,
-    melds_holding,
-    position_card,
-    swap_joker,
-)
+from rami.engine import DealResult, Event, chance_rng
+from rami.errors import IllegalAction, InputError
+from rami.kernel import Deal
+from rami.tunisian.invariants import check_invariants, snapshot
+from rami.tunisian.melds import Meld, make_meld
+from rami.tunisian.opening_search import packed
 from rami.tunisian.phases import Phase, Verb
 from rami.tunisian.rules import TunisianRules, rules_from
-from rami.tunisian.scoring import deal_points
-from rami.tunisian.solver import (
-    best_opening,
-    may_hold_meld,
-    opening_at_least_packed,
-    opening_bound,
-    opening_searched_packed,
-)
+from rami.tunisian.settle import deal_points
+from rami.tunisian.verbs import BY_KIND, BY_PHASE, Offs
 from rami.tunisian.view import build_view
-from rami.view_cache import ViewCache
 
 if TYPE_CHECKING:
     from rami.tunisian.view import TunisianDetails, TunisianView
@@ -88,362 +72,12 @@ DRAW = Phase.DRAW
 PLAY = Phase.PLAY
 OVER = Phase.OVER
 PHASES = tuple(Phase)
-_VERBS = tuple(v.value for v in Verb)
 
 TableMeld = tuple[Meld, int]
 """A meld on the table and the seat that laid it."""
 
-_Offs = tuple[
-    tuple[tuple[int, dict[Action, Meld]], ...], tuple[tuple[int, dict[Action, Meld]], ...]
-]
-
 _JOKER_INDEX = int(JOKER)
 _TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
-_DRAW = Action("draw")
-_TAKE = Action("take")
-_DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
-# {discard c: None} for each kind: ``dict.update`` from these reuses the stored hash, so
-# listing the discards (on every step) does not hash each action again.
-_DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
-_MISSING: Any = object()  # not among the legal actions
-_DRAW_ONLY: dict[Action, Any] = {_DRAW: None}
-_DRAW_OR_TAKE: dict[Action, Any] = {_DRAW: None, _TAKE: None}
-# why the discard may not be taken (``_take_block``; ``_take_problem`` words them)
-_PILE_EMPTY, _NO_OTHER_DISCARD, _FIRST_ROUND, _NO_OPENING = range(4)
-_CACHE_LIMIT = 20_000
-# The log's texts of the actions that need no look-up (``str(action)`` builds a list and
-# joins it on every step otherwise).
-_DRAW_TEXT = str(_DRAW)
-_TAKE_TEXT = str(_TAKE)
-_DISCARD_TEXTS = tuple(str(a) for a in _DISCARDS)
-
-# Actions the legal lists build over and over, made once (a frozen dataclass's
-# ``__init__`` costs more than a dictionary look-up): a meld's by its cards, an add's and
-# a swap's by table index then card kind (rows grown as tables grow).
-_meld_actions: dict[tuple[Card, ...], Action] = {}
-_add_actions: list[tuple[Action, ...]] = []
-_swap_actions: list[tuple[Action, ...]] = []
-_action_texts: dict[Action, str] = {}
-
-# What each table meld can take (T-7), by the meld: (card kind, the meld with it laid
-# off) for every card that extends it, and (card kind, the meld with it in place of the
-# joker) for every card that may replace its joker, in candidate order. Melds are frozen
-# values and a table holds the same melds for many turns.
-_lay_off_cache: dict[Meld, tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]]] = {}
-
-# Hands are also kept packed (``_keys``, as ``rami.tunisian.solver.pack`` lays them out:
-# two bits per natural kind, the jokers from bit 104): one card of kind ``c`` is
-# ``_UNIT[c]``, a meld's cards one subtraction, and the packed hand is the memo key and
-# what the solver reads, so an opening question costs no packing.
-_UNIT = tuple(1 << (2 * c) for c in range(KINDS))
-_JOKER_SHIFT = 2 * _JOKER_INDEX  # the joker count's bits (jokers <= 7, T-1)
-_PRESENT = sum(1 << (2 * k) for k in range(52))  # the low bit of each natural's count
-_TWOS = _PRESENT << 1
-_VALUE_SHIFT = _JOKER_SHIFT + 3  # a memo key: the packed hand, the value above it
-
-# Memo tables keyed by a packed hand; the solver is pure.
-_best_cache: dict[int, int] = {}
-_options_cache: dict[int, tuple[MeldEntry, ...]] = {}
-_reach_cache: dict[int, bool] = {}
-# Each is bounded through the solvers' memory budget (rami.memo: ``RAMI_MEMO_MB``).
-_BEST = GenerationMemo.over(_best_cache, _CACHE_LIMIT, name="tunisian.game.best", shared=True)
-_OPTIONS = GenerationMemo.over(
-    _options_cache, _CACHE_LIMIT, name="tunisian.game.options", shared=True
-)
-_REACH = GenerationMemo.over(_reach_cache, _CACHE_LIMIT, name="tunisian.game.reach", shared=True)
-_LAY_OFFS = GenerationMemo.over(
-    _lay_off_cache, _CACHE_LIMIT, name="tunisian.game.lay_offs", shared=True
-)
-_MELD_ACTIONS = GenerationMemo.over(
-    _meld_actions, _CACHE_LIMIT, name="tunisian.game.meld_actions", shared=True
-)
-_ACTION_TEXTS = GenerationMemo.over(
-    _action_texts, _CACHE_LIMIT, name="tunisian.game.action_texts", shared=True
-)
-
-
-def _unpack(key: int) -> list[int]:
-    """The count vector of a packed hand."""
-    return [(key >> (2 * k)) & 3 for k in range(52)] + [key >> _JOKER_SHIFT]
-
-
-def _size(key: int) -> int:
-    """How many cards a packed hand holds."""
-    return (key & _PRESENT).bit_count() + 2 * (key & _TWOS).bit_count() + (key >> _JOKER_SHIFT)
-
-
-# Bits where one count field of a packed hand ends and the next begins: subtracting
-# packed cards borrows across one of them exactly when some count would go negative.
-_BORROWS = sum(1 << (2 * k) for k in range(1, KINDS))
-
-
-def _holds(key: int, cards: int) -> bool:
-    """Does the packed hand ``key`` hold the packed ``cards`` (no count goes negative)?"""
-    rest = key - cards
-    return rest >= 0 and not (rest ^ key ^ cards) & _BORROWS
-
-
-def _delta(cards: Sequence[int]) -> int:
-    """``cards`` packed (what laying them takes from a packed hand)."""
-    total = 0
-    for c in cards:
-        total += _UNIT[c]
-    return total
-
-
-def _best_value(key: int) -> int:
-    """Value of the best opening the packed hand holds (keeping one card), 0 if none."""
-    value = _best_cache.get(key)
-    if value is None:
-        opening = best_opening(_unpack(key))
-        value = opening.value if opening is not None else 0
-        _BEST.remember(key, value)
-    return value
-
-
-def _reaches(key: int, value: int) -> bool:
-    """Does the packed hand hold an opening worth ``value`` or more (keeping a card)?"""
-    if value <= 0:
-        return key != 0
-    memo = key | value << _VALUE_SHIFT
-    found = _reach_cache.get(memo)
-    if found is None:
-        # the bound refuses most hands: not remembered (cheaper again than a store)
-        if opening_bound(key) < value:
-            return False
-        found = opening_searched_packed(key, value)
-        _REACH.remember(memo, found)
-    return found
-
-
-def _reaches_through(key: int, size: int, c: int, value: int) -> bool:
-    """``_reaches(key, value)`` for a packed hand of ``size`` cards whose every opening
-    worth ``value`` holds the card ``c``: the hand without that card is known to hold no
-    melds worth it (T-6), so an opening is a meld with ``c`` and an opening of the rest
-    worth what the meld leaves. Memoised with ``_reaches``."""
-    if value <= 0:
-        return key != 0
-    memo = key | value << _VALUE_SHIFT
-    found = _reach_cache.get(memo)
-    if found is None:
-        # the bound first: it refuses most hands, and is cheaper than listing the melds
-        # (a refusal is not remembered: working it out again costs less than a store)
-        if opening_bound(key) < value:
-            return False
-        found = any(
-            len(m.cards) < size and _reaches(key - delta, value - v)
-            for m, delta, v in melds_holding(key, c)
-        )
-        _REACH.remember(memo, found)
-    return found
-
-
-def _opening_through(key: int, size: int, c: int, value: int) -> tuple[Meld, ...] | None:
-    """The melds of an opening worth ``value`` (> 0) or more of the packed hand, or None,
-    under ``_reaches_through``'s premise (every such opening holds the card ``c``).
-
-    The same search as ``_reaches_through`` (whose memo it fills), keeping the opening
-    it finds: the staged-meld listing needs one, and searching the whole hand again
-    for it costs more than the search that proved it exists."""
-    memo = key | value << _VALUE_SHIFT
-    if _reach_cache.get(memo) is False or opening_bound(key) < value:
-        return None  # a bound refusal is not remembered (as in ``_reaches_through``)
-    melds: tuple[Meld, ...] | None = None
-    for m, delta, v in melds_holding(key, c):
-        if len(m.cards) >= size:
-            continue
-        if v >= value:  # the rest holds a card to keep
-            melds = (m,)
-            break
-        if _reaches(key - delta, value - v):  # remembered, like ``_reaches_through``
-            other = opening_at_least_packed(key - delta, value - v)
-            assert other is not None
-            melds = (m, *other.melds)
-            break
-    _REACH.remember(memo, melds is not None)
-    return melds
-
-
-def _completable(
-    key: int,
-    size: int,
-    staged: int,
-    need: Card | None,
-    threshold: int,
-    through: Card | None = None,
-) -> bool:
-    """Can the packed hand of ``size`` cards (a card kept) bring ``staged`` to ``threshold``?
-
-    With ``need`` (option ``taken_card_in_opening``, T-8) one of the melds must hold it;
-    ``through``: every opening of the hand holds that card (``_reaches_through``).
-    """
-    if need is None:
-        if through is not None:
-            return _reaches_through(key, size, through, threshold - staged)
-        return _reaches(key, threshold - staged)
-    return any(
-        need in m.cards
-        and len(m.cards) < size
-        and _reaches(key - delta, threshold - staged - value)
-        for m, delta, value in _options(key)
-    )
-
-
-def _reach_value(key: int, size: int, staged: int, need: Card | None) -> int:
-    """The most a staged opening can reach from the packed hand (for error messages)."""
-    if need is None:
-        return staged + _best_value(key)
-    best = staged
-    for m, delta, value in _options(key):
-        if need in m.cards and len(m.cards) < size:
-            best = max(best, staged + value + _best_value(key - delta))
-    return best
-
-
-def _options(key: int) -> tuple[MeldEntry, ...]:
-    """Every meld the packed hand can lay (``meld_options``) with its packed cards and
-    value, memoised."""
-    found = _options_cache.get(key)
-    if found is None:
-        found = tuple(meld_options_packed(key))
-        _OPTIONS.remember(key, found)
-    return found
-
-
-def _lay_off_candidates(meld: Meld) -> list[int]:
-    """Card kinds that might extend ``meld`` (a superset; ``add_to_meld`` decides)."""
-    found = [] if meld.has_joker else [_JOKER_INDEX]
-    if meld.kind == "set":
-        rank = meld.rank
-        found.extend(suit * 13 + rank - 1 for suit in range(4))
-        return found
-    low, high = meld.span
-    suit = meld.suit
-    found.extend(int(position_card(p, suit)) for p in (low - 1, high + 1) if 1 <= p <= 14)
-    return found
-
-
-def _swap_candidates(meld: Meld) -> list[int]:
-    """Card kinds that might replace the joker of ``meld`` (``swap_joker`` decides)."""
-    if meld.kind == "set":
-        rank = meld.rank
-        return [suit * 13 + rank - 1 for suit in range(4)]
-    return [] if meld.joker_as is None else [int(meld.joker_as)]
-
-
-def _lay_offs(
-    meld: Meld,
-) -> tuple[tuple[tuple[int, Meld], ...], tuple[tuple[int, Meld], ...]]:
-    """``(adds, swaps)`` of ``meld`` (see ``_lay_off_cache``), memoised."""
-    found = _lay_off_cache.get(meld)
-    if found is None:
-        adds = []
-        for c in _lay_off_candidates(meld):
-            new = add_to_meld(meld, CARDS[c])
-            if new is not None:
-                adds.append((c, new))
-        swaps = []
-        if meld.has_joker:
-            for c in _swap_candidates(meld):
-                new = swap_joker(meld, CARDS[c])
-                if new is not None:
-                    swaps.append((c, new))
-        found = (tuple(adds), tuple(swaps))
-        _LAY_OFFS.remember(meld, found)
-    return found
-
-
-def _meld_action(cards: tuple[Card, ...]) -> Action:
-    """``Action("meld", cards)``, made once per meld."""
-    act = _meld_actions.get(cards)
-    if act is None:
-        act = _MELD_ACTIONS.remember(cards, Action("meld", cards))
-    return act
-
-
-def _index_actions(rows: list[tuple[Action, ...]], verb: str, index: int) -> tuple[Action, ...]:
-    """``Action(verb, (card,), index)`` for every card kind, rows made as needed."""
-    while len(rows) <= index:
-        i = len(rows)
-        rows.append(tuple(Action(verb, (c,), i) for c in CARDS))
-    return rows[index]
-
-
-def _text_of(act: Action) -> str:
-    """``str(act)``, remembered per action."""
-    text = _action_texts.get(act)
-    if text is None:
-        text = _ACTION_TEXTS.remember(act, str(act))
-    return text
-
-
-_NO_PAIR = 1 << 2 * KINDS  # a bit no hand holds: a pair that never makes a run
-_NoMeldMasks = tuple[int, int, int, int, int, int, int, int]
-
-
-def _no_meld_masks(c: int) -> _NoMeldMasks:
-    """What ``_fits_no_meld`` reads for the natural ``c``, as presence bits: the other
-    suits of its rank; every card of its suit within two places; each pair of
-    neighbours that makes a run with it (one place apart each side, or two on one side;
-    at most six, for an ace, filled up with ``_NO_PAIR``)."""
-    suit, r = divmod(c, 13)
-    others = sum(_UNIT[s * 13 + r] for s in range(4) if s != suit)
-    kinds = RUN_KINDS[suit]
-
-    def bit(p: int) -> int:
-        return _UNIT[kinds[p]] if ACE_LOW <= p <= ACE_HIGH else 0
-
-    pairs: list[int] = []
-    near = 0
-    for p in positions(r):
-        a, b, d, e = bit(p - 2), bit(p - 1), bit(p + 1), bit(p + 2)
-        pairs.extend(x | y for x, y in ((a, b), (b, d), (d, e)) if x and y)
-        near |= a | b | d | e
-    p0, p1, p2, p3, p4, p5 = pairs + [_NO_PAIR] * (6 - len(pairs))
-    return others, near, p0, p1, p2, p3, p4, p5
-
-
-_NO_MELD = tuple(_no_meld_masks(c) for c in range(52))
-
-
-def _fits_no_meld(key: int, c: int) -> bool:
-    """True when no meld of the packed hand ``key`` (which holds ``c``) can hold ``c``.
-
-    A cheap exact-enough test (it may say False for a card that fits nowhere, never
-    True for one that fits): a brelan needs two other suits of the rank, or one and a
-    joker; a sequence with at most one joker has another natural of the suit within
-    two places, and without a joker two naturals next to it (T-4).
-    """
-    if c == _JOKER_INDEX:
-        return False
-    present = (key | key >> 1) & _PRESENT
-    others, near, p0, p1, p2, p3, p4, p5 = _NO_MELD[c]
-    if key >> _JOKER_SHIFT:  # a joker: one other card of the rank, or of the run, will do
-        return not (present & others or present & near)
-    if (present & others).bit_count() >= 2:
-        return False
-    missing = ~present  # each pair lacks a card
-    return bool(
-        p0 & missing
-        and p1 & missing
-        and p2 & missing
-        and p3 & missing
-        and p4 & missing
-        and p5 & missing
-    )
-
-
-def _in_no_meld(hand: Sequence[int], c: int) -> bool:
-    """``_fits_no_meld`` of a count vector (tests)."""
-    return _fits_no_meld(_delta([k for k in range(KINDS) for _ in range(hand[k])]), c)
-
-
-def _keeps_other(hand: Sequence[int], size: int, cards: Sequence[int], banned: int | None) -> bool:
-    """After laying ``cards``, does the hand still hold a card other than ``banned`` (T-3)?"""
-    if banned is None:
-        return True
-    left = hand[banned] - sum(1 for c in cards if c == banned)
-    return size - len(cards) > left
 
 
 def _card_list(cards: str | Sequence[Any]) -> list[Card]:
@@ -452,83 +86,68 @@ def _card_list(cards: str | Sequence[Any]) -> list[Card]:
     return [c if isinstance(c, Card) else parse_cards([str(c)])[0] for c in cards]
 
 
-class TunisianState:
-    """One deal of Tunisian rami. Build with ``new_deal`` (or ``from_position``)."""
+class TunisianState(Deal):
+    """One deal of Tunisian rami on the deal kernel (``rami.kernel.Deal``): the table
+    state below, its verbs in ``rami.tunisian.verbs``. Build with ``new_deal`` (or
+    ``from_position``)."""
 
     __slots__ = (
-        "_actions",
-        "_active",
-        "_after",
         "_all_offs",
         "_below",
         "_discard",
         "_drawn",
-        "_end_reason",
-        "_events",
         "_fact",
         "_hands",
         "_keys",
         "_last_opening",
-        "_legal",
         "_need",
         "_offs",
         "_opened",
         "_opening_values",
-        "_phase",
         "_restocks",
-        "_result",
+        "_round",
         "_sizes",
         "_staged",
         "_staged_melds",
-        "_start",
         "_stock",
         "_table",
         "_taken",
         "_through",
-        "_to_move",
         "_took",
-        "_turn",
-        "_view_cache",
-        "dealer",
         "rules",
-        "seed",
     )
 
+    GAME = "tunisian"
+    TITLE = "Tunisian rami"
+    OVER = OVER
+    UNKNOWN_VERB = "unknown action '{kind}': use draw, take, meld, add, swap or discard"
+    _by_kind = BY_KIND
+    _by_phase = BY_PHASE
+
     rules: TunisianRules
-    seed: int
-    dealer: int
-    _active: tuple[bool, ...]
-    _after: tuple[int, ...]  # ``next_seat`` of each seat, worked out once a deal
+    _phase: Phase
+    _result: DealResult[TunisianDetails] | None
     _hands: list[bytearray]  # count vectors
-    _keys: list[int]  # the same hands packed (``_UNIT``)
+    _keys: list[int]  # the same hands packed (``rami.tunisian.opening_search``)
     _sizes: list[int]
     _stock: list[Card]
     _discard: list[Card]
     _table: list[TableMeld]
-    # what each table meld takes (``_lay_offs``) as {action: meld after it} entries by
-    # card (adds, swaps), None until asked; in step with ``_table``
-    _offs: list[_Offs | None]
-    _all_offs: _Offs | None  # every index's adds, then every index's swaps; None: remake
+    # what each table meld takes (``verbs.lay_offs``) as {action: meld after it} entries
+    # by card (adds, swaps), None until asked; in step with ``_table``
+    _offs: list[Offs | None]
+    _all_offs: Offs | None  # every index's adds, then every index's swaps; None: remake
     _opened: list[bool]
     _opening_values: list[int | None]
     _last_opening: int | None
-    _to_move: int
-    _phase: Phase
-    _turn: int
     _staged: int
     _staged_melds: list[int]
     _took: Card | None
     _taken: Card | None  # the discard taken this turn, opened or not (T-3)
     _need: Card | None
     _restocks: int
-    _actions: list[str]
-    _events: list[Event]
-    _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
-    _result: DealResult[TunisianDetails] | None
-    _end_reason: str | None
-    _start: dict[str, Any] | None
-    _legal: dict[Action, Any] | None
-    # Speed-ups only (never change what is legal): see ``_meld_candidates``.
+    _round: int  # the turns of the first round: one per active seat (T-3)
+    # Speed-ups only (never change what is legal): see ``verbs._Meld.candidates``.
     _below: list[int | None]
     _fact: int | None
     _drawn: Card | None
@@ -538,28 +157,52 @@ class TunisianState:
     # a meld without it keeps that so; staging one with it ends it (T-6).
     _through: Card | None
 
+    # ----------------------------------------------------------------- the kernel's hooks
+
+    def _num_seats(self) -> int:
+        return self.rules.players
+
+    def _rules_json(self) -> Mapping[str, object]:
+        return self.rules.to_json()
+
+    def _copy_table(self, other: TunisianState) -> None:
+        other.rules = self.rules
+        other._hands = [h[:] for h in self._hands]
+        other._keys = self._keys[:]
+        other._sizes = self._sizes[:]
+        other._stock = self._stock[:]
+        other._discard = self._discard[:]
+        other._table = self._table[:]
+        other._offs = self._offs[:]
+        other._all_offs = self._all_offs  # tuples, never changed
+        other._opened = self._opened[:]
+        other._opening_values = self._opening_values[:]
+        other._last_opening = self._last_opening
+        other._staged = self._staged
+        other._staged_melds = self._staged_melds[:]
+        other._took = self._took
+        other._taken = self._taken
+        other._need = self._need
+        other._restocks = self._restocks
+        other._round = self._round
+        other._below = self._below[:]
+        other._fact = self._fact
+        other._drawn = self._drawn
+        other._through = self._through
+
     # ----------------------------------------------------------------- building
 
     def __init__(self) -> None:
         raise TypeError("use new_deal(...) or TunisianState.from_position(...)")
 
     @classmethod
-    def _blank(cls, rules: TunisianRules, seed: int, dealer: int, active: tuple[bool, ...]) -> Any:
+    def _blank(
+        cls, rules: TunisianRules, seed: int, dealer: int, active: tuple[bool, ...]
+    ) -> TunisianState:
         self = object.__new__(cls)
+        self._begin(seed, dealer, active, dealer)
         self.rules = rules
-        self.seed = seed
-        self.dealer = dealer
-        self._active = active
         n = rules.players
-        after = []
-        for seat in range(n):
-            s = seat
-            for _ in range(n):
-                s = (s - 1) % n
-                if active[s]:
-                    break
-            after.append(s if active[s] else seat)
-        self._after = tuple(after)
         self._hands = [bytearray(KINDS) for _ in range(n)]
         self._sizes = [0] * n
         self._keys = [0] * n
@@ -571,21 +214,14 @@ class TunisianState:
         self._opened = [False] * n
         self._opening_values = [None] * n
         self._last_opening = None
-        self._to_move = dealer
         self._phase = FIRST_DISCARD
-        self._turn = 0
         self._staged = 0
         self._staged_melds = []
         self._took = None
         self._taken = None
         self._need = None
         self._restocks = 0
-        self._actions = []
-        self._events = []
-        self._result = None
-        self._end_reason = None
-        self._start = None
-        self._legal = None
+        self._round = sum(active)
         self._below = [None] * n
         self._fact = None
         self._drawn = None
@@ -596,15 +232,26 @@ class TunisianState:
     def new(
         cls,
         rules: TunisianRules | str | Mapping[str, Any] | None,
+        seats: int,
         seed: int,
         dealer: int = 0,
+        *,
         active: Sequence[bool] | None = None,
     ) -> TunisianState:
-        """A freshly dealt deal (T-2): the dealer 15 cards, the others 14, no discard."""
-        rules = rules_from(rules)
-        act = _check_seats(rules, dealer, active)
-        cards = shuffled_shoe(rules.decks, rules.jokers, chance_rng(seed, 0, "deal"))
-        return cls._dealt(rules, seed, dealer, act, cards)
+        """A freshly dealt deal (T-2): the dealer 15 cards, the others 14, no discard.
+
+        The builder every game's deal shares: ``new(rules, seats, seed, dealer)``;
+        ``seats`` is the table's size, which the mode fixes (T-1: 2 in 1v1, 4 in ffa and
+        2v2); ``active`` marks the seats still in the game (T-13).
+        """
+        r = rules_from(rules)
+        if isinstance(seats, bool) or not isinstance(seats, int) or seats != r.players:
+            raise InputError(
+                f"Tunisian rami {r.mode} is for {r.players} seats, not {seats!r} (T-1)"
+            )
+        act = _check_seats(r, dealer, active)
+        cards = shuffled_shoe(r.decks, r.jokers, chance_rng(seed, 0, "deal"))
+        return cls._dealt(r, seed, dealer, act, cards)
 
     @classmethod
     def _dealt(
@@ -622,7 +269,7 @@ class TunisianState:
             for c in cards[pos : pos + take]:
                 self._hands[seat][c] += 1
             self._sizes[seat] = take
-            self._keys[seat] = _delta(cards[pos : pos + take])
+            self._keys[seat] = packed(cards[pos : pos + take])
             pos += take
         self._stock = list(cards[pos:])
         self._events.append(
@@ -735,7 +382,7 @@ class TunisianState:
             for c in cards:
                 self._hands[seat][c] += 1
             self._sizes[seat] = len(cards)
-            self._keys[seat] = _delta(cards)
+            self._keys[seat] = packed(cards)
             used += cards
         for cards_spec, owner in table:
             cards = _card_list(cards_spec)
@@ -833,77 +480,7 @@ class TunisianState:
             "took": None if self._took is None else str(self._took),
         }
 
-    def clone(self) -> TunisianState:
-        """An independent copy (lists copied, immutable parts shared; no deepcopy)."""
-        other: TunisianState = object.__new__(TunisianState)
-        other.rules = self.rules
-        other.seed = self.seed
-        other.dealer = self.dealer
-        other._active = self._active
-        other._after = self._after
-        other._hands = [h[:] for h in self._hands]
-        other._keys = self._keys[:]
-        other._sizes = self._sizes[:]
-        other._stock = self._stock[:]
-        other._discard = self._discard[:]
-        other._table = self._table[:]
-        other._offs = self._offs[:]
-        other._all_offs = self._all_offs  # tuples, never changed
-        other._opened = self._opened[:]
-        other._opening_values = self._opening_values[:]
-        other._last_opening = self._last_opening
-        other._to_move = self._to_move
-        other._phase = self._phase
-        other._turn = self._turn
-        other._staged = self._staged
-        other._staged_melds = self._staged_melds[:]
-        other._took = self._took
-        other._taken = self._taken
-        other._need = self._need
-        other._restocks = self._restocks
-        other._actions = self._actions[:]
-        other._events = self._events[:]
-        other._result = self._result
-        other._end_reason = self._end_reason
-        other._start = self._start
-        other._legal = self._legal
-        other._below = self._below[:]
-        other._fact = self._fact
-        other._drawn = self._drawn
-        other._through = self._through
-        return other
-
-    # --------------------------------------------------------------- protocol
-
-    @property
-    def num_players(self) -> int:
-        return self.rules.players
-
-    @property
-    def active(self) -> tuple[bool, ...]:
-        """Seats still in the game (T-13); the others hold no cards and never move."""
-        return self._active
-
-    @property
-    def to_move(self) -> int | None:
-        return None if self._phase == OVER else self._to_move
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == OVER
-
-    @property
-    def result(self) -> DealResult[TunisianDetails] | None:
-        return self._result
-
-    @property
-    def events(self) -> Sequence[Event]:
-        return self._events
-
-    @property
-    def actions(self) -> Sequence[str]:
-        """The canonical text of every applied action, in order (the replay log)."""
-        return self._actions
+    # --------------------------------------------------------------- the table
 
     @property
     def phase(self) -> Phase:
@@ -911,14 +488,13 @@ class TunisianState:
         return self._phase
 
     @property
-    def turn(self) -> int:
-        """Turns completed so far in this deal."""
-        return self._turn
+    def result(self) -> DealResult[TunisianDetails] | None:
+        return self._result
 
     @property
     def first_round(self) -> bool:
         """True during every player's first turn (T-3): nobody may open."""
-        return self._turn < len(self._active) - self._active.count(False)
+        return self._turn < self._round
 
     @property
     def threshold(self) -> int:
@@ -981,572 +557,11 @@ class TunisianState:
         """0 for seats 0 and 2, 1 for seats 1 and 3 in 2v2 (T-1); None otherwise."""
         return seat % 2 if self.rules.teams else None
 
-    def next_seat(self, seat: int) -> int:
-        """The next active seat counter-clockwise: (seat − 1) mod n (T-2)."""
-        return self._after[seat]
-
-    def _seats_from(self, seat: int) -> list[int]:
-        out = [seat]
-        s = self.next_seat(seat)
-        while s != seat:
-            out.append(s)
-            s = self.next_seat(s)
-        return out
-
     def view(self, seat: int | None) -> TunisianView:
         """What ``seat`` may know (``None``: a spectator). See ``rami.tunisian.view``."""
         return build_view(self, seat)
 
-    # ---------------------------------------------------------- legal actions
-
-    def legal_actions(self) -> list[Action]:
-        """Every legal action now, in a stable order (draw/take, meld, add, swap, discard)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
-
-    def _compute_legal(self) -> dict[Action, Any]:
-        legal: dict[Action, Any] = {}
-        phase = self._phase
-        if phase == OVER:
-            return legal
-        seat = self._to_move
-        hand = self._hands[seat]
-        if phase == FIRST_DISCARD:
-            # the held kinds in kind order, picked in C (``compress``) rather than by a
-            # Python test of each of the 53 counts
-            for entry in compress(_DISCARD_ENTRIES, hand):
-                legal.update(entry)
-            return legal
-        if phase == DRAW:  # shared, never changed (as every listing once made)
-            return _DRAW_ONLY if self._take_block() is not None else _DRAW_OR_TAKE
-        # PLAY
-        if not self.first_round:
-            for meld in self._meld_candidates(self._keys[seat]):
-                legal.setdefault(_meld_action(meld.cards), meld)
-            if self._sizes[seat] >= 2 and self._may_lay_off():
-                self._lay_off_actions(hand, legal)
-        if self._discard_problem() is None:
-            banned = self._banned_discard()
-            skip = None if banned is None else _DISCARD_ENTRIES[banned]
-            for entry in compress(_DISCARD_ENTRIES, hand):
-                if entry is not skip:
-                    legal.update(entry)
-        return legal
-
-    def _meld_candidates(self, key: int) -> list[Meld]:
-        """The melds the seat to move may lay now (T-4, T-6, T-8, T-9), ``key`` its
-        packed hand, in ``meld_options`` order."""
-        seat = self._to_move
-        size = self._sizes[seat]
-        if size < 4:
-            return []
-        hand = self._hands[seat]
-        if self._opened[seat]:
-            if not may_hold_meld(key):
-                return []
-            banned = self._banned_discard(strict=True)
-            return [
-                m
-                for m, _, _ in _options(key)
-                if len(m.cards) < size and _keeps_other(hand, size, m.cards, banned)
-            ]
-        threshold = self.threshold
-        staged = self._staged
-        need = self._need
-        fresh = staged == 0 and self._took is None
-        if fresh:
-            self._fact = None
-        # Any completed opening is an opening of this hand: reject without listing melds.
-        # Last turn this hand, less its discard, held no opening below ``_below``
-        # (thresholds only rise), so one now holds the card drawn or taken (``_through``).
-        through = self._through
-        found: tuple[Meld, ...] | None = None  # an opening found on the way (or None)
-        if staged < threshold:
-            short = threshold - staged
-            if through is None:
-                refused = not _reaches(key, short)
-            elif _fits_no_meld(key, through):
-                refused = True
-            elif need is None:  # the listing below needs an opening: keep the one found
-                found = _opening_through(key, size, through, short)
-                refused = found is None
-            else:
-                refused = not _reaches_through(key, size, through, short)
-            if refused:
-                if fresh:
-                    self._fact = threshold
-                return []
-        options = [e for e in _options(key) if len(e[0].cards) < size]
-        if not options or (staged >= threshold and need is None):
-            return [m for m, _, _ in options]
-        if need is not None:
-            return [
-                m
-                for m, d, _ in options
-                if self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold)
-            ]
-        # A meld of an opening that completes it, or one beside it with a card to spare.
-        if found is None:
-            best = opening_at_least_packed(key, threshold - staged)
-            assert best is not None
-            found = best.melds
-        # the solver and ``meld_options`` build melds with the same remembered
-        # constructors, so a meld of ``found`` is the option itself (else: searched)
-        in_best = {id(m) for m in found}
-        left = key - _delta([c for m in found for c in m.cards])  # beside ``found``
-        spare = _size(left)
-        out = []
-        for m, d, _ in options:
-            beside = id(m) in in_best or (len(m.cards) < spare and _holds(left, d))
-            if beside or self._staging_ok(key - d, size - len(m.cards), m, staged, need, threshold):
-                out.append(m)
-        return out
-
-    def _staging_ok(
-        self, rest: int, size: int, meld: Meld, staged: int, need: Card | None, threshold: int
-    ) -> bool:
-        """Can an opening still be completed after staging ``meld``? (T-6, T-8).
-
-        ``rest``: the packed hand without the meld's cards, ``size`` cards.
-        """
-        if need is not None and need in meld.cards:
-            need = None
-        through = self._through
-        if through is not None and through in meld.cards:
-            through = None
-        return _completable(rest, size, staged + meld.value, need, threshold, through)
-
-    def _may_lay_off(self) -> bool:
-        """Opened, or an opening staged this turn that may be committed (T-6, T-7)."""
-        seat = self._to_move
-        if self._opened[seat]:
-            return True
-        return self._staged >= self.threshold and self._need is None
-
-    def _lay_off_actions(self, hand: Sequence[int], legal: dict[Action, Any]) -> None:
-        banned = self._banned_discard(strict=True)
-        size = self._sizes[self._to_move]
-        every = self._all_offs
-        if every is None:
-            offs = []  # what each table meld takes, worked out once per meld and index
-            for index, entry in enumerate(self._offs):
-                if entry is None:
-                    adds, swaps = _lay_offs(self._table[index][0])
-                    add_actions = _index_actions(_add_actions, "add", index)
-                    swap_actions = _index_actions(_swap_actions, "swap", index)
-                    # one-entry dicts: ``dict.update`` reuses their hashes on every listing
-                    entry = self._offs[index] = (
-                        tuple((c, {add_actions[c]: new}) for c, new in adds),
-                        tuple((c, {swap_actions[c]: new}) for c, new in swaps),
-                    )
-                offs.append(entry)
-            # the table changes less often than it is listed: the listing order, flat
-            every = self._all_offs = (
-                tuple(e for add_entries, _ in offs for e in add_entries),
-                tuple(e for _, swap_entries in offs for e in swap_entries),
-            )
-        add_entries, swap_entries = every
-        if banned is None:
-            for c, e in add_entries:
-                if hand[c]:
-                    legal.update(e)
-        else:
-            for c, e in add_entries:
-                if hand[c] and _keeps_other(hand, size, (c,), banned):
-                    legal.update(e)
-        for c, e in swap_entries:
-            if hand[c]:
-                legal.update(e)
-
-    def _banned_discard(self, strict: bool = False) -> int | None:
-        """The card kind the seat to move may not discard now, or None (T-3).
-
-        Option ``rediscard_taken`` off: the card taken from the discard pile this turn,
-        nor an identical copy, may not be discarded again. When the hand holds nothing
-        else (only an unopened seat's opening can leave it so) it may, or the turn
-        could not end; ``strict`` ignores that exception (to filter melds and adds).
-        """
-        taken = self._taken
-        if taken is None or self.rules.rediscard_taken:
-            return None
-        seat = self._to_move
-        if not strict and self._hands[seat][taken] >= self._sizes[seat]:
-            return None
-        return int(taken)
-
-    def _take_problem(self) -> str | None:
-        """Why the seat to move may not take the discard now, or None (T-3, T-8)."""
-        why = self._take_block()
-        if why is None:
-            return None
-        top = self._discard[-1] if self._discard else None
-        if why == _PILE_EMPTY:
-            return Reason("the discard pile is empty", key="pile_empty")
-        if why == _NO_OTHER_DISCARD:
-            return Reason(
-                f"you may not take {top}: it may not be discarded again this turn and "
-                "your hand holds nothing else to discard (T-3)",
-                key="take_leaves_nothing",
-            )
-        if why == _FIRST_ROUND:
-            return Reason(
-                "nobody may open during the first round, so you may not take "
-                f"{top} before opening (T-3, T-8)",
-                key="first_round_no_take",
-            )
-        with_it = " with it" if self.rules.taken_card_in_opening else ""
-        return Reason(
-            f"you have not opened: you may take {top} only to open{with_it} this turn, "
-            f"and your hand holds no opening of {self.threshold} (T-8)",
-            key="take_to_open",
-        )
-
-    def _take_block(self) -> int | None:
-        """``_take_problem``'s reason as a code, or None: the legal list asks on every
-        draw step and needs no message."""
-        if not self._discard:
-            return _PILE_EMPTY
-        seat = self._to_move
-        top = self._discard[-1]
-        if not self.rules.rediscard_taken and self._hands[seat][top] >= self._sizes[seat]:
-            return _NO_OTHER_DISCARD
-        if self._opened[seat]:
-            return None
-        if self.first_round:
-            return _FIRST_ROUND
-        key = self._keys[seat] + _UNIT[top]
-        threshold = self.threshold
-        need = top if self.rules.taken_card_in_opening else None
-        # A top card that fits no meld adds nothing to an opening: with the option it
-        # cannot be in one, and otherwise the hand was already known to hold none.
-        size = self._sizes[seat] + 1
-        if need is None and self._below[seat] is not None:
-            # the hand held no melds worth the threshold: an opening now holds the top card
-            if _fits_no_meld(key, top) or not _reaches_through(key, size, top, threshold):
-                return _NO_OPENING
-            return None
-        dead = _fits_no_meld(key, top) and need is not None
-        if dead or not _completable(key, size, 0, need, threshold):
-            return _NO_OPENING
-        return None
-
-    def _discard_problem(self) -> str | None:
-        """Why the seat to move may not end the turn now, or None (T-6, T-8)."""
-        seat = self._to_move
-        if self._opened[seat] or (self._staged == 0 and self._took is None):
-            return None
-        return self._commit_problem()
-
-    def _commit_problem(self) -> str | None:
-        threshold = self.threshold
-        if self._staged < threshold:
-            if self._staged == 0:
-                return Reason(
-                    f"you took {self._took} before opening, so you must open this turn "
-                    f"with {threshold} or more (T-8)",
-                    key="must_open",
-                )
-            return Reason(
-                f"this opening is worth {self._staged}; it needs {threshold}: "
-                "lay more melds first (T-6)",
-                key="opening_short",
-            )
-        if self._need is not None:
-            return Reason(
-                f"your opening must include the card you took ({self._need}) (T-8)",
-                key="opening_needs_taken",
-            )
-        return None
-
-    # ------------------------------------------------------------------ apply
-
-    def apply(self, action: Action | str, seat: int | None = None) -> Action:
-        """Play one step; all-or-nothing (``IllegalAction`` with the reason, no change).
-
-        ``seat``, when given, must be the seat to move: a front end passes who is
-        acting and gets "it is seat 2's turn" rather than a move made for someone else.
-        Returns the canonical action applied (the text the log keeps).
-        """
-        act = as_action(action)
-        if self._phase == OVER:
-            raise IllegalAction("the deal is over", key="deal_over")
-        if seat is not None and seat != self._to_move:
-            raise NotYourTurn(self._to_move)
-        legal = self._legal
-        payload = _MISSING if legal is None else legal.get(act, _MISSING)
-        if payload is _MISSING:
-            act, payload = self._verify(act)
-        kind = act.kind
-        if kind == "draw":
-            self._do_draw()
-        elif kind == "take":
-            self._do_take()
-        elif kind == "meld":
-            self._do_meld(act, payload)
-        elif kind == "add":
-            self._do_lay_off(act, payload, swap=False)
-        elif kind == "swap":
-            self._do_lay_off(act, payload, swap=True)
-        else:
-            self._do_discard(act)
-        self._legal = None
-        return act
-
-    def check(self, action: Action | str, seat: int | None = None) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal (changes nothing)."""
-        try:
-            act = as_action(action)
-            if self._phase == OVER:
-                return Reason("the deal is over", key="deal_over")
-            if seat is not None and seat != self._to_move:
-                return str(NotYourTurn(self._to_move))
-            self._verify(act)
-        except IllegalAction as exc:
-            return str(exc)
-        return None
-
-    def _verify(self, act: Action) -> tuple[Action, Any]:
-        """Check ``act`` in full; return its canonical form and prepared data.
-
-        The slow path of ``apply`` and the whole of ``check``; ``legal_actions`` lists
-        from the same helpers (``_take_problem``, ``_discard_problem``,
-        ``_banned_discard``, ``_staging_ok``, ``_may_lay_off``), so each rule is stated
-        once. One ``_verify_<verb>`` per verb.
-        """
-        kind = act.kind
-        if kind not in _VERBS:
-            raise IllegalAction(
-                f"unknown action '{kind}': use draw, take, meld, add, swap or discard"
-            )
-        if kind in ("draw", "take"):
-            return self._verify_draw(act)
-        if self._phase == DRAW:
-            raise IllegalAction(
-                "draw first: 'draw' from the stock or 'take' the discard (T-3)", "T-3", "draw_first"
-            )
-        if kind == "discard":
-            return self._verify_discard(act)
-        if self._phase == FIRST_DISCARD:
-            raise IllegalAction(
-                "the dealer's first turn is a discard only (T-2)", key="dealer_discards"
-            )
-        if kind == "meld":
-            return self._verify_meld(act)
-        return self._verify_lay_off(act)
-
-    def _verify_draw(self, act: Action) -> tuple[Action, Any]:
-        """T-2, T-3, T-8: a turn starts with ``draw`` (the stock) or ``take`` (the discard)."""
-        kind = act.kind
-        phase = self._phase
-        if act.cards or act.target is not None:
-            raise IllegalAction(f"'{kind}' takes no cards and no meld: write just '{kind}'")
-        if phase == FIRST_DISCARD:
-            raise IllegalAction(
-                "the dealer's first turn is a discard only, no draw (T-2)", key="dealer_discards"
-            )
-        if phase == PLAY:
-            raise IllegalAction("you have already drawn this turn", key="drawn_already")
-        if kind == "take":
-            problem = self._take_problem()
-            if problem is not None:
-                raise IllegalAction(problem)
-        return act, None
-
-    def _verify_discard(self, act: Action) -> tuple[Action, Any]:
-        """T-2, T-3, T-6, T-8, T-9: a discard ends the turn (and commits an opening)."""
-        if len(act.cards) != 1 or act.target is not None:
-            raise IllegalAction("discard names one card, e.g. 'discard 7♣'")
-        c = act.cards[0]
-        if not self._hands[self._to_move][c]:
-            raise IllegalAction(f"you do not hold {c}", key="not_held")
-        if self._phase == PLAY:
-            problem = self._discard_problem()
-            if problem is not None:
-                raise IllegalAction(problem)
-            if c == self._banned_discard():
-                raise IllegalAction(
-                    f"you took {c} from the discard pile this turn: you may not "
-                    "discard it (nor an identical card) again this turn (T-3)",
-                    "T-3",
-                    "taken_discard",
-                )
-        return act, None
-
-    def _verify_meld(self, act: Action) -> tuple[Action, Any]:
-        """T-3, T-4, T-6, T-8, T-9: a new meld; before opening, one the opening can use."""
-        seat = self._to_move
-        hand = self._hands[seat]
-        if act.target is not None:
-            raise IllegalAction("a new meld takes no '@N': write e.g. 'meld 5♥ 6♥ 7♥'")
-        if len(act.cards) < 3:
-            raise IllegalAction("a meld needs at least three cards (T-4)", key="meld_min_three")
-        wanted = counts(act.cards)
-        for c in set(act.cards):
-            if wanted[c] > hand[c]:
-                raise IllegalAction(f"you do not hold {_times(wanted[c])}{c}", key="not_held")
-        if self.first_round:
-            raise IllegalAction(
-                "nobody may open or lay melds during the first round (T-3)",
-                key="first_round_no_melds",
-            )
-        meld = make_meld(act.cards)
-        if len(act.cards) >= self._sizes[seat]:
-            raise IllegalAction("you must keep a card to discard (T-9)", key="keep_a_card")
-        banned = self._banned_discard(strict=True)
-        if self._opened[seat] and not _keeps_other(hand, self._sizes[seat], act.cards, banned):
-            raise IllegalAction(
-                f"you must keep a card to discard other than {CARDS[banned or 0]}, "
-                "the card you took this turn (T-3, T-9)",
-                key="keep_a_card",
-            )
-        if not self._opened[seat]:
-            rest = self._keys[seat] - _delta(meld.cards)
-            size = self._sizes[seat] - len(meld.cards)
-            if not self._staging_ok(rest, size, meld, self._staged, self._need, self.threshold):
-                need = None if self._need in meld.cards else self._need
-                reach = _reach_value(rest, size, self._staged + meld.value, need)
-                if self._need is not None:
-                    raise IllegalAction(
-                        f"no opening of {self.threshold} with {self._need} (the card you "
-                        f"took) is left if you lay {meld.text()} (T-6, T-8)",
-                        key="opening_short",
-                    )
-                raise IllegalAction(
-                    f"with {meld.text()} your opening can reach at most {reach}; "
-                    f"it needs {self.threshold} (T-6)",
-                    key="opening_short",
-                )
-        return Action("meld", meld.cards), meld
-
-    def _verify_lay_off(self, act: Action) -> tuple[Action, Any]:
-        """T-6, T-7, T-9: ``add`` a card to a table meld or ``swap`` a joker, once opened."""
-        seat = self._to_move
-        hand = self._hands[seat]
-        kind = act.kind
-        if len(act.cards) != 1 or act.target is None:
-            raise IllegalAction(f"{kind} names one card and a table meld, e.g. '{kind} 8♥ @2'")
-        c = act.cards[0]
-        index = act.target
-        if not 0 <= index < len(self._table):
-            raise IllegalAction(f"there is no meld @{index} on the table", key="no_such_meld")
-        if not hand[c]:
-            raise IllegalAction(f"you do not hold {c}", key="not_held")
-        verb = "add to melds on the table" if kind == "add" else "swap jokers"
-        if not self._opened[seat] and (self._staged < self.threshold or self._need is not None):
-            problem = self._commit_problem() if self._staged else None
-            tail = f" ({problem})" if problem else ""
-            raise IllegalAction(
-                f"you have not opened: you may not {verb}{tail} (T-6)", key="not_opened"
-            )
-        meld = self._table[index][0]
-        if kind == "add":
-            if self._sizes[seat] < 2:
-                raise IllegalAction("you must keep a card to discard (T-9)", key="keep_a_card")
-            banned = self._banned_discard(strict=True)
-            if not _keeps_other(hand, self._sizes[seat], (c,), banned):
-                raise IllegalAction(
-                    f"you must keep a card to discard other than {CARDS[banned or 0]}, "
-                    "the card you took this turn (T-3, T-9)",
-                    key="keep_a_card",
-                )
-            if c == _JOKER_INDEX and meld.has_joker:
-                raise IllegalAction(
-                    "that meld already holds a joker (T-4, T-7)", key="meld_has_joker"
-                )
-            new = add_to_meld(meld, c)
-            if new is None:
-                raise IllegalAction(
-                    f"{c} does not fit meld @{index} ({meld.text()}) (T-7)", key="does_not_fit"
-                )
-            return act, new
-        if c == _JOKER_INDEX:
-            raise IllegalAction(
-                "swap names the real card that replaces the joker (T-7)", key="swap_real_card"
-            )
-        if not meld.has_joker:
-            raise IllegalAction(f"meld @{index} ({meld.text()}) holds no joker", key="no_joker")
-        new = swap_joker(meld, c)
-        if new is None:
-            stands = f" (the joker stands for {meld.joker_as})" if meld.joker_as else ""
-            raise IllegalAction(
-                f"{c} cannot replace the joker of meld @{index}{stands} (T-7)", key="swap_mismatch"
-            )
-        return act, new
-
-    # ------------------------------------------------------------- mutations
-
-    def _log(
-        self,
-        act: Action,
-        card: Card | None = None,
-        data: EventData | None = None,
-        text: str | None = None,
-    ) -> None:
-        if text is None:
-            text = _text_of(act)
-        self._actions.append(text)
-        event: Event = {"seat": self._to_move, "action": text}
-        if card is not None:
-            event["card"] = _TEXT[card]
-        if data is not None:
-            event["data"] = data
-        self._events.append(event)
-
-    def chance_outcomes(self) -> list[Chance]:
-        """What chance decided so far, in order: the deal, then reshuffles (T-11)."""
-        return [e["chance"] for e in self._events if "chance" in e]
-
-    def _do_draw(self) -> None:
-        seat = self._to_move
-        c = self._stock.pop()
-        self._hands[seat][c] += 1
-        self._keys[seat] += _UNIT[c]
-        self._sizes[seat] += 1
-        self._phase = PLAY
-        self._drawn = c
-        self._through = c if self._below[seat] is not None else None
-        self._taken = None
-        self._fact = None
-        self._log(_DRAW, c, text=_DRAW_TEXT)
-
-    def _do_take(self) -> None:
-        seat = self._to_move
-        c = self._discard.pop()
-        self._hands[seat][c] += 1
-        self._keys[seat] += _UNIT[c]
-        self._sizes[seat] += 1
-        self._phase = PLAY
-        self._drawn = None
-        self._through = c if self._below[seat] is not None else None
-        self._taken = c
-        self._fact = None
-        if not self._opened[seat]:
-            self._took = c
-            if self.rules.taken_card_in_opening:
-                self._need = c
-        self._log(_TAKE, c, text=_TAKE_TEXT)
-
-    def _do_meld(self, act: Action, meld: Meld) -> None:
-        seat = self._to_move
-        hand = self._hands[seat]
-        for c in meld.cards:
-            hand[c] -= 1
-        self._keys[seat] -= _delta(meld.cards)
-        self._sizes[seat] -= len(meld.cards)
-        index = len(self._table)
-        self._table.append((meld, seat))
-        self._offs.append(None)
-        self._all_offs = None
-        staged = not self._opened[seat]
-        if self._through is not None and self._through in meld.cards:
-            self._through = None
-        if staged:
-            self._staged += meld.value
-            self._staged_melds.append(index)
-            if self._need is not None and self._need in meld.cards:
-                self._need = None
-        self._log(act, data={"meld": index, "value": meld.value, "staged": staged})
+    # ------------------------------------------------------------- the deal's course
 
     def _commit_opening(self) -> None:
         """Turn the staged melds into the seat's opening (T-6)."""
@@ -1567,63 +582,6 @@ class TunisianState:
                 "data": {"value": value, "threshold": threshold, "melds": list(self._staged_melds)},
             }
         )
-
-    def _do_lay_off(self, act: Action, new: Meld, swap: bool) -> None:
-        seat = self._to_move
-        self._commit_opening()
-        c = act.cards[0]
-        index = act.target
-        assert index is not None
-        hand = self._hands[seat]
-        hand[c] -= 1
-        if swap:
-            hand[_JOKER_INDEX] += 1
-            self._keys[seat] += _UNIT[_JOKER_INDEX] - _UNIT[c]
-        else:
-            self._sizes[seat] -= 1
-            self._keys[seat] -= _UNIT[c]
-        owner = self._table[index][1]
-        self._table[index] = (new, owner)
-        self._offs[index] = None
-        self._all_offs = None
-        self._log(act, data={"meld": index})
-
-    def _do_discard(self, act: Action) -> None:
-        seat = self._to_move
-        if self._staged_melds:  # only an unopened seat stages (``_commit_opening``)
-            self._commit_opening()
-        c = act.cards[0]
-        self._hands[seat][c] -= 1
-        self._keys[seat] -= _UNIT[c]
-        self._sizes[seat] -= 1
-        self._discard.append(c)
-        # What the hand is known not to hold carries to the next turn (a speed-up).
-        self._below[seat] = None if self._opened[seat] else self._fact
-        self._fact = None
-        self._drawn = None
-        self._through = None
-        self._log(act, text=_DISCARD_TEXTS[c])
-        if self._sizes[seat] == 0:  # T-9: the farcha is thrown face down (see the view)
-            thrown = self._events[-1]
-            thrown["news"] = "farcha"
-            thrown["text"] = f"seat {seat} throws the farcha face down"
-        self._turn += 1
-        self._staged = 0
-        self._staged_melds = []
-        self._took = None
-        self._taken = None
-        self._need = None
-        if self._sizes[seat] == 0:
-            self._finish(seat, "out")
-            return
-        cap = self.rules.max_turns
-        if cap and self._turn >= cap:
-            self._finish(None, "max_turns")
-            return
-        self._to_move = self._after[seat]
-        self._phase = DRAW
-        if not self._stock:
-            self._begin_draw()
 
     def _begin_draw(self) -> None:
         """Start a draw step; an empty stock is remade from the discard pile (T-11)."""
@@ -1668,165 +626,60 @@ class TunisianState:
             details["team_points"] = [
                 sum(points[s] for s in range(n) if s % 2 == t) for t in range(2)
             ]
-        self._result = DealResult(tuple(points), winner, details)
-        self._phase = OVER
-        self._end_reason = reason
         if winner is not None:
             text = f"seat {winner} goes out"
         else:
             why = "the stock ran out" if reason == "stock" else "the turn cap was reached"
             text = f"the deal ends with no winner: {why}"
-        self._events.append(
-            {
-                "seat": None,
-                "action": None,
-                "news": "end",
-                "text": text,
-                "data": {"winner": winner, "reason": reason, "points": points},
-            }
-        )
+        news: Event = {
+            "seat": None,
+            "action": None,
+            "news": "end",
+            "text": text,
+            "data": {"winner": winner, "reason": reason, "points": points},
+        }
+        self._end(DealResult(tuple(points), winner, details), reason, news)
 
     # ----------------------------------------------------------- persistence
 
-    def to_json(self) -> dict[str, Any]:
-        """Everything needed to replay this deal exactly (server side: holds the seed).
-
-        The layout every game's deal shares: ``game``, ``rules``, ``seats``, ``seed``,
-        ``dealer``, ``active`` (T-13), ``actions`` (the canonical texts) and, for a
-        chosen position, ``start``.
-        """
-        doc: dict[str, Any] = {
-            "game": "tunisian",
-            "rules": self.rules.to_json(),
-            "seats": self.rules.players,
-            "seed": self.seed,
-            "dealer": self.dealer,
-            "active": list(self._active),
-            "actions": list(self._actions),
-        }
-        if self._start is not None:
-            doc["start"] = self._start
-        return doc
-
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> TunisianState:
-        """Rebuild a deal from ``to_json`` output by replaying its actions."""
-        if not isinstance(doc, Mapping):
-            raise InputError("a saved deal must be a JSON object")
-        # ``seats`` is new in the shared layout; older saves lack it (the mode fixes it)
-        known = {"game", "rules", "seats", "seed", "dealer", "active", "actions", "start"}
-        for key in doc:
-            if key not in known:
-                raise InputError(f"unknown key '{key}' in a saved deal")
-        for key in ("rules", "seed", "actions"):
-            if key not in doc:
-                raise InputError(f"a saved deal needs the key '{key}'")
-        if doc.get("game", "tunisian") != "tunisian":
-            raise InputError("this is not a saved Tunisian rami deal")
+    def _rebuild(cls, doc: Mapping[str, Any], seed: int) -> TunisianState:
         rules = rules_from(doc["rules"])
-        seed = doc["seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InputError("'seed' must be a whole number")
+        # ``seats`` is new in the shared layout; older saves lack it (the mode fixes it)
         seats = doc.get("seats", rules.players)
         if seats != rules.players or isinstance(seats, bool):
             raise InputError(f"'seats' must be {rules.players} in mode {rules.mode} (T-1)")
-        try:
-            start = doc.get("start")
-            if start is not None:
-                state = cls.from_position(
-                    rules,
-                    start["hands"],
-                    stock=start["stock"],
-                    discard=start["discard"],
-                    table=[(t["cards"], t["owner"]) for t in start["table"]],
-                    opened=start["opened"],
-                    opening_values=start["opening_values"],
-                    last_opening=start["last_opening"],
-                    to_move=start["to_move"],
-                    dealer=doc.get("dealer"),
-                    phase=start["phase"],
-                    turn=start["turn"],
-                    active=doc.get("active"),
-                    seed=seed,
-                    staged=start.get("staged", ()),
-                    took=start.get("took"),
-                )
-            else:
-                state = cls.new(rules, seed, doc.get("dealer", 0), doc.get("active"))
-            for i, text in enumerate(doc["actions"]):
-                try:
-                    state.apply(text)
-                except IllegalAction as exc:
-                    raise InputError(f"saved action {i + 1} ('{text}') is illegal: {exc}") from None
-        except (KeyError, TypeError) as exc:
-            raise InputError(f"a saved deal is malformed: {exc}") from None
-        return state
+        start = doc.get("start")
+        if start is None:
+            return cls.new(
+                rules, rules.players, seed, doc.get("dealer", 0), active=doc.get("active")
+            )
+        return cls.from_position(
+            rules,
+            start["hands"],
+            stock=start["stock"],
+            discard=start["discard"],
+            table=[(t["cards"], t["owner"]) for t in start["table"]],
+            opened=start["opened"],
+            opening_values=start["opening_values"],
+            last_opening=start["last_opening"],
+            to_move=start["to_move"],
+            dealer=doc.get("dealer"),
+            phase=start["phase"],
+            turn=start["turn"],
+            active=doc.get("active"),
+            seed=seed,
+            staged=start.get("staged", ()),
+            took=start.get("took"),
+        )
 
     def snapshot(self) -> dict[str, Any]:
         """The full state, hidden cards and stock order included (tests, debugging)."""
-        return {
-            "hands": [list(h) for h in self._hands],
-            "stock": [int(c) for c in self._stock],
-            "discard": [int(c) for c in self._discard],
-            "table": [([int(c) for c in m.cards], m.kind, m.joker_as, o) for m, o in self._table],
-            "opened": list(self._opened),
-            "opening_values": list(self._opening_values),
-            "last_opening": self._last_opening,
-            "to_move": self._to_move,
-            "phase": self._phase,
-            "turn": self._turn,
-            "staged": self._staged,
-            "staged_melds": list(self._staged_melds),
-            "took": self._took,
-            "taken": self._taken,
-            "need": self._need,
-            "restocks": self._restocks,
-            "actions": list(self._actions),
-            "events": list(self._events),
-            "result": None
-            if self._result is None
-            else [list(self._result.scores), self._result.winner],
-        }
+        return snapshot(self)
 
     def check_invariants(self) -> None:
-        """Raise ``AssertionError`` unless the 108 cards are all where they should be."""
-        total = [0] * KINDS
-        for seat, h in enumerate(self._hands):
-            if any(v < 0 for v in h):
-                raise AssertionError(f"seat {seat} holds a negative count")
-            if sum(h) != self._sizes[seat]:
-                raise AssertionError(f"seat {seat}'s hand size is out of step")
-            if self._keys[seat] != _delta(from_counts(h)):
-                raise AssertionError(f"seat {seat}'s packed hand is out of step")
-            if not self._active[seat] and sum(h) > 0:
-                raise AssertionError(f"seat {seat} is out of the game but holds cards")
-            for i in range(KINDS):
-                total[i] += h[i]
-        if len(self._offs) != len(self._table):
-            raise AssertionError("the table's lay-off facts are out of step")
-        through = self._through
-        if through is not None and not self._hands[self._to_move][through]:
-            raise AssertionError(f"the card every opening must hold ({through}) is not held")
-        for index, (meld, _owner) in enumerate(self._table):
-            jokers = sum(1 for c in meld.cards if c == _JOKER_INDEX)
-            if jokers > 1:
-                raise AssertionError(f"meld @{index} holds {jokers} jokers")
-            try:
-                again = make_meld(meld.cards)
-            except IllegalAction as exc:
-                raise AssertionError(f"meld @{index} ({meld.cards}) is invalid: {exc}") from None
-            if again.value != meld.value or again.kind != meld.kind:
-                raise AssertionError(f"meld @{index} does not read back the same")
-            for c in meld.cards:
-                total[c] += 1
-        for c in self._stock:
-            total[c] += 1
-        for c in self._discard:
-            total[c] += 1
-        if total != _full_shoe(self.rules):
-            raise AssertionError("the cards in play are not exactly the shoe")
-        if self._phase != OVER and not self._active[self._to_move]:
-            raise AssertionError("a seat out of the game is to move")
+        """Raise ``AssertionError`` unless the shoe's cards are all where they should be."""
+        check_invariants(self)
 
     def __repr__(self) -> str:
         return (
@@ -1864,10 +717,6 @@ def _full_shoe(rules: TunisianRules) -> list[int]:
     return found
 
 
-def _times(n: int) -> str:
-    return f"{n}× " if n > 1 else ""
-
-
 def format_list(cards: Sequence[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
@@ -1899,7 +748,4 @@ def new_deal(
     ``seats`` is the table's size, which the mode fixes (T-1: 2 in 1v1, 4 in ffa and
     2v2); ``active`` marks the seats still in the game (T-13).
     """
-    r = rules_from(rules)
-    if isinstance(seats, bool) or not isinstance(seats, int) or seats != r.players:
-        raise InputError(f"Tunisian rami {r.mode} is for {r.players} seats, not {seats!r} (T-1)")
-    return TunisianState.new(r, seed, dealer, active)
+    return TunisianState.new(rules, seats, seed, dealer, active=active)

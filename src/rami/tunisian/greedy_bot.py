@@ -34,7 +34,7 @@ from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, kind_at, positions
 from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
 from rami.tunisian.rules import TunisianRules, rules_from
-from rami.tunisian.scoring import card_points
+from rami.tunisian.settle import card_points
 from rami.tunisian.solver import best_opening, can_go_out
 from rami.tunisian.view import tunisian_view
 from rami.views import GameView, own_seat

@@ -20,7 +20,7 @@ from rami.errors import InputError
 from rami.ledger.common import check_keys, deals_of, names_of, seat_of, whole
 from rami.tunisian import calculator
 from rami.tunisian.rules import TunisianRules, rules_from
-from rami.tunisian.scoring import apply_totals, card_points, teams_of
+from rami.tunisian.settle import apply_totals, card_points, teams_of
 
 __all__ = ["ledger", "points_range"]
 

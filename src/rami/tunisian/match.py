@@ -16,14 +16,14 @@ from rami.engine import Action, chance_rng
 from rami.errors import IllegalAction, InputError
 from rami.tunisian.game import TunisianState, new_deal
 from rami.tunisian.rules import TunisianRules, rules_from
-from rami.tunisian.scoring import apply_totals
+from rami.tunisian.settle import apply_totals
 from rami.tunisian.view import TunisianView
 from rami.views import Standing, StandingDeal
 
-__all__ = ["TunisianMatch"]
+__all__ = ["Match", "TunisianMatch"]
 
 
-class TunisianMatch:
+class Match:
     """A game of deals. ``current`` is the deal in play; ``next_deal()`` starts the next."""
 
     def __init__(self, rules: object = None, seed: int = 0) -> None:
@@ -185,7 +185,7 @@ class TunisianMatch:
         return [*self._past_actions, list(self.current.actions)]
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, object]) -> TunisianMatch:
+    def from_json(cls, doc: Mapping[str, object]) -> Match:
         """Resume a game saved with ``to_json`` by replaying it."""
         if not isinstance(doc, Mapping):
             raise InputError("a saved game must be a JSON object")
@@ -220,3 +220,7 @@ class TunisianMatch:
                         f"deal {number + 1}, action {i + 1} ('{text}') is illegal: {exc}"
                     ) from None
         return match
+
+
+TunisianMatch = Match
+"""Former name of ``Match`` (both games name their match class ``Match``)."""

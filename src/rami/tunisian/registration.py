@@ -34,15 +34,15 @@ def _players(rules: Any) -> tuple[int, ...]:
 
 
 def _new_match(rules: Any, players: int, seed: int) -> Match:
-    from rami.tunisian.match import TunisianMatch
+    from rami.tunisian.match import Match
 
-    return TunisianMatch(rules, seed)
+    return Match(rules, seed)
 
 
 def _load_match(doc: Mapping[str, object]) -> Match:
-    from rami.tunisian.match import TunisianMatch
+    from rami.tunisian.match import Match
 
-    return TunisianMatch.from_json(doc)
+    return Match.from_json(doc)
 
 
 def _action_space(rules: Any) -> ActionSpace:

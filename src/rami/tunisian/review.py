@@ -17,7 +17,7 @@ from rami.errors import IllegalAction, InputError
 from rami.review.hooks import ReviewHooks, Verdict
 from rami.tunisian import greedy_bot as g
 from rami.tunisian.game import TunisianState
-from rami.tunisian.match import TunisianMatch
+from rami.tunisian.match import Match
 from rami.tunisian.solver import best_opening, can_go_out
 from rami.views import GameView
 
@@ -28,13 +28,13 @@ _DRAW = Action("draw")
 
 
 def _deals_of(doc: Mapping[str, Any]) -> list[dict[str, Any]] | None:
-    """A saved deal (``TunisianState.to_json``) or game (``TunisianMatch.to_json``)."""
+    """A saved deal (``TunisianState.to_json``) or game (``Match.to_json``)."""
     if doc.get("game") != "tunisian":
         return None
     if doc.get("kind") != "match":
         return [dict(doc)] if "actions" in doc else None
-    TunisianMatch.from_json(doc)  # InputError says what is wrong
-    match = TunisianMatch(doc["rules"], doc["seed"])
+    Match.from_json(doc)  # InputError says what is wrong
+    match = Match(doc["rules"], doc["seed"])
     out: list[dict[str, Any]] = []
     for number, actions in enumerate(doc["deals"]):
         if number:

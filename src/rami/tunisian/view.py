@@ -20,7 +20,7 @@ from rami.errors import InputError
 from rami.memo import GenerationMemo
 from rami.tunisian.melds import Meld
 from rami.tunisian.rules import TunisianRules
-from rami.view_cache import ViewCache, action_texts
+from rami.view_cache import ViewCache
 from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView
 
 if TYPE_CHECKING:
@@ -256,20 +256,12 @@ def _hand(counts: Sequence[int]) -> list[str]:
 
 
 def _cache(state: TunisianState) -> ViewCache:
-    """The state's view cache, made afresh for a new events list (see ``rami.view_cache``)."""
-    events = state.events
-    try:
-        cache: ViewCache | None = state._view_cache
-    except AttributeError:  # a state built without one (a clone, an unpickled state)
-        cache = None
-    if cache is None or cache.events is not events:
-        cache = state._view_cache = ViewCache(events)
-    return cache
+    """The state's view cache (the deal kernel's: ``rami.kernel.Deal.view_cache``)."""
+    return state.view_cache()
 
 
 def _legal_texts(state: TunisianState) -> list[str]:
-    actions = state.legal_actions()  # fills state._legal, the object the texts are kept for
-    return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
+    return state.legal_texts()
 
 
 def build_view(state: TunisianState, seat: int | None) -> TunisianView:
