@@ -18,8 +18,9 @@ from rami.cards import CARDS, JOKER, from_counts
 from rami.games import get_game
 from rami.records.model import Move, deal_record
 from rami.server.aids import table_aids
-from rami.tunisian.game import _UNIT, TunisianState
+from rami.tunisian.game import TunisianState
 from rami.tunisian.observation import encoder
+from rami.tunisian.opening_search import UNIT as _UNIT
 from rami.tunisian.rules import rules_from
 
 SPEC = get_game("tunisian")

@@ -101,5 +101,8 @@ class TerminalHooks:
 
 def hooks_of(view: View) -> TerminalHooks:
     """The terminal hooks of the game ``view`` belongs to (defaults if it has none)."""
-    spec = get_game(view.get("game"))
+    game = view.get("game")
+    if game is None:
+        return TerminalHooks()
+    spec = get_game(game)
     return spec.terminal() if spec.terminal is not None else TerminalHooks()
