@@ -49,6 +49,7 @@ __all__ = [
     "set_budget",
     "stored",
     "total_entries",
+    "weighed_bytes",
 ]
 
 K = TypeVar("K", bound=Hashable)
@@ -386,8 +387,11 @@ class GenerationMemo(Generic[K, V]):
         keys, values and the dict's slot, kept while the table is empty."""
         table = self.table
         if len(table) > 0:
-            sample = list(itertools.islice(table.items(), _SAMPLE))
-            slot = sys.getsizeof(table) // len(table)
+            try:  # one C call under the GIL; a table changed meanwhile is weighed later
+                sample = list(itertools.islice(table.items(), _SAMPLE))
+            except RuntimeError:
+                return self.entry_bytes
+            slot = sys.getsizeof(table) // max(1, len(table))
             sizes = [entry_size(k, v) for k, v in sample if k is not _PIN]
             if sizes:
                 self.entry_bytes = slot + sum(sizes) // len(sizes)
@@ -453,6 +457,23 @@ def registered() -> list[BoundedMemo[Any, Any] | GenerationMemo[Any, Any]]:
 def total_entries() -> int:
     """Entries held by every named memo."""
     return sum(len(m) for m in _REGISTRY)
+
+
+def weighed_bytes() -> int:
+    """The bytes every named memo holds, weighed now (entries times the measured size of
+    a sample of each table's entries): what the memory bench reports against the budget."""
+    total = 0
+    for memo in _REGISTRY:
+        if isinstance(memo, GenerationMemo):
+            total += len(memo.table) * memo.measure()
+        else:
+            with memo._lock:
+                items = list(itertools.islice(memo._data.items(), _SAMPLE))
+                count = len(memo._data)
+            if items:
+                sizes = [entry_size(k, v) for k, v in items]
+                total += count * (sum(sizes) // len(sizes) + sys.getsizeof(memo._data) // count)
+    return total
 
 
 def reserved() -> int:
