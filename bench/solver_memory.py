@@ -9,7 +9,8 @@ who has seen, one time in twenty, also asks the N-3 hint count of that holding
 
 Prints, every ``step`` deals, the resident set size, the entries of every registered memo
 (``rami.memo.total_entries``) against what the memory budget allows
-(``rami.memo.capacity``), the memo stores per deal since the last report (the misses:
+(``rami.memo.capacity``) and their weighed MiB (``rami.memo.weighed_bytes``), the memo
+stores per deal since the last report (the misses:
 what a smaller budget costs), the objects the cyclic GC tracks and the longest GC pass
 (wall and CPU time: on a busy machine the wall time also counts other work), of any
 generation and of the full (oldest) ones. Then, per preset, the spread of the RSS from
@@ -63,6 +64,13 @@ def memo_entries() -> int:
     from rami.memo import total_entries
 
     return total_entries()
+
+
+def weighed_mib() -> float:
+    """MiB the registered memos hold, weighed (an older tree: not measured, 0)."""
+    from rami import memo
+
+    return memo.weighed_bytes() / 2**20 if hasattr(memo, "weighed_bytes") else 0.0
 
 
 def capacity() -> int:
@@ -176,7 +184,8 @@ def run_one(name: str, deals: int, step: int, settle: int, flat: float | None, f
             over += memo_entries() > capacity()
             print(
                 f"{name} after {seed + 1:6} deals: RSS {reports[-1][1]:6.1f} MiB, "
-                f"memo entries {memo_entries():8,}, stores/deal {(now - stores) / step:6.0f}, "
+                f"memo entries {memo_entries():8,} ({weighed_mib():5.1f} MiB), "
+                f"stores/deal {(now - stores) / step:6.0f}, "
                 f"GC tracks {len(gc.get_objects()):7,}, longest GC pass "
                 f"{max(pauses, default=0.0):5.1f} ms ({max(cpu_pauses, default=0.0):5.1f} ms CPU,"
                 f" full {max(full_pauses, default=0.0):5.1f}), "

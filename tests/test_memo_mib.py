@@ -88,6 +88,8 @@ def test_set_budget_shrinks_the_tables_at_once(restore: None) -> None:
         memo.set_budget(memo.DEFAULT_MB / 100)  # 100 entries for this table
         assert table.size == 100 and len(table) == 1  # its base entry kept
         assert memo.BUDGET.limit == memo.DEFAULT_BUDGET // 100
+        # the bound in bytes follows (issue 27: heavy entries make room in bytes)
+        assert memo.BUDGET.limit_bytes == memo.DEFAULT_BUDGET // 100 * memo.ENTRY_BYTES
         memo.set_budget(memo.DEFAULT_MB)
         assert table.size == 10_000 and memo.BUDGET.limit == memo.DEFAULT_BUDGET
     finally:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 # rami: compiled with mypyc in the accelerated build
 import gc
+import itertools
 import math
 import os
 import sys
@@ -38,6 +39,7 @@ __all__ = [
     "MemoBudget",
     "budget_mib",
     "capacity",
+    "entry_size",
     "freeze_collector",
     "is_pin",
     "registered",
@@ -47,6 +49,7 @@ __all__ = [
     "set_budget",
     "stored",
     "total_entries",
+    "weighed_bytes",
 ]
 
 K = TypeVar("K", bound=Hashable)
@@ -141,6 +144,29 @@ def capacity() -> int:
     return BUDGET.limit + reserved()
 
 
+#: Entries weighed per table at each budget check (``GenerationMemo.measure``).
+_SAMPLE = 16
+
+
+def entry_size(key: object, value: object) -> int:
+    """The deep size in bytes of a memo entry's key and value (``sys.getsizeof`` of the
+    containers and what they hold; other objects count their own size only, as they
+    are shared with the games)."""
+    return _deep_size(key, 0) + _deep_size(value, 0)
+
+
+def _deep_size(obj: object, depth: int) -> int:
+    if obj is None or isinstance(obj, bool) or (isinstance(obj, int) and -5 <= obj <= 256):
+        return 0  # one object the interpreter shares
+    size = sys.getsizeof(obj)
+    if depth < 6:
+        if isinstance(obj, (tuple, list, frozenset, set)):
+            size += sum(_deep_size(x, depth + 1) for x in obj)
+        elif isinstance(obj, dict):
+            size += sum(_deep_size(k, depth + 1) + _deep_size(v, depth + 1) for k, v in obj.items())
+    return size
+
+
 class MemoBudget:
     """One bound on the entries of the ``shared`` generation memos, all tables together.
 
@@ -148,9 +174,15 @@ class MemoBudget:
     the total is above ``limit - check`` the largest table starts a new generation. So
     the total stays under ``limit`` (give or take the counts that threads race on), the
     tables that grow are the ones that give room, and the check costs nothing per read.
+
+    The bound is also in bytes (``limit_bytes``, ``limit`` entries of ``ENTRY_BYTES``):
+    at each check every table's entries are weighed (``GenerationMemo.measure``: the deep
+    size of a sample), and the heaviest tables start over while the weighed total is
+    above it. Entries larger than ``ENTRY_BYTES`` (indian ones: about 250-400 bytes) so
+    make room in bytes, not in entries, and the budget in MiB holds in every game.
     """
 
-    __slots__ = ("_lock", "check", "evictions", "limit", "members", "writes")
+    __slots__ = ("_lock", "check", "evictions", "limit", "limit_bytes", "members", "writes")
 
     def __init__(self, limit: int) -> None:
         self.members: list[GenerationMemo[Any, Any]] = []
@@ -158,33 +190,48 @@ class MemoBudget:
         self.evictions = 0
         self.writes = 0
         self.limit = 1
+        self.limit_bytes = ENTRY_BYTES
         self.check = 1
         self.resize(limit)
 
     def resize(self, limit: int) -> None:
-        """A new ``limit`` (entries); tables over it give room at the next store."""
+        """A new ``limit`` (entries, and ``limit * ENTRY_BYTES`` bytes); tables over it
+        give room at the next store."""
         if limit < 1:
             raise ValueError("a memo budget holds at least one entry")
         self.limit = limit
+        self.limit_bytes = limit * ENTRY_BYTES
         self.check = max(1, limit // 32)
         self.writes = self.check  # settle at the next store
 
     def entries(self) -> int:
         return sum(len(m.table) for m in self.members)
 
+    def weight(self) -> int:
+        """The shared tables' bytes as last weighed (entries times measured entry size)."""
+        return sum(len(m.table) * m.entry_bytes for m in self.members)
+
     def settle(self) -> None:
-        """Start new generations in the largest tables until the total has room."""
+        """Weigh the tables, then start new generations in the largest ones (in bytes)
+        until both the entries and the bytes have room."""
         with self._lock:
             self.writes = 0
             target = self.limit - self.check
+            target_bytes = self.limit_bytes - self.check * ENTRY_BYTES
+            for member in self.members:
+                member.measure()
             total = self.entries()
-            while total > target:
-                largest = max(self.members, key=lambda m: len(m.table) - len(m.base))
+            weight = self.weight()
+            while total > target or weight > target_bytes:
+                largest = max(
+                    self.members, key=lambda m: (len(m.table) - len(m.base)) * m.entry_bytes
+                )
                 if len(largest.table) <= len(largest.base):
                     break  # only base entries left
                 largest.new_generation()
                 self.evictions += 1
                 total = self.entries()
+                weight = self.weight()
 
 
 class BoundedMemo(Generic[K, V]):
@@ -253,6 +300,7 @@ class GenerationMemo(Generic[K, V]):
         "base",
         "bound",
         "default",
+        "entry_bytes",
         "generations",
         "name",
         "pinned",
@@ -281,6 +329,7 @@ class GenerationMemo(Generic[K, V]):
         self.table: dict[K, V] = dict(self.base)
         self.generations = 0
         self.stores = 0
+        self.entry_bytes = ENTRY_BYTES
         self.name = name
         self.shared = shared
         self.pinned = False
@@ -332,6 +381,21 @@ class GenerationMemo(Generic[K, V]):
             if self.pinned:
                 _pin_into(table)
             self.generations += 1
+
+    def measure(self) -> int:
+        """Weigh an entry (``entry_bytes``): the mean deep size of a sample of entries,
+        keys, values and the dict's slot, kept while the table is empty."""
+        table = self.table
+        if len(table) > 0:
+            try:  # one C call under the GIL; a table changed meanwhile is weighed later
+                sample = list(itertools.islice(table.items(), _SAMPLE))
+            except RuntimeError:
+                return self.entry_bytes
+            slot = sys.getsizeof(table) // max(1, len(table))
+            sizes = [entry_size(k, v) for k, v in sample if k is not _PIN]
+            if sizes:
+                self.entry_bytes = slot + sum(sizes) // len(sizes)
+        return self.entry_bytes
 
     def pin(self) -> None:
         """Keep the table tracked by the cyclic GC for good (``freeze_collector``).
@@ -393,6 +457,23 @@ def registered() -> list[BoundedMemo[Any, Any] | GenerationMemo[Any, Any]]:
 def total_entries() -> int:
     """Entries held by every named memo."""
     return sum(len(m) for m in _REGISTRY)
+
+
+def weighed_bytes() -> int:
+    """The bytes every named memo holds, weighed now (entries times the measured size of
+    a sample of each table's entries): what the memory bench reports against the budget."""
+    total = 0
+    for memo in _REGISTRY:
+        if isinstance(memo, GenerationMemo):
+            total += len(memo.table) * memo.measure()
+        else:
+            with memo._lock:
+                items = list(itertools.islice(memo._data.items(), _SAMPLE))
+                count = len(memo._data)
+            if items:
+                sizes = [entry_size(k, v) for k, v in items]
+                total += count * (sum(sizes) // len(sizes) + sys.getsizeof(memo._data) // count)
+    return total
 
 
 def reserved() -> int:

@@ -1,0 +1,57 @@
+"""The shared memo budget bounds bytes, not only entries (issue 27: RSS flat in Marriage).
+
+Indian memo entries weigh about 250-400 bytes against the 160 (``ENTRY_BYTES``) a budget
+in MiB assumed, so a budget counting entries only let an indian process's tables take
+about twice their share. The budget now weighs a sample of every table's entries.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rami import memo as memos
+from rami.memo import ENTRY_BYTES, GenerationMemo, MemoBudget
+
+
+def _bytes(memo: GenerationMemo[int, tuple[int, ...]]) -> int:
+    """The table's keys and values, measured here independently of ``rami.memo``."""
+    return sum(
+        sys.getsizeof(k) + sys.getsizeof(v) + sum(sys.getsizeof(x) for x in v)
+        for k, v in memo.table.items()
+    )
+
+
+def test_heavy_entries_stay_under_the_budget_in_bytes() -> None:
+    own = MemoBudget(200)  # 200 entries of ENTRY_BYTES: 32,000 bytes
+    heavy: GenerationMemo[int, tuple[int, ...]] = GenerationMemo(10_000)
+    light: GenerationMemo[int, tuple[int, ...]] = GenerationMemo(10_000)
+    own.members += [heavy, light]
+    highest = 0
+    for k in range(1_000):
+        heavy.remember(1000 + k, tuple(range(1000 + k, 1020 + k)))  # about 880 bytes
+        light.remember(1000 + k, ())
+        own.writes += 2
+        if own.writes >= own.check:
+            own.settle()
+        highest = max(highest, _bytes(heavy) + _bytes(light))
+    limit_bytes = 200 * ENTRY_BYTES
+    assert highest <= limit_bytes + 2 * own.check * 900
+    assert len(heavy) < 50 and own.evictions > 0
+    assert own.weight() <= limit_bytes
+
+
+def test_an_entry_weighs_its_containers_and_their_items() -> None:
+    entry_size = memos.entry_size
+    key = (1000, 2000)
+    value = (3000, (4000, 5000), 7)  # 7: an int the interpreter shares
+    assert entry_size(key, value) == (
+        sys.getsizeof(key)
+        + 2 * sys.getsizeof(1000)
+        + sys.getsizeof(value)
+        + sys.getsizeof(value[1])
+        + 3 * sys.getsizeof(3000)
+    )
+    memo: GenerationMemo[tuple[int, int], tuple[object, ...]] = GenerationMemo(100)
+    assert memo.measure() == ENTRY_BYTES  # nothing to weigh yet
+    memo.remember(key, value)
+    assert memo.measure() >= entry_size(key, value)
