@@ -50,7 +50,7 @@ try:  # the clients parse every state message: orjson keeps their share of the c
 except ImportError:
     parse = json.loads
 
-MAX_TABLES = 400
+MAX_TABLES = 1000  # 4,000 sockets with --humans 4: within a raised open-file limit
 
 
 def free_port() -> int:
@@ -287,7 +287,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--tables", type=int, default=20, help=f"1 to {MAX_TABLES}")
     parser.add_argument("--humans", type=int, choices=(1, 4), default=1)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", type=float, default=0.5, help="human pause before a move")
