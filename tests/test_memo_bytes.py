@@ -8,6 +8,7 @@ about twice their share. The budget now weighs a sample of every table's entries
 from __future__ import annotations
 
 import sys
+import threading
 
 from rami import memo as memos
 from rami.memo import ENTRY_BYTES, GenerationMemo, MemoBudget
@@ -55,3 +56,21 @@ def test_an_entry_weighs_its_containers_and_their_items() -> None:
     assert memo.measure() == ENTRY_BYTES  # nothing to weigh yet
     memo.remember(key, value)
     assert memo.measure() >= entry_size(key, value)
+
+
+def test_a_pinned_table_does_not_keep_the_budget_starting_it_over() -> None:
+    """A pinned table (``freeze_collector``) keeps one tracked entry after a new
+    generation; with heavy entries and a tight budget that entry alone is over the byte
+    bound, and ``settle`` once started the table over forever (a hang found in CI)."""
+    own = MemoBudget(1)
+    pinned: GenerationMemo[int, tuple[int, ...]] = GenerationMemo(10_000)
+    own.members.append(pinned)
+    pinned.pin()
+    for k in range(40):
+        pinned.remember(1000 + k, tuple(range(1000 + k, 1100 + k)))  # about 3,600 bytes
+    pinned.measure()
+    settling = threading.Thread(target=own.settle, daemon=True)
+    settling.start()
+    settling.join(timeout=10)
+    assert not settling.is_alive(), "settle never returned"  # only the pinned entry is left
+    assert pinned.droppable() == 0 and len(pinned.table) == 1

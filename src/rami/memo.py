@@ -224,10 +224,10 @@ class MemoBudget:
             weight = self.weight()
             while total > target or weight > target_bytes:
                 largest = max(
-                    self.members, key=lambda m: (len(m.table) - len(m.base)) * m.entry_bytes
+                    self.members, key=lambda m: (m.droppable() * m.entry_bytes, m.droppable())
                 )
-                if len(largest.table) <= len(largest.base):
-                    break  # only base entries left
+                if largest.droppable() <= 0:
+                    break  # only base entries (and pinned tables' one entry) left
                 largest.new_generation()
                 self.evictions += 1
                 total = self.entries()
@@ -381,6 +381,11 @@ class GenerationMemo(Generic[K, V]):
             if self.pinned:
                 _pin_into(table)
             self.generations += 1
+
+    def droppable(self) -> int:
+        """The entries a new generation drops: all but the base ones and a pinned
+        table's one tracked entry (which comes back at once)."""
+        return len(self.table) - len(self.base) - (1 if self.pinned else 0)
 
     def measure(self) -> int:
         """Weigh an entry (``entry_bytes``): the mean deep size of a sample of entries,
