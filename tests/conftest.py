@@ -1,4 +1,5 @@
-"""Shared fixtures: ``db_url`` runs a server test on SQLite and on a real PostgreSQL.
+"""Shared fixtures: ``db_url`` runs a server test on SQLite and on a real PostgreSQL;
+``browser`` is Debian's Chromium under Playwright, one per test module.
 
 The PostgreSQL cluster is started once per session (tests/pg_cluster.py) the first time
 a test asks for it. ``make test`` installs Debian's ``postgresql`` when it is missing;
@@ -47,3 +48,18 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     cluster = request.getfixturevalue("pg_cluster")
     url: str = cluster.new_database()
     return url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium (never a downloaded build) under Playwright, one per test module;
+    the browser tests skip themselves when either is missing."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    from browser_support import CHROMIUM, CHROMIUM_ARGS
+
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium is not installed (make test installs Debian's chromium)")
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -39,7 +39,6 @@ from test_table_browser import (
 from rami.marriage.ledger import score_deal
 
 base_url = tb.base_url
-browser = tb.browser
 pytestmark = tb.pytestmark
 
 

@@ -26,7 +26,6 @@ from test_table_ui_browser import AXE, axe_serious
 from rami.bots import make_bot
 
 base_url = tb.base_url
-browser = tb.browser
 pytestmark = tb.pytestmark
 
 

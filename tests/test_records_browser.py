@@ -19,7 +19,6 @@ from test_table_browser import DESKTOP, PHONE, bots, create, inside, open_table,
 from rami.records import read, verify
 
 base_url = pytest.fixture(scope="module", name="base_url")(test_browser.base_url.__wrapped__)
-browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed")
 

@@ -18,7 +18,6 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
 import httpx
-import test_browser
 from browser_support import served_app
 from test_browser import CHROMIUM
 from test_table_browser import DESKTOP, PHONE, bots, create, inside, open_table, play_to_end, shot
@@ -29,8 +28,6 @@ from rami.games import get_game
 from rami.records import SeatInfo, match_record, read, write
 from rami.server import ServerConfig, create_app
 from rami.server.replays import ReviewJobs, real_reviewer
-
-browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed")
 

@@ -19,7 +19,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, PHONE, SHOTS, served  # noqa: E402
+from browser_support import CHROMIUM, PHONE, SHOTS, served  # noqa: E402
 from test_table_ui_browser import AXE, axe_serious  # noqa: E402
 
 from rami.server import ServerConfig  # noqa: E402
@@ -38,14 +38,6 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("rules") / "rami.db"
     with served(ServerConfig(db_url=f"sqlite:///{db}", bot_delay=0)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.parametrize("lang", ["fr", "ar"])

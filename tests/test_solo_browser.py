@@ -30,7 +30,7 @@ from rami.ledger import compute
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-from browser_support import CHROMIUM, CHROMIUM_ARGS, SHOTS, free_port  # noqa: E402
+from browser_support import CHROMIUM, SHOTS, free_port  # noqa: E402
 from test_solo import SEED, server_history  # noqa: E402
 from test_table_browser import play_to_end  # noqa: E402
 from test_table_ui_browser import AXE, axe_serious  # noqa: E402
@@ -78,14 +78,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def watch(page: Any) -> list[str]:

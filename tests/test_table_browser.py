@@ -30,7 +30,6 @@ import test_browser  # noqa: E402
 from test_browser import CHROMIUM, SHOTS  # noqa: E402
 
 base_url = pytest.fixture(scope="module", name="base_url")(test_browser.base_url.__wrapped__)
-browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed")
 

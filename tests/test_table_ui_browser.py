@@ -40,7 +40,6 @@ from test_browser import CHROMIUM, SHOTS  # noqa: E402
 from test_table_browser import bots, create, inside, my_turn, version, wait_version  # noqa: E402
 
 base_url = pytest.fixture(scope="module", name="base_url")(test_browser.base_url.__wrapped__)
-browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
 
 AXE = Path(__file__).resolve().parents[1] / "node_modules" / "axe-core" / "axe.min.js"
 LANGS = [

@@ -23,7 +23,6 @@ from test_table_browser import bots, create
 from test_table_ui_browser import authorised, context_for, open_seat, shot
 
 base_url = pytest.fixture(scope="module", name="base_url")(test_browser.base_url.__wrapped__)
-browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
 
 
 def _post(base: str, code: str, token: str, action: str) -> None:

@@ -19,7 +19,6 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api")
 
 import httpx
-import test_browser
 from browser_support import served
 from test_browser import CHROMIUM
 from test_table_browser import (
@@ -37,7 +36,6 @@ from toy_support import toy_registered
 
 from rami.server import ServerConfig
 
-browser = pytest.fixture(scope="module", name="browser")(test_browser.browser.__wrapped__)
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="Chromium is not installed")
 
 
