@@ -26,7 +26,7 @@ from rami.errors import InputError, NotYourTurn
 from rami.games import Game, Match, all_games, get_game
 from rami.server.aids import table_aids
 from rami.server.arrange import arrange_hand
-from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot
+from rami.server.bots import DEFAULT_LEVEL, SeatBot, bot_levels, make_seat_bot, seat_bot_seed
 from rami.server.hints import hint_for
 from rami.server.messages import CLIENT_TYPES, REACTIONS
 from rami.views import GameView, RulesJson
@@ -310,8 +310,8 @@ class SoloTable:
         if seat is None:
             return []
         bot = self.bots.get(seat)
-        if bot is None:  # seeded as the server seeds its bots (rami.server.tables)
-            bot = make_seat_bot(self.spec.name, self.level, (self.seed * 7919 + seat) % (1 << 48))
+        if bot is None:  # seeded as the server seeds its bots
+            bot = make_seat_bot(self.spec.name, self.level, seat_bot_seed(self.seed, seat))
             self.bots[seat] = bot
         view = self.view(seat)
         legal: Sequence[str] = view.get("legal_actions") or ()

@@ -12,7 +12,7 @@ import logging
 import random
 import time
 
-from rami.server.bots import DEFAULT_LEVEL, make_seat_bot
+from rami.server.bots import DEFAULT_LEVEL, make_seat_bot, seat_bot_seed
 from rami.server.broadcast import Broadcaster
 from rami.server.commits import Commits
 from rami.server.live import ACTION, LiveTable
@@ -137,8 +137,7 @@ class BotDriver:
         bot = live.bots.get(seat)
         if bot is None:
             level = live.seats[seat].level or DEFAULT_LEVEL
-            seed = (live.record.seed * 7919 + seat) % (1 << 48)
-            bot = make_seat_bot(live.spec.name, level, seed)
+            bot = make_seat_bot(live.spec.name, level, seat_bot_seed(live.record.seed, seat))
             live.bots[seat] = bot
         legal = list(view.get("legal_actions") or ())
         started = time.perf_counter()

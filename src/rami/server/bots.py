@@ -25,6 +25,12 @@ def bot_levels() -> tuple[str, ...]:
     return LEVELS
 
 
+def seat_bot_seed(match_seed: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` of a match seeded ``match_seed``: the server and
+    the offline app's worker seed their bots alike, so a seeded table plays the same."""
+    return (match_seed * 7919 + seat) % (1 << 48)
+
+
 def make_seat_bot(game: str, level: str, seed: int) -> SeatBot:
     """``rami.bots.make_bot(game, level, seed)``: a bot that plays from a seat's view."""
     from rami.bots import make_bot
