@@ -798,18 +798,17 @@ class _Discard(Verb["TunisianState"]):
         deal._drawn = None
         deal._through = None
         deal._log(_DISCARD_TEXTS[c])
-        if deal._sizes[seat] == 0:  # T-9: the farcha is thrown face down (see the view)
-            thrown = deal._events[-1]
-            thrown["news"] = "farcha"
-            thrown["text"] = f"seat {seat} throws the farcha face down"
         deal._turn += 1
         deal._staged = 0
         deal._staged_melds = []
         deal._took = None
         deal._taken = None
         deal._need = None
-        if deal._sizes[seat] == 0:
-            deal._finish(seat, "out")  # T-9
+        if deal._sizes[seat] == 0:  # T-9: the farcha, thrown face down (see the view)
+            thrown = deal._events[-1]
+            thrown["news"] = "farcha"
+            thrown["text"] = f"seat {seat} throws the farcha face down"
+            deal._finish(seat, "out")
             return
         cap = deal.rules.max_turns
         if cap and deal._turn >= cap:
