@@ -91,10 +91,10 @@ def test_a_reference_pickles_as_its_name_and_is_imported_once() -> None:
 
 
 def test_the_defaults_a_plug_in_leaves_out() -> None:
-    """The toy fills nine fields: its seats come from ``rules.players``, its presets are
+    """The toy fills seven fields: its seats come from ``rules.players``, its presets are
     called "rules", and a deal finds its game (integer ids) by its ``to_json`` "game"."""
     set_fields = [f.name for f in dataclasses.fields(TOY) if getattr(TOY, f.name) != f.default]
-    assert len(set_fields) <= 9, set_fields
+    assert len(set_fields) <= 7, set_fields
     rules = TOY.rules_from("short")
     assert TOY.players_for(rules) == fixed_seats(rules) == (2,)
     assert TOY.preset_label == "rules" and TOY.preset_for(2) == "classic"

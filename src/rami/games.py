@@ -147,9 +147,10 @@ class Game:
 
     Each game package builds one ``Game`` (``rami.<package>.registration.GAME``); the
     consumers (cli, sim, play, server, bots, rl) only use these fields and never name a
-    game. Only the first seven are required; a hook a game lacks is ``None`` and the
-    consumers then offer nothing there. Hooks that need the game's modules are usually
-    ``lazy("module:function")`` / ``lazy_value("module:VALUE")`` references.
+    game. Only the first four are required, and ``new_deal`` or a match of its own; a
+    hook a game lacks is ``None`` and the consumers then offer nothing there. Hooks that
+    need the game's modules are usually ``lazy("module:function")`` /
+    ``lazy_value("module:VALUE")`` references.
     """
 
     name: str
@@ -161,10 +162,14 @@ class Game:
     rules_from: Callable[[object], Rules]  # unchecked spec -> the game's rules object
     # allowed player counts for these rules (default: the one ``rules.players``)
     players_for: Callable[[object], tuple[int, ...]] = fixed_seats
-    make_match: Callable[[object, int, int], Match]  # (rules, players, seed) -> a match
-    match_from_json: Callable[[Mapping[str, object]], Match]
-    # A fresh deal: (rules, seats, seed, dealer); simulations and the conformance suite.
+    # A fresh deal: (rules, seats, seed, dealer); the default match, simulations and
+    # the conformance suite.
     new_deal: Callable[[Any, int, int, int], GameState] | None = None
+    # The match: (rules, players, seed) -> a new one, and one resumed from its
+    # ``to_json``. Left out: ``rami.points_match.PointsMatch`` (deals in a row, points
+    # added up), played with ``new_deal``.
+    make_match: Callable[[object, int, int], Match] | None = None
+    load_match: Callable[[Mapping[str, object]], Match] | None = None
     # A deal rebuilt from its ``to_json`` document (replayed): records (rami.records,
     # docs/records.md) and the review; None: the game's deals cannot be rebuilt. A match
     # whose deals can be recorded also offers ``deal_docs()`` (``RecordedMatch``).
@@ -212,6 +217,12 @@ class Game:
     openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
     rl_default: bool = False  # the game ``rami train`` and the RL environments default to
 
+    def __post_init__(self) -> None:
+        if self.make_match is None and self.new_deal is None:
+            raise ValueError(f"the game {self.name!r} needs new_deal or a match (make_match)")
+        if (self.make_match is None) != (self.load_match is None):
+            raise ValueError(f"the game {self.name!r} gives make_match and load_match together")
+
     def preset_for(self, seats: int) -> str:
         """The preset a table of ``seats`` plays when the user names none."""
         return self.default_preset(seats) if self.default_preset else self.presets[0]
@@ -226,7 +237,19 @@ class Game:
                 f"{self.title} with these rules is for {allowed[0]}–{allowed[-1]} players, "
                 f"not {count}"
             )
+        if self.make_match is None:
+            from rami.points_match import PointsMatch
+
+            return PointsMatch(self, rules, count, seed)
         return self.make_match(rules, count, seed)
+
+    def match_from_json(self, doc: Mapping[str, object]) -> Match:
+        """A match resumed from its ``to_json`` document; ``InputError`` if it is not one."""
+        if self.load_match is None:
+            from rami.points_match import PointsMatch
+
+            return PointsMatch.from_json(self, doc)
+        return self.load_match(doc)
 
 
 @runtime_checkable

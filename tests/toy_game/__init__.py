@@ -13,10 +13,9 @@ from rami.engine import Action
 from rami.games import Game
 
 from .game import ToyState, new_deal
-from .match import ToyMatch
 from .rules import PRESETS, ToyRules, rules_from
 
-__all__ = ["GAME", "ToyMatch", "ToyRules", "ToyState", "new_deal"]
+__all__ = ["GAME", "ToyRules", "ToyState", "new_deal"]
 
 
 def action_space(rules: object) -> ActionSpace:
@@ -38,9 +37,7 @@ GAME = Game(
     title="Toy rummy",
     presets=tuple(PRESETS),
     rules_from=rules_from,  # the seats: ToyRules.players (``Game.players_for``'s default)
-    make_match=ToyMatch,
-    match_from_json=ToyMatch.from_json,
-    new_deal=new_deal,
+    new_deal=new_deal,  # the match: rami.points_match, ToyRules.deals deals
     action_space=action_space,
     turn_cap=60,
 )
