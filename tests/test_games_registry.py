@@ -106,3 +106,37 @@ def test_the_defaults_a_plug_in_leaves_out() -> None:
         deal = TOY.new_match("classic", None, 1).current
         assert TOY.action_space is not None
         assert action_space_of(deal).digest() == TOY.action_space("classic").digest()
+
+
+def test_a_game_needs_deals_or_a_match_of_its_own() -> None:
+    with pytest.raises(ValueError, match="new_deal"):
+        Game(name="bare", title="Bare", presets=("x",), rules_from=TOY.rules_from)
+    with pytest.raises(ValueError, match="together"):
+        Game(
+            name="half",
+            title="Half",
+            presets=("x",),
+            rules_from=TOY.rules_from,
+            new_deal=TOY.new_deal,
+            load_match=TOY.match_from_json,
+        )
+
+
+def test_the_default_match_resumes_and_refuses_bad_documents() -> None:
+    """``rami.points_match``: a saved match replays to the same standing; a damaged one,
+    or another game's, is one ``InputError`` line."""
+    with toy_registered():
+        match = TOY.new_match("short", None, 4)
+        while not match.is_over:
+            if match.current.is_over:
+                match.next_deal()
+            else:
+                match.apply(match.current.legal_actions()[-1])
+        doc = match.to_json()
+        again = TOY.match_from_json(json.loads(json.dumps(doc)))
+        assert again.standing() == match.standing() and again.standing()["game_over"]
+        for bad in ({**doc, "game": "other"}, {**doc, "seed": "x"}, {"game": "toy"}):
+            with pytest.raises(InputError, match="not a saved Toy rummy match"):
+                TOY.match_from_json(bad)
+        with pytest.raises(InputError, match="not a saved Toy rummy match"):
+            TOY.match_from_json({**doc, "deals": [["fly"]]})
