@@ -9,16 +9,13 @@ by ``state.chance_outcomes()``, as are reshuffled stocks (M-11).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from rami.cards import shoe
 from rami.engine import GameState
-from rami.marriage.determinize import sample_state
 from rami.marriage.game import MarriageState
 from rami.rl.hooks import OpenSpielHooks
-from rami.views import GameView
 
 __all__ = ["HOOKS"]
 
@@ -38,10 +35,6 @@ def _dealt(rules: Any, players: int, player: int) -> tuple[int, int]:
     return where[0], where[-1] + 1
 
 
-def _sample(view: GameView, rng: random.Random) -> GameState:
-    return sample_state(view, rng)
-
-
 HOOKS = OpenSpielHooks(
     defaults={"preset": "nepali", "players": 4, "max_turns": 200, "seed": 0},
     preset_key="preset",
@@ -50,5 +43,4 @@ HOOKS = OpenSpielHooks(
     shoe=_shoe,
     deal=deal,
     dealt=_dealt,
-    sample=_sample,
 )

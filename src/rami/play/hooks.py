@@ -77,10 +77,9 @@ class TerminalHooks:
     # ``?``: advice from the solvers on the seat's own cards (never raises).
     hint_lines: Callable[[View], list[str]] = _no_lines
     # The command language: 'open' (lay/show everything the solver finds, step by
-    # step), whether melds go on the table, and why a verb the game lacks is refused
-    # (keys: show, finish, swap, add, lay_seen).
+    # step; Marriage's 'show all' too), whether melds go on the table, and why a verb
+    # the game lacks is refused (keys: show, finish, swap, add, lay_seen).
     quick_lay: Callable[[Session, View], None] | None = None
-    open_command: str = "open"  # the command kind 'open' becomes ("auto_show": shows)
     lays_on_table: Callable[[View], bool] = _always
     refusals: Mapping[str, str] = field(default_factory=dict)
     # The game's own commands (canonical verb -> its reader; one may replace a common

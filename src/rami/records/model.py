@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 
 from rami.engine import Event, GameState
 from rami.errors import IllegalAction, InputError
-from rami.games import Game, Match, get_game
+from rami.games import Game, Match, RecordedMatch, get_game
 from rami.records.shuffle import commitment, shuffle_salt
 
 __all__ = [
@@ -322,13 +322,14 @@ def match_record(
     date: str,
     reveal_current: bool | None = None,
 ) -> MatchRecord:
-    """The record of ``match``: every deal (``Game.match_deals``), the header, the standing.
+    """The record of ``match``: every deal (``RecordedMatch.deal_docs``), the header, the
+    standing.
 
     ``seed`` is the match seed the deals' salts derive from (None: no commitments).
     The deal in play is revealed only once it is over (``reveal_current`` overrides).
     """
-    if game.match_deals is not None:
-        docs = game.match_deals(match)
+    if isinstance(match, RecordedMatch):
+        docs = match.deal_docs()
         states = [_load(game, doc) for doc in docs[:-1]] + [match.current]
     else:
         states = [match.current]

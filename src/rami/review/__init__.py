@@ -253,7 +253,10 @@ def _decisions(item: ReviewDeal, hooks: ReviewHooks, seat: int) -> list[tuple[in
     actions = doc.get("actions")
     if not isinstance(actions, list):
         raise InputError("the deal's 'actions' must be a list")
-    state = hooks.deal_from_json({**doc, "actions": []})
+    load = get_game(item.game).load_deal
+    if load is None:
+        raise InputError(f"{get_game(item.game).title} deals cannot be rebuilt for a review")
+    state = load({**doc, "actions": []})
     if not 0 <= seat < state.num_players:
         raise InputError(f"seat {seat} is not at this table (seats 0 to {state.num_players - 1})")
     out: list[tuple[int, GameView, Any]] = []
