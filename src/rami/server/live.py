@@ -10,22 +10,29 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from rami.engine import Action
 from rami.errors import InputError
 from rami.games import Game, Match
 from rami.server.bots import SeatBot
 from rami.server.protocol import TableError
 from rami.server.records import shuffle_info
 from rami.server.seat_timer import game_rules, seat_code_matches
-from rami.server.storage import EventRecord, SeatRecord, Store, TableRecord, token_matches
+from rami.server.storage import (
+    ACTION,
+    NEXT_DEAL,
+    EventKind,
+    EventRecord,
+    SeatRecord,
+    Store,
+    TableRecord,
+    token_matches,
+)
 from rami.views import RulesJson
 
 if TYPE_CHECKING:
     from rami.server.connection import Connection
 
 __all__ = ["ACTION", "NEXT_DEAL", "LiveTable"]
-
-ACTION = "action"
-NEXT_DEAL = "next_deal"
 
 
 @dataclass
@@ -153,18 +160,31 @@ class LiveTable:
 
     # ------------------------------------------------------------------ the log
 
-    def replay(self, event: EventRecord) -> str:
-        """Apply one logged event to the match (raises ``ValueError`` if it is refused).
-
-        Returns the event's data as the log keeps it: an action's canonical text (the
-        deal checks that the event's seat is the one to move).
-        """
-        if event.kind == ACTION:
-            return str(self.match.apply(event.data, event.seat))
-        if event.kind == NEXT_DEAL:
+    def play(self, kind: EventKind, seat: int | None, move: Action | str | None) -> EventRecord:
+        """Apply a new event to the match (``ValueError`` if it is refused, and then
+        nothing changed): ``move`` is a client's text or a bot's ``Action`` for an action,
+        None for the next deal. Returns the event as the log keeps it (the next number,
+        the canonical ``Action`` the deal applied; the deal checks the seat to move)."""
+        seq = self.version + 1
+        if kind == ACTION:
+            if move is None:
+                raise InputError("an action event names no action")
+            return EventRecord(seq, ACTION, seat, self.match.apply(move, seat))
+        if kind == NEXT_DEAL:
             self.match.next_deal()
-            return event.data
-        raise InputError(f"unknown event kind {event.kind!r}")
+            return EventRecord(seq, NEXT_DEAL, seat)
+        raise InputError(f"unknown event kind {kind!r}")
+
+    def replay(self, event: EventRecord) -> EventRecord:
+        """Apply one logged event to the match (``ValueError`` if it is refused); the
+        event as the log keeps it (its action the canonical one)."""
+        if event.action is None:
+            self.match.next_deal()
+            return event
+        applied = self.match.apply(event.action, event.seat)
+        if applied is event.action:  # already canonical (the deal kept it as it is)
+            return event
+        return EventRecord(event.seq, ACTION, event.seat, applied)
 
     def rebuild(self) -> None:
         """Make the match again from the seed and the logged events."""
@@ -179,8 +199,7 @@ class LiveTable:
         """
         events, record = store.events_since(self.record.id, self.version)
         for event in events:
-            self.replay(event)
-            self.log.append(event)
+            self.log.append(self.replay(event))
         seats = [(s.kind, s.level, s.name, s.token_hash) for s in self.seats]
         self.record.seats = record.seats
         status_changed = self.record.status != record.status

@@ -73,7 +73,7 @@ class Play:
             live.check_playing()
             if not live.match.current.is_over:
                 raise TableError("deal_not_over", "the current deal is not over yet")
-            await self.commits.commit(live, NEXT_DEAL, seat, "")
+            await self.commits.commit(live, NEXT_DEAL, seat, None)
             if conn is not None:
                 conn.send({"type": "ack", "id": ref, "version": live.version})
             await self.broadcast.push(live)

@@ -64,9 +64,9 @@ def replay_deal(
             if current == deal:
                 frames.append(_frame(match, players, None, None))
             continue
-        if event.kind != ACTION:
+        if event.kind != ACTION or event.action is None:
             continue
-        applied = str(match.apply(event.data, event.seat))  # older logs: any accepted form
+        applied = str(match.apply(event.action, event.seat))  # the canonical text
         if current == deal and len(frames) < MAX_FRAMES:
             frames.append(_frame(match, players, event.seat, applied))
     if current != deal or not frames:
