@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from rami.engine import Action
 from rami.errors import InputError
 from rami.games import Game, Match
 from rami.server.bots import SeatBot
 from rami.server.protocol import TableError
-from rami.server.records import shuffle_info
+from rami.server.records import ShuffleInfo, shuffle_info
 from rami.server.seat_timer import game_rules, seat_code_matches
 from rami.server.storage import (
     ACTION,
@@ -32,7 +32,37 @@ from rami.views import RulesJson
 if TYPE_CHECKING:
     from rami.server.connection import Connection
 
-__all__ = ["ACTION", "NEXT_DEAL", "LiveTable"]
+__all__ = ["ACTION", "NEXT_DEAL", "LiveTable", "SeatSummary", "TableSummaryJson"]
+
+
+class SeatSummary(TypedDict):
+    """A seat in a table's summary (``protocol.SeatInfo`` on the wire)."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    claimed: bool
+    online: bool
+    auto: bool
+
+
+class TableSummaryJson(TypedDict):
+    """A table's summary (``protocol.TableSummary`` on the wire)."""
+
+    code: str
+    game: str
+    title: str
+    preset: str
+    rules: RulesJson
+    players: int
+    status: str
+    seats: list[SeatSummary]
+    turn_seconds: int | None
+    rematch: str | None
+    version: int
+    created_at: float
+    shuffle: ShuffleInfo
 
 
 @dataclass
@@ -129,7 +159,7 @@ class LiveTable:
         if status == "over":
             raise TableError("match_over", "the match is over")
 
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> TableSummaryJson:
         rules = self.record.rules
         return {
             "code": self.code,
