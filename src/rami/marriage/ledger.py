@@ -34,6 +34,8 @@ from rami.views import RulesJson
 __all__ = [
     "DealRow",
     "Ledger",
+    "MaalCard",
+    "MaalCards",
     "PairedScore",
     "Payment",
     "attainable_maal",
@@ -76,6 +78,25 @@ class Ledger(TypedDict):
     sum: int
     next_dealer: str
     leaders: list[str]
+
+
+class MaalCard(TypedDict):
+    """One maal card for the tapping pad: its kind (jhiplu, tiplu, poplu), text, copies."""
+
+    kind: str
+    card: str
+    copies: int
+
+
+class MaalCards(TypedDict):
+    """What ``maal_cards`` gives: ``GET /api/score/marriage/maal-cards``'s JSON."""
+
+    tiplu: str
+    maal: list[MaalCard]
+    ordinary_jokers: list[str]
+    tunnela_bonus: bool
+    dublees: bool
+    indian: bool
 
 
 def is_ledger(result: Mapping[str, object]) -> TypeGuard[Ledger]:
@@ -135,7 +156,7 @@ def attainable_maal(rules: MarriageRules, bonus_eligible: bool) -> frozenset[int
     return frozenset(values)
 
 
-def maal_cards(tiplu_text: object, rules_spec: object = "nepali") -> dict[str, object]:
+def maal_cards(tiplu_text: object, rules_spec: object = "nepali") -> MaalCards:
     """The cards that are maal with this tiplu, and how many of each the decks hold
     (the tiplu card itself is out of play, M-7), for the page's tapping pad."""
     rules = _rules(rules_spec)
