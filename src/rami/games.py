@@ -195,10 +195,12 @@ class Game:
     points_label: str = "points"  # what a deal's scores are called ("ledger", "points")
     signed_points: bool = False  # scores are nets (+12, -9) rather than points (45)
     match_word: str = "the match"  # "… wins the match" / "… wins the game"
-    # The scorekeeper (rami.ledger, ``rami ledger``, /score): a whole ledger document,
-    # one N-2 deal document (``rami score``), and the terminal's questions for a deal.
-    ledger: Callable[[Mapping[str, object]], dict[str, object]] | None = None
-    score_deal: Callable[[object], dict[str, object]] | None = None
+    # The scorekeeper (rami.ledger, ``rami ledger``, /score): a whole ledger document
+    # computed (with at least ``rami.ledger.LedgerResult``'s keys, which
+    # ``rami.ledger.compute`` checks), and one N-2 deal document scored (``rami score``);
+    # each game types its own results (TypedDicts: JSON as they are).
+    ledger: Callable[[Mapping[str, object]], Mapping[str, object]] | None = None
+    score_deal: Callable[[object], Mapping[str, object]] | None = None
     # Front ends: the CLI's per-game sub-commands, the terminal's and the web's hooks.
     cli: Callable[[], CliCommands] | None = None
     terminal: Callable[[], TerminalHooks] | None = None

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # the ledger's calculators load when a ledger is computed
+    from rami.ledger import LedgerResult
 
 __all__ = ["Ask", "Check", "CliCommands", "LedgerPrompts"]
 
@@ -41,16 +44,21 @@ class CliCommands:
 @dataclass(frozen=True)
 class LedgerPrompts:
     """What ``rami ledger`` asks a game: the cells of its standing, one deal's details
-    and the questions that make a deal entry (docs/score.md)."""
+    and the questions that make a deal entry (docs/score.md).
 
-    # A finished deal's cell per player in the standing table.
-    deal_cells: Callable[[Mapping[str, object]], list[str]]
+    Each is given the ledger as ``rami.ledger.compute`` computed it (the keys every
+    ledger has); the game reads its own keys through its ledger's type (``is_ledger``).
+    Deals are numbered from 1, as the user sees them."""
+
+    # Deal ``number``'s cell per player in the standing table: (ledger, number).
+    deal_cells: Callable[[LedgerResult, int], list[str]]
     # The totals' tail and the lines after them; True when the ledger is over.
-    standing_end: Callable[[Mapping[str, object], list[str]], tuple[str, list[str], bool]]
-    # One deal's lines below its heading (``rami ledger show N``).
-    deal_lines: Callable[[Mapping[str, object], Mapping[str, object]], list[str]]
-    # The questions for deal ``number`` (None: a new one), from the old entry if any.
+    standing_end: Callable[[LedgerResult, list[str]], tuple[str, list[str], bool]]
+    # Deal ``number``'s lines below its heading (``rami ledger show N``), with its entry.
+    deal_lines: Callable[[LedgerResult, int, Mapping[str, object]], list[str]]
+    # The questions for deal ``number`` (None: a new one), from the old entry if any:
+    # (ask, ledger document, computed ledger, number, old entry) -> the new entry.
     ask_deal: Callable[
-        [Ask, Mapping[str, object], Mapping[str, object], int | None, Mapping[str, object] | None],
-        dict[str, object],
+        [Ask, Mapping[str, object], LedgerResult, int | None, Mapping[str, object] | None],
+        Mapping[str, object],
     ]

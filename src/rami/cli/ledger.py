@@ -129,7 +129,7 @@ def standing_text(doc: Mapping[str, object], result: LedgerResult) -> str:
     lines = [f"{spec.title} · {preset} · {len(names)} players · {deals}"]
     lines.append(f"{'#':>3}  {'dealer':<{width}}  " + "  ".join(f"{n:>{width}}" for n in names))
     for deal in result["deals"]:
-        cells = prompts.deal_cells(deal["result"])
+        cells = prompts.deal_cells(result, deal["number"])
         lines.append(
             f"{deal['number']:>3}  {deal['dealer']:<{width}}  "
             + "  ".join(f"{c:>{width}}" for c in cells)
@@ -148,7 +148,7 @@ def deal_text(result: LedgerResult, number: int, entry: Mapping[str, object]) ->
     """One deal: what each player scored and, where the game settles pairs, who pays whom."""
     deal = result["deals"][number - 1]
     lines = [f"Deal {number} (dealer {deal['dealer']})"]
-    lines.extend(_prompts(result["game"]).deal_lines(deal, entry))
+    lines.extend(_prompts(result["game"]).deal_lines(result, number, entry))
     return "\n".join(lines)
 
 

@@ -23,16 +23,18 @@ __all__ = ["DealRow", "LedgerResult", "compute", "compute_deal"]
 
 
 class DealRow(TypedDict):
-    """One computed deal, as every game's ledger gives it (the game's own ``result``)."""
+    """One computed deal, as every game's ledger gives it (the game's own ``result``:
+    ``rami.<game>.ledger.DealRow`` types it)."""
 
     number: int
     dealer: str
-    result: dict[str, object]
+    result: Mapping[str, object]
 
 
 class LedgerResult(TypedDict):
     """What every game's computed ledger holds (each game adds keys of its own: the
-    rules or mode, eliminations, the winner…): ``next_dealer`` is None once it is over."""
+    rules or mode, eliminations, the winner…): ``next_dealer`` is None once it is over.
+    Each game's ledger module types the whole of its own (``rami.<game>.ledger.Ledger``)."""
 
     game: str
     players: list[str]
@@ -50,7 +52,7 @@ def _is_row(deal: object) -> bool:
     )
 
 
-def _is_ledger(result: dict[str, object]) -> TypeGuard[LedgerResult]:
+def _is_ledger(result: Mapping[str, object]) -> TypeGuard[LedgerResult]:
     """Whether a game's computed ledger has the keys every ledger shares."""
     players, deals, totals = result.get("players"), result.get("deals"), result.get("totals")
     after = result.get("next_dealer")
@@ -84,7 +86,7 @@ def compute(doc: object, game: str | None = None) -> LedgerResult:
     return result
 
 
-def compute_deal(game: str, doc: object) -> dict[str, object]:
+def compute_deal(game: str, doc: object) -> Mapping[str, object]:
     """One deal's N-2 document scored exactly as ``rami score GAME`` scores it."""
     spec = get_game(game)
     if spec.score_deal is None:

@@ -24,7 +24,7 @@ Decisions (documented in the report to the lead):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from rami.cards import CARDS, Card, CardError, counts, format_cards, parse_card, parse_cards
 from rami.errors import InputError
@@ -40,7 +40,31 @@ from rami.marriage.solver import (
     show_choices,
 )
 
-__all__ = ["Analysis", "FinishPlan", "analyze", "format_analysis", "score"]
+__all__ = [
+    "Analysis",
+    "DealScore",
+    "FinishPlan",
+    "PlayerScore",
+    "analyze",
+    "format_analysis",
+    "score",
+]
+
+
+class PlayerScore(TypedDict):
+    """One player's line of a scored deal (N-2): the maal counted, why, and the net."""
+
+    name: str
+    maal: int
+    maal_items: list[str]
+    net: int
+
+
+class DealScore(TypedDict):
+    """What ``score`` gives (N-2); the JSON of ``rami score marriage``."""
+
+    players: list[PlayerScore]
+    total_maal: int
 
 
 class FinishPlan(TypedDict):
@@ -106,7 +130,7 @@ def _check_total_copies(
         raise CardError("JK: Marriage has no printed jokers")
 
 
-def score(doc: object) -> dict[str, Any]:
+def score(doc: object) -> DealScore:
     """N-2: read a finished deal's JSON document and return each player's maal and net."""
     if not isinstance(doc, Mapping):
         raise InputError("the document must be a JSON object with 'tiplu', 'players', …")

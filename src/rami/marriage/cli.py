@@ -6,7 +6,7 @@ Registered through ``registration.GAME.cli``; the command line itself names no g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 
@@ -21,6 +21,8 @@ from rami.cli.simulate import check_preset
 from rami.errors import InputError
 
 if TYPE_CHECKING:
+    from rami.ledger import LedgerResult
+    from rami.marriage.ledger import Ledger
     from rami.marriage.rules import MarriageRules
 
 __all__ = ["COMMANDS"]
@@ -82,7 +84,33 @@ def play(
 # ---------------------------------------------------------------------- rami ledger
 
 
-def _maal_answer(text: str, row: dict[str, Any]) -> None:
+class _Row(TypedDict, total=False):
+    """One player's line of a deal entry as the questions make it (docs/score.md)."""
+
+    seen: bool
+    qualified: str | None
+    maal: int
+    cards: list[str]
+    exposed_tunnelas: list[str]
+    hand_points: int
+
+
+class _Entry(TypedDict):
+    """A deal entry of the ledger document (``rami.marriage.ledger``)."""
+
+    tiplu: str | None
+    players: list[_Row]
+    finisher: str | None
+
+
+def _strings(value: object) -> list[str]:
+    """A list of card texts from an old entry (a text: its words)."""
+    if isinstance(value, str):
+        return tokens(value)
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _maal_answer(text: str, row: _Row) -> None:
     """A number, or cards with ``+C`` for a tunnela of C exposed at the deal."""
     if NUMBER.match(text):
         if int(text):  # 0: no maal, as if no card was given
@@ -102,12 +130,12 @@ def _maal_answer(text: str, row: dict[str, Any]) -> None:
         row["exposed_tunnelas"] = exposed
 
 
-def _maal_default(row: dict[str, Any]) -> str:
+def _maal_default(row: Mapping[str, object]) -> str:
     if "maal" in row:
         return str(row["maal"])
-    cards = list(row.get("cards", []))
+    cards = _strings(row.get("cards", []))
     parts = []
-    for t in row.get("exposed_tunnelas", []):
+    for t in _strings(row.get("exposed_tunnelas", [])):
         for _ in range(3):
             cards.remove(t)
         parts.append(f"+{t}")
@@ -180,23 +208,33 @@ def _points_check(text: str) -> None:
         raise InputError(f"the card points are a whole number of at least 0, not {text!r}")
 
 
-def _ask(
-    ask: Ask, names: list[str], rules_doc: dict[str, Any], old: dict[str, Any] | None
-) -> dict[str, Any]:
+def _old_rows(old: Mapping[str, object] | None, count: int) -> list[Mapping[str, object]]:
+    """The player lines of the entry being edited (none: a new deal)."""
+    rows = old.get("players") if old else None
+    if not isinstance(rows, list) or len(rows) != count:
+        return [{} for _ in range(count)]
+    return [row if isinstance(row, Mapping) else {} for row in rows]
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _ask(ask: Ask, names: list[str], rules_doc: object, old: Mapping[str, object] | None) -> _Entry:
     """One deal's questions, each answer checked as typed (``Ask``'s ``check``)."""
     from rami.marriage.rules import rules_from
 
     rules = rules_from(rules_doc)
     indian = rules.scoring == "indian"
-    old_rows: list[dict[str, Any]] = old["players"] if old else [{} for _ in names]
-    tiplu = ask("Tiplu (a card; empty: nobody saw)", (old or {}).get("tiplu") or "", _tiplu_check)
-    rows: list[dict[str, Any]] = []
+    old_rows = _old_rows(old, len(names))
+    tiplu = ask("Tiplu (a card; empty: nobody saw)", _text((old or {}).get("tiplu")), _tiplu_check)
+    rows: list[_Row] = []
     choices = "u/s/d" if rules.dublees else "u/s"
     for name, prev in zip(names, old_rows, strict=True):
         was = "u" if not prev.get("seen") else "d" if prev.get("qualified") == "dublees" else "s"
         question = f"{name}: unseen, seen or dublees? ({choices})"
         status = ask(question, was, _status_check(choices)).lower()[:1]
-        row: dict[str, Any] = {"seen": status != "u"}
+        row: _Row = {"seen": status != "u"}
         if status != "u":
             row["qualified"] = _STATUS[status]
             while not tiplu:  # someone saw it after all: the tiplu is needed now
@@ -210,8 +248,8 @@ def _ask(
             row,
         )
         rows.append(row)
-    seen = {name: bool(row["seen"]) for name, row in zip(names, rows, strict=True)}
-    previous = (old or {}).get("finisher") or ""
+    seen = {name: row["seen"] for name, row in zip(names, rows, strict=True)}
+    previous = _text((old or {}).get("finisher"))
     who = ask(
         "Who finished? (a name; empty: nobody)",
         previous if previous in names and seen[previous] else "",
@@ -231,26 +269,38 @@ def _ask(
     return {"tiplu": tiplu or None, "players": rows, "finisher": finisher}
 
 
+def _ledger(result: LedgerResult) -> Ledger:
+    """The computed ledger as Marriage's ledger types it."""
+    from rami.marriage.ledger import is_ledger
+
+    if not is_ledger(result):
+        raise InputError(f"this is a {result['game']} ledger, not a Marriage one")
+    return result
+
+
 def _ask_deal(
     ask: Ask,
-    doc: Mapping[str, Any],
-    result: Mapping[str, Any],
+    doc: Mapping[str, object],
+    result: LedgerResult,
     number: int | None,
-    old: Mapping[str, Any] | None,
-) -> dict[str, Any]:
-    return _ask(ask, list(result["players"]), result["rules"], dict(old) if old else None)
+    old: Mapping[str, object] | None,
+) -> _Entry:
+    ledger = _ledger(result)
+    return _ask(ask, list(ledger["players"]), ledger["rules"], old)
 
 
-def _cells(deal: Mapping[str, Any]) -> list[str]:
-    return [signed(p["net"]) for p in deal["players"]]
+def _cells(result: LedgerResult, number: int) -> list[str]:
+    return [signed(p["net"]) for p in _ledger(result)["deals"][number - 1]["result"]["players"]]
 
 
-def _end(result: Mapping[str, Any], names: list[str]) -> tuple[str, list[str], bool]:
-    after = [f"  ahead: {', '.join(result['leaders'])}"] if result["deals"] else []
-    return f"   sum {result['sum']}", after, False
+def _end(result: LedgerResult, names: list[str]) -> tuple[str, list[str], bool]:
+    ledger = _ledger(result)
+    after = [f"  ahead: {', '.join(ledger['leaders'])}"] if ledger["deals"] else []
+    return f"   sum {ledger['sum']}", after, False
 
 
-def _deal_lines(deal: Mapping[str, Any], entry: Mapping[str, Any]) -> list[str]:
+def _deal_lines(result: LedgerResult, number: int, entry: Mapping[str, object]) -> list[str]:
+    deal = _ledger(result)["deals"][number - 1]
     who = entry.get("finisher")
     lines = [f"  finished: {who}" if who is not None else "  nobody finished"]
     for p in deal["result"]["players"]:

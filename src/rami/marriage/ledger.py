@@ -17,19 +17,92 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TypedDict, TypeGuard
 
 from rami.cards import CARDS, CardError, parse_card, parse_cards
 from rami.errors import InputError
 from rami.games import get_game
 from rami.ledger.common import check_keys, deals_of, names_of, seat_of, whole
 from rami.marriage import calculator
+from rami.marriage.calculator import DealScore, PlayerScore
 from rami.marriage.maal import maal
 from rami.marriage.melds import jhiplu, poplu
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.settle import card_points, counted_maal, settle_indian, settle_nepali
+from rami.views import RulesJson
 
-__all__ = ["attainable_maal", "ledger", "maal_cards", "score_deal"]
+__all__ = [
+    "DealRow",
+    "Ledger",
+    "MaalCard",
+    "MaalCards",
+    "PairedScore",
+    "Payment",
+    "attainable_maal",
+    "is_ledger",
+    "ledger",
+    "maal_cards",
+    "score_deal",
+]
+
+#: Who pays whom in a deal (M-13); "from" is a keyword, hence the functional form.
+Payment = TypedDict("Payment", {"from": str, "to": str, "points": int})
+
+
+class PairedScore(DealScore):
+    """A scored deal with its settlement per pair (``/api/score/marriage/deal``)."""
+
+    pairs: list[Payment]
+
+
+class DealRow(TypedDict):
+    """One deal of the computed ledger: number (from 1), dealer, finisher, result and
+    the balances after it."""
+
+    number: int
+    dealer: str
+    finisher: str | None
+    result: PairedScore
+    balances: list[int]
+
+
+class Ledger(TypedDict):
+    """The computed Marriage ledger: the JSON of ``/api/score/marriage/ledger`` and
+    ``rami ledger show --json`` (docs/score.md)."""
+
+    game: str
+    rules: RulesJson
+    players: list[str]
+    deals: list[DealRow]
+    totals: list[int]
+    sum: int
+    next_dealer: str
+    leaders: list[str]
+
+
+class MaalCard(TypedDict):
+    """One maal card for the tapping pad: its kind (jhiplu, tiplu, poplu), text, copies."""
+
+    kind: str
+    card: str
+    copies: int
+
+
+class MaalCards(TypedDict):
+    """What ``maal_cards`` gives: ``GET /api/score/marriage/maal-cards``'s JSON."""
+
+    tiplu: str
+    maal: list[MaalCard]
+    ordinary_jokers: list[str]
+    tunnela_bonus: bool
+    dublees: bool
+    indian: bool
+
+
+def is_ledger(result: Mapping[str, object]) -> TypeGuard[Ledger]:
+    """Whether a computed ledger is this module's (``ledger`` names its game)."""
+    return result.get("game") == "marriage"
+
 
 _LEDGER_KEYS = {"game", "rules", "players", "first_dealer", "deals", "title"}
 _DEAL_KEYS = {"tiplu", "players", "finisher", "finish"}
@@ -83,7 +156,7 @@ def attainable_maal(rules: MarriageRules, bonus_eligible: bool) -> frozenset[int
     return frozenset(values)
 
 
-def maal_cards(tiplu_text: object, rules_spec: object = "nepali") -> dict[str, object]:
+def maal_cards(tiplu_text: object, rules_spec: object = "nepali") -> MaalCards:
     """The cards that are maal with this tiplu, and how many of each the decks hold
     (the tiplu card itself is out of play, M-7), for the page's tapping pad."""
     rules = _rules(rules_spec)
@@ -118,10 +191,10 @@ def pairs(
     dublee_finish: bool,
     hand_points: Sequence[int] | None,
     rules: MarriageRules,
-) -> list[dict[str, object]]:
+) -> list[Payment]:
     """Who pays whom in this deal: each pair settled as a two-player table with the
     engine's settlement (the finisher's fee only in the finisher's pairs)."""
-    out: list[dict[str, object]] = []
+    out: list[Payment] = []
     n = len(names)
     for i in range(n):
         for j in range(i + 1, n):
@@ -140,7 +213,7 @@ def pairs(
     return out
 
 
-def score_deal(doc: object) -> dict[str, Any]:
+def score_deal(doc: object) -> PairedScore:
     """``rami score marriage`` on one N-2 document, plus the settlement per pair."""
     result = calculator.score(doc)
     assert isinstance(doc, Mapping)
@@ -154,8 +227,7 @@ def score_deal(doc: object) -> dict[str, Any]:
     if rules.scoring == "indian":
         hand = [_card_points(p.get("in_hand", [])) for p in players]
     points = [p["maal"] for p in result["players"]]
-    result["pairs"] = pairs(names, points, seen, finisher, dublee, hand, rules)
-    return result
+    return {**result, "pairs": pairs(names, points, seen, finisher, dublee, hand, rules)}
 
 
 def _card_points(cards: object) -> int:
@@ -167,8 +239,9 @@ def _card_points(cards: object) -> int:
 
 def _deal(
     entry: object, names: list[str], rules: MarriageRules, rules_spec: object, where: str
-) -> dict[str, Any]:
-    """One deal of the ledger scored; ``where`` ("deal 3") starts every error."""
+) -> tuple[PairedScore, str | None]:
+    """One deal of the ledger scored, and who finished; ``where`` ("deal 3") starts
+    every error."""
     try:
         return _deal_inner(entry, names, rules, rules_spec)
     except (InputError, CardError) as err:
@@ -177,7 +250,7 @@ def _deal(
 
 def _deal_inner(
     entry: object, names: list[str], rules: MarriageRules, rules_spec: object
-) -> dict[str, Any]:
+) -> tuple[PairedScore, str | None]:
     if not isinstance(entry, Mapping):
         raise InputError("a deal must be an object with 'players' and 'finisher'")
     check_keys(entry, _DEAL_KEYS, ("players",), "the deal")
@@ -225,18 +298,18 @@ def _deal_inner(
             raise InputError(f"{who}: card points in hand are for indian rules only")
         hand_numbers.append(hand_number)
         docs.append(p)
+    finisher_name = None if finisher is None else names[finisher]
     doc: dict[str, object] = {
         "rules": rules_spec,
         "tiplu": entry.get("tiplu"),
         "players": docs,
-        "finisher": None if finisher is None else names[finisher],
+        "finisher": finisher_name,
     }
     if "finish" in entry:
         doc["finish"] = entry["finish"]
     result = score_deal(doc)
-    result["finisher_name"] = doc["finisher"]
     if all(n is None for n in numbers) and all(h is None for h in hand_numbers):
-        return result
+        return result, finisher_name
 
     seen = [bool(p.get("seen", False)) for p in docs]
     anyone_seen = any(seen)
@@ -275,18 +348,19 @@ def _deal_inner(
         hand = None
         nets = settle_nepali(points, seen, finisher, dublee, rules)
         counted = counted_maal(points, seen, rules)
-    return {
-        "players": [
-            {"name": names[s], "maal": counted[s], "maal_items": items[s], "net": nets[s]}
-            for s in range(len(names))
-        ],
+    players: list[PlayerScore] = [
+        {"name": names[s], "maal": counted[s], "maal_items": items[s], "net": nets[s]}
+        for s in range(len(names))
+    ]
+    paired: PairedScore = {
+        "players": players,
         "total_maal": sum(counted),
         "pairs": pairs(names, counted, seen, finisher, dublee, hand, rules),
-        "finisher_name": doc["finisher"],
     }
+    return paired, finisher_name
 
 
-def ledger(doc: Mapping[str, object]) -> dict[str, object]:
+def ledger(doc: Mapping[str, object]) -> Ledger:
     """The whole Marriage ledger (M-16): each deal's nets, dealer and running balances."""
     check_keys(doc, _LEDGER_KEYS, ("players",), "the ledger")
     rules_spec = doc.get("rules", "nepali")
@@ -296,16 +370,16 @@ def ledger(doc: Mapping[str, object]) -> dict[str, object]:
     first = seat_of(doc.get("first_dealer", 0), names, "first_dealer")
     step = 1 if rules.clockwise else -1  # M-2: the deal passes in the direction of play
     balances = [0] * len(names)
-    out: list[dict[str, object]] = []
+    out: list[DealRow] = []
     for number, entry in enumerate(deals_of(doc)):
-        result = _deal(entry, names, rules, rules_spec, f"deal {number + 1}")
+        result, finisher = _deal(entry, names, rules, rules_spec, f"deal {number + 1}")
         nets = [p["net"] for p in result["players"]]
         balances = [b + n for b, n in zip(balances, nets, strict=True)]
         out.append(
             {
                 "number": number + 1,
                 "dealer": names[(first + number * step) % len(names)],
-                "finisher": result.pop("finisher_name"),
+                "finisher": finisher,
                 "result": result,
                 "balances": list(balances),
             }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 from rami.cards import Card, counts, parse_card, parse_cards
 from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
@@ -24,6 +24,10 @@ from rami.views import GameView
 # The scorekeeper's routes only: the hooks also run without FastAPI (rami.solo, Pyodide).
 with contextlib.suppress(ImportError):
     from fastapi import APIRouter, Query
+    from fastapi.responses import JSONResponse
+
+if TYPE_CHECKING:
+    from rami.marriage.ledger import MaalCards
 
 __all__ = ["HOOKS"]
 
@@ -251,16 +255,18 @@ DEAL_EXAMPLE = {
 }
 
 
-def add_routes(router: APIRouter, errors: dict[int | str, dict[str, Any]]) -> None:
+def add_routes(router: APIRouter, errors: dict[int | str, dict[str, object]]) -> None:
     """``GET /api/score/marriage/maal-cards``: the tapping pad's maal cards."""
     from rami.marriage.ledger import maal_cards
     from rami.server.score_api import error_response
 
-    @router.get("/api/score/marriage/maal-cards", tags=["score"], responses=errors)
+    @router.get(
+        "/api/score/marriage/maal-cards", tags=["score"], responses=errors, response_model=None
+    )
     async def get_maal_cards(
         tiplu: Annotated[str, Query(max_length=8, description="the tiplu, e.g. J♣ or JC")],
         rules: Annotated[str, Query(max_length=20, description="nepali or indian")] = "nepali",
-    ) -> Any:
+    ) -> MaalCards | JSONResponse:
         """The maal cards of a tiplu (jhiplu, tiplu copies, poplu) with the copies in play,
         and the ordinary jokers, for the page's tapping pad."""
 

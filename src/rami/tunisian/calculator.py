@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from rami.cards import CardError, check_copies, counts, parse_cards
 from rami.errors import InputError
@@ -31,12 +31,43 @@ from rami.tunisian.solver import best_opening
 
 __all__ = [
     "MAX_ANALYSIS_CARDS",
+    "DealPoints",
     "OpeningAnalysis",
     "OpeningPlan",
+    "PlayerPoints",
+    "TeamTotal",
     "analyze",
+    "deal_points_of",
     "format_analysis",
     "score",
 ]
+
+
+class PlayerPoints(TypedDict):
+    """One player's line of a scored deal (T-10, T-13): the deal's points, the new total."""
+
+    name: str
+    points: int
+    total: int
+    eliminated: bool
+
+
+class TeamTotal(TypedDict):
+    """A 2v2 team's total after the deal (T-13: a team is out together)."""
+
+    players: list[str]
+    total: int
+    eliminated: bool
+
+
+class DealPoints(TypedDict):
+    """What ``score`` gives (N-2); the JSON of ``rami score tunisian``. ``teams`` is None
+    outside 2v2; ``game_winner`` names the winner ("A+C" for a team) once it is over."""
+
+    players: list[PlayerPoints]
+    teams: list[TeamTotal] | None
+    game_over: bool
+    game_winner: str | None
 
 
 class OpeningPlan(TypedDict):
@@ -98,7 +129,7 @@ def _hand(value: object, name: str) -> list[int]:
         raise CardError(f"player {name}: {exc}") from None
 
 
-def score(doc: object) -> dict[str, Any]:
+def score(doc: object) -> DealPoints:
     """Score one finished deal (N-2, T-10, T-13) from its JSON document."""
     if not isinstance(doc, Mapping):
         raise InputError("expected a JSON object with keys mode, players, winner")
@@ -172,19 +203,21 @@ def score(doc: object) -> dict[str, Any]:
 
     points = deal_points(hands, opened, winner, rules)
     points = [0 if out else p for p, out in zip(points, out_before, strict=True)]
-    totals, eliminated, over, winners = apply_totals(before, points, out_before, rules)
+    return deal_points_of(names, points, apply_totals(before, points, out_before, rules), rules)
 
-    result: dict[str, Any] = {
-        "players": [
-            {"name": n, "points": p, "total": t, "eliminated": e}
-            for n, p, t, e in zip(names, points, totals, eliminated, strict=True)
-        ],
-        "teams": None,
-        "game_over": over,
-        "game_winner": "+".join(names[s] for s in winners) if winners else None,
-    }
+
+def deal_points_of(
+    names: Sequence[str],
+    points: Sequence[int],
+    after: tuple[list[int], list[bool], bool, list[int] | None],
+    rules: TunisianRules,
+) -> DealPoints:
+    """A deal's result from its points and ``apply_totals``' answer (the totals, who is
+    out, whether it is over, the winning seats): the calculator's and the ledger's."""
+    totals, eliminated, over, winners = after
+    teams: list[TeamTotal] | None = None
     if rules.teams:
-        result["teams"] = [
+        teams = [
             {
                 "players": [names[s] for s in team],
                 "total": sum(totals[s] for s in team),
@@ -192,7 +225,15 @@ def score(doc: object) -> dict[str, Any]:
             }
             for team in teams_of(len(names))
         ]
-    return result
+    return {
+        "players": [
+            {"name": n, "points": p, "total": t, "eliminated": e}
+            for n, p, t, e in zip(names, points, totals, eliminated, strict=True)
+        ],
+        "teams": teams,
+        "game_over": over,
+        "game_winner": "+".join(names[s] for s in winners) if winners else None,
+    }
 
 
 def _eliminated_before(before: list[int], rules: TunisianRules, names: list[str]) -> list[bool]:

@@ -6,7 +6,7 @@ Registered through ``registration.GAME.cli``; the command line itself names no g
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, TypedDict
 
 import typer
 
@@ -20,6 +20,10 @@ from rami.cli.play import DelayOpt, MaxTurnsOpt, SeedOpt, level_option, start
 from rami.cli.simulate import check_preset
 from rami.errors import InputError
 from rami.tunisian.rules import PRESETS
+
+if TYPE_CHECKING:
+    from rami.ledger import LedgerResult
+    from rami.tunisian.ledger import Ledger
 
 __all__ = ["COMMANDS"]
 
@@ -113,15 +117,48 @@ def _row_check(low: int, high: int) -> Check:
     return check
 
 
+class _Row(TypedDict, total=False):
+    """One player's line of a deal entry as the questions make it (docs/score.md); the
+    winner's is empty, and a player out of the game has none (null)."""
+
+    opened: bool
+    points: int
+    hand: list[str]
+
+
+class _Entry(TypedDict):
+    """A deal entry of the ledger document (``rami.tunisian.ledger``)."""
+
+    winner: str | None
+    players: list[_Row | None]
+
+
+def _old_default(prev: object) -> str:
+    """The answer an old entry's line gives: -, its points or its cards left."""
+    if not isinstance(prev, Mapping):
+        return ""
+    hand = prev.get("hand")
+    if prev.get("opened") is False:
+        return "-"
+    if "points" in prev:
+        return str(prev["points"])
+    if isinstance(hand, str):
+        return hand
+    if isinstance(hand, list) and hand:
+        return " ".join(str(card) for card in hand)
+    return ""
+
+
 def _ask(
-    ask: Ask, names: list[str], out: list[bool], old: dict[str, Any] | None, mode: object
-) -> dict[str, Any]:
+    ask: Ask, names: list[str], out: list[bool], old: Mapping[str, object] | None, mode: object
+) -> _Entry:
     """One deal's questions, each answer checked as typed (``Ask``'s ``check``)."""
     from rami.tunisian.ledger import points_range
     from rami.tunisian.rules import rules_from
 
     low, high = points_range(rules_from(mode))
-    previous = (old or {}).get("winner") or ""
+    previous = (old or {}).get("winner")
+    previous = previous if isinstance(previous, str) else ""
     still_in = previous in names and not out[names.index(previous)]
     who = ask(
         "Who went out? (a name; empty: nobody)",
@@ -129,8 +166,10 @@ def _ask(
         _winner_check(names, out),
     )
     winner = who if who else None
-    old_rows: list[Any] = old["players"] if old else [None for _ in names]
-    rows: list[Any] = []
+    old_rows = old.get("players") if old else None
+    if not isinstance(old_rows, list) or len(old_rows) != len(names):
+        old_rows = [None for _ in names]
+    rows: list[_Row | None] = []
     for name, gone, prev in zip(names, out, old_rows, strict=True):
         if gone:
             rows.append(None)
@@ -138,17 +177,9 @@ def _ask(
         if name == winner:
             rows.append({})
             continue
-        default = ""
-        if isinstance(prev, dict):
-            if prev.get("opened") is False:
-                default = "-"
-            elif "points" in prev:
-                default = str(prev["points"])
-            elif prev.get("hand"):
-                default = " ".join(prev["hand"])
         text = ask(
             f"{name}: points, or the cards left (JK = joker), or - if not opened",
-            default,
+            _old_default(prev),
             _row_check(low, high),
         )
         if text == "-":
@@ -160,40 +191,52 @@ def _ask(
     return {"winner": winner, "players": rows}
 
 
+def _ledger(result: LedgerResult) -> Ledger:
+    """The computed ledger as Tunisian rami's ledger types it."""
+    from rami.tunisian.ledger import is_ledger
+
+    if not is_ledger(result):
+        raise InputError(f"this is a {result['game']} ledger, not a Tunisian one")
+    return result
+
+
 def _ask_deal(
     ask: Ask,
-    doc: Mapping[str, Any],
-    result: Mapping[str, Any],
+    doc: Mapping[str, object],
+    result: LedgerResult,
     number: int | None,
-    old: Mapping[str, Any] | None,
-) -> dict[str, Any]:
-    names = list(result["players"])
-    index = (number or len(doc["deals"]) + 1) - 1
-    out = result["deals"][index - 1]["result"] if index else None
-    gone = [p["eliminated"] for p in out["players"]] if out else [False] * len(names)
-    if number is None and result["game_over"]:
-        raise InputError(f"the game is over: {result['game_winner']} won")
-    return _ask(ask, names, gone, dict(old) if old else None, result["rules"])
+    old: Mapping[str, object] | None,
+) -> _Entry:
+    ledger = _ledger(result)
+    names = list(ledger["players"])
+    index = (number or len(ledger["deals"]) + 1) - 1
+    before = ledger["deals"][index - 1]["result"] if index else None
+    gone = [p["eliminated"] for p in before["players"]] if before else [False] * len(names)
+    if number is None and ledger["game_over"]:
+        raise InputError(f"the game is over: {ledger['game_winner']} won")
+    return _ask(ask, names, gone, old, ledger["rules"])
 
 
-def _cells(deal: Mapping[str, Any]) -> list[str]:
-    return [str(p["points"]) for p in deal["players"]]
+def _cells(result: LedgerResult, number: int) -> list[str]:
+    return [str(p["points"]) for p in _ledger(result)["deals"][number - 1]["result"]["players"]]
 
 
-def _end(result: Mapping[str, Any], names: list[str]) -> tuple[str, list[str], bool]:
+def _end(result: LedgerResult, names: list[str]) -> tuple[str, list[str], bool]:
+    ledger = _ledger(result)
     lines: list[str] = []
-    if result["teams"]:
-        for team in result["teams"]:
+    if ledger["teams"]:
+        for team in ledger["teams"]:
             lines.append(f"  team {' + '.join(team['players'])}: {team['total']}")
-    out = [n for n, o in zip(names, result["eliminated"], strict=True) if o]
+    out = [n for n, o in zip(names, ledger["eliminated"], strict=True) if o]
     if out:
         lines.append(f"  out: {', '.join(out)}")
-    if result["game_over"]:
-        lines.append(f"Game over: {result['game_winner']} won.")
-    return f"   out at {result['limit']}", lines, bool(result["game_over"])
+    if ledger["game_over"]:
+        lines.append(f"Game over: {ledger['game_winner']} won.")
+    return f"   out at {ledger['limit']}", lines, ledger["game_over"]
 
 
-def _deal_lines(deal: Mapping[str, Any], entry: Mapping[str, Any]) -> list[str]:
+def _deal_lines(result: LedgerResult, number: int, entry: Mapping[str, object]) -> list[str]:
+    deal = _ledger(result)["deals"][number - 1]
     who = entry.get("winner")
     lines = [f"  went out: {who}" if who is not None else "  nobody went out"]
     for p in deal["result"]["players"]:

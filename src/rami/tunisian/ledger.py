@@ -13,16 +13,57 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TypedDict, TypeGuard
 
 from rami.cards import CARDS, CardError
 from rami.errors import InputError
 from rami.ledger.common import check_keys, deals_of, names_of, seat_of, whole
 from rami.tunisian import calculator
+from rami.tunisian.calculator import DealPoints, deal_points_of
 from rami.tunisian.rules import TunisianRules, rules_from
 from rami.tunisian.settle import apply_totals, card_points, teams_of
+from rami.views import RulesJson
 
-__all__ = ["ledger", "points_range"]
+__all__ = ["DealRow", "Ledger", "LedgerTeam", "is_ledger", "ledger", "points_range"]
+
+
+class DealRow(TypedDict):
+    """One deal of the computed ledger: its number (from 1), dealer and result."""
+
+    number: int
+    dealer: str
+    result: DealPoints
+
+
+class LedgerTeam(TypedDict):
+    """A 2v2 team's running total."""
+
+    players: list[str]
+    total: int
+
+
+class Ledger(TypedDict):
+    """The computed Tunisian ledger: the JSON of ``/api/score/tunisian/ledger`` and
+    ``rami ledger show --json`` (docs/score.md)."""
+
+    game: str
+    mode: str
+    rules: RulesJson
+    players: list[str]
+    deals: list[DealRow]
+    totals: list[int]
+    teams: list[LedgerTeam] | None
+    eliminated: list[bool]
+    limit: int
+    game_over: bool
+    game_winner: str | None
+    next_dealer: str | None
+
+
+def is_ledger(result: Mapping[str, object]) -> TypeGuard[Ledger]:
+    """Whether a computed ledger is this module's (``ledger`` names its game)."""
+    return result.get("game") == "tunisian"
+
 
 _LEDGER_KEYS = {"game", "mode", "players", "first_dealer", "deals", "title"}
 _DEAL_KEYS = {"winner", "players"}
@@ -58,7 +99,7 @@ def _deal(
     rules: TunisianRules,
     totals: list[int],
     out: list[bool],
-) -> dict[str, Any]:
+) -> DealPoints:
     if not isinstance(entry, Mapping):
         raise InputError("a deal must be an object with 'winner' and 'players'")
     check_keys(entry, _DEAL_KEYS, ("players",), "the deal")
@@ -123,29 +164,10 @@ def _deal(
         return result
     given = zip(result["players"], numbers, strict=True)
     points = [p["points"] if n is None else n for p, n in given]
-    new, eliminated, over, winners = apply_totals(totals, points, out, rules)
-    fixed: dict[str, object] = {
-        "players": [
-            {"name": n, "points": p, "total": t, "eliminated": e}
-            for n, p, t, e in zip(names, points, new, eliminated, strict=True)
-        ],
-        "teams": None,
-        "game_over": over,
-        "game_winner": "+".join(names[s] for s in winners) if winners else None,
-    }
-    if rules.teams:
-        fixed["teams"] = [
-            {
-                "players": [names[s] for s in team],
-                "total": sum(new[s] for s in team),
-                "eliminated": eliminated[team[0]],
-            }
-            for team in teams_of(len(names))
-        ]
-    return fixed
+    return deal_points_of(names, points, apply_totals(totals, points, out, rules), rules)
 
 
-def ledger(doc: Mapping[str, object]) -> dict[str, object]:
+def ledger(doc: Mapping[str, object]) -> Ledger:
     """The whole Tunisian game: each deal's points, running totals, who is out, the winner."""
     check_keys(doc, _LEDGER_KEYS, ("players",), "the ledger")
     mode = doc.get("mode", "1v1")
@@ -158,7 +180,7 @@ def ledger(doc: Mapping[str, object]) -> dict[str, object]:
     out = [False] * len(names)
     over = False
     game_winner: str | None = None
-    deals: list[dict[str, object]] = []
+    deals: list[DealRow] = []
     for number, entry in enumerate(deals_of(doc), start=1):
         where = f"deal {number}"
         if over:
@@ -169,12 +191,12 @@ def ledger(doc: Mapping[str, object]) -> dict[str, object]:
             raise type(err)(f"{where}: {err}") from None
         totals = [p["total"] for p in result["players"]]
         out = [p["eliminated"] for p in result["players"]]
-        over = bool(result["game_over"])
+        over = result["game_over"]
         game_winner = result["game_winner"]
         deals.append({"number": number, "dealer": names[dealer], "result": result})
         if not over:
             dealer = _next_dealer(dealer, out)
-    teams = None
+    teams: list[LedgerTeam] | None = None
     if rules.teams:
         teams = [
             {"players": [names[s] for s in team], "total": sum(totals[s] for s in team)}
