@@ -75,6 +75,27 @@ def test_registering_a_built_in_game_imports_none_of_its_modules() -> None:
     assert not [m for m in loaded if m.split(".")[1] in games], loaded
 
 
+def test_a_games_commands_load_before_the_command_line() -> None:
+    """``Game.cli()`` asked first (as the ledger's prompts are) imports the command line's
+    modules, whose package must not ask every game for its commands while it loads."""
+    code = (
+        "from rami.games import all_games\n"
+        "for g in all_games():\n"
+        "    assert g.cli is None or g.cli() is not None\n"
+        "from rami.cli import main\n"
+        "main(['--version'])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={"PYTHONPATH": str(ROOT / "src")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("rami")
+
+
 def test_a_reference_pickles_as_its_name_and_is_imported_once() -> None:
     fn = lazy("rami.cards:parse_card")
     assert fn("A♠") == fn.target()("A♠")  # type: ignore[attr-defined]

@@ -88,8 +88,6 @@ def test_a_deal_scored_alone_has_its_type() -> None:
 def test_prompts_refuse_another_games_ledger(game: str, other: dict[str, Any]) -> None:
     """A game's prompts read only the ledger its own module computed: one line, no
     KeyError from a missing key."""
-    import rami.cli  # noqa: F401  (the games' commands are loaded by the command line)
-
     commands = get_game(game).cli
     assert commands is not None
     prompts = commands().ledger
