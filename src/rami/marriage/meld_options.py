@@ -35,20 +35,33 @@ from rami.marriage.solver import show_meld_options
 from rami.memo import GenerationMemo
 from rami.runs import threes_held
 
-__all__ = ["AddFacts", "listed", "meld_steps", "packs", "pure_melds", "show_steps"]
+__all__ = ["AddFacts", "MeldFacts", "listed", "meld_steps", "packs", "pure_melds", "show_steps"]
 
 SHOW = "show"
 MELD = "meld"
 ADD = "add"
 SHOW_MELDS = 3  # M-6: pure melds shown to see, and kept on the table (indian)
 
-#: Per table meld (cards, wild kinds): [whether it is pure, per kind k: -1 not asked yet,
-#: 0 k may not be added, 1 m + k is a meld, 2 m + k is a pure meld, the kinds offered to
-#: it as bits (``_offered``), its ``_shape``]. One dictionary per deal
+
+class MeldFacts:
+    """What a table meld accepts (``meld_steps``), learnt as cards are offered to it:
+    whether it is pure; the kinds asked already (bits), those that keep it a meld and
+    those that keep it pure; the kinds offered to it (``_offered``); its ``_shape``."""
+
+    __slots__ = ("fits", "known", "offered", "pure", "pure_fits", "shape")
+
+    def __init__(self, pure: bool, offered: int, shape: tuple[int, ...]) -> None:
+        self.pure = pure
+        self.known = 0
+        self.fits = 0
+        self.pure_fits = 0
+        self.offered = offered
+        self.shape = shape
+
+
+#: Per table meld (cards, wild kinds): its ``MeldFacts``. One dictionary per deal
 #: (``MarriageState``): table melds live for the whole deal.
-AddFacts = dict[
-    tuple[tuple[Card, ...], frozenset[int]], tuple[bool, list[int], int, tuple[int, ...]]
-]
+AddFacts = dict[tuple[tuple[Card, ...], frozenset[int]], MeldFacts]
 
 _FACTS_BOUND = 4096
 _BIT = tuple(1 << c for c in range(53))
@@ -356,7 +369,7 @@ def meld_steps(
     for k in held:
         if base + (1 if k == taken else 0) >= 1:
             addable |= 1 << k
-    entries: list[tuple[bool, list[int], int, tuple[int, ...]]] = []
+    entries: list[MeldFacts] = []
     pure_total = 0
     for m in table:
         key = (m, wilds)
@@ -364,33 +377,49 @@ def meld_steps(
         if entry is None:
             if len(facts) >= _FACTS_BOUND:
                 facts.clear()  # clones share it: a long search must not grow it for ever
-            entry = (is_pure_meld(m, rules), [-1] * 52, _offered(m, wilds), _shape(m, wilds))
+            entry = MeldFacts(is_pure_meld(m, rules), _offered(m, wilds), _shape(m, wilds))
             facts[key] = entry
         entries.append(entry)
-        if entry[0]:
+        if entry.pure:
             pure_total += 1
     keep_pure = pure_total - 1 < SHOW_MELDS
     _add_action(0, len(table) - 1)  # the add actions of every table index exist
     for i in range(len(table)):
-        m = table[i]
-        pure, status, offered, shape = entries[i]
-        need_pure = pure and keep_pure
-        adds = _ADDS[i]
-        bits = addable & offered
-        while bits:  # the held cards it is offered, ascending
-            low = bits & -bits
-            bits ^= low
-            k = low.bit_length() - 1
-            st = status[k]
-            if st < 0:
-                if at_least3:
-                    st = _shaped_status(shape, k, k in wilds, rules.tunnela_melds)
-                else:
-                    st = _add_status(m, k, rules, wilds)
-                status[k] = st
-            if st == 2 or (st == 1 and not need_pure):
-                out.append(adds[k])
+        entry = entries[i]
+        bits = addable & entry.offered  # the held cards it is offered
+        unknown = bits & ~entry.known
+        if unknown:
+            _learn(entry, table[i], unknown, rules, wilds)
+        bits &= entry.pure_fits if entry.pure and keep_pure else entry.fits
+        if bits:
+            adds = _ADDS[i]
+            while bits:  # ascending
+                low = bits & -bits
+                bits ^= low
+                out.append(adds[low.bit_length() - 1])
     return out
+
+
+def _learn(
+    entry: MeldFacts, m: tuple[Card, ...], kinds: int, rules: MarriageRules, wilds: frozenset[int]
+) -> None:
+    """Ask table meld ``m`` about the ``kinds`` (bits) not asked yet: 0 ``k`` may not be
+    added, 1 ``m + k`` is a meld, 2 a pure meld (``_shaped_status``, ``_add_status``)."""
+    at_least3 = rules.melds_at_least3
+    tun = rules.tunnela_melds
+    entry.known |= kinds
+    while kinds:
+        low = kinds & -kinds
+        kinds ^= low
+        k = low.bit_length() - 1
+        if at_least3:
+            st = _shaped_status(entry.shape, k, k in wilds, tun)
+        else:
+            st = _add_status(m, k, rules, wilds)
+        if st:
+            entry.fits |= low
+            if st == 2:
+                entry.pure_fits |= low
 
 
 #: Per suit, per rank: the bits of its 13 kinds, of its 4 kinds.
