@@ -1441,6 +1441,14 @@ def _too_few_wilds(
         got1 = _one_drop_shares(h, wilds, table, tun)
         if got1 is not None:
             return got1
+    return _shares_no(h, wilds, drops, table, tun)
+
+
+def _shares_no(
+    h: list[int], wilds: frozenset[int], drops: int, table: Sequence[Sequence[int]], tun: bool
+) -> bool:
+    """``_too_few_wilds`` by the per-kind share list (any ``drops``, table melds of
+    wild cards only counted)."""
     got = _least_shares(h, wilds, table, tun)
     if got is None:
         return False
