@@ -1472,6 +1472,37 @@ def _shares_no(
 _TRIAL_SHARE = (0, 2 * _SHARE_UNIT, _SHARE_UNIT // 2, 0, 0)
 
 
+#: Per (table melds, wild kinds): ``_table_shares``.
+_TABLE_SHARES: GenerationMemo[
+    tuple[tuple[tuple[int, ...], ...], int],
+    tuple[int, tuple[tuple[int, int, tuple[int, ...], int], ...]],
+] = GenerationMemo(20_000, name="indian.table_shares", shared=True)
+
+
+def _table_shares(
+    table: Sequence[Sequence[int]], wild: Sequence[bool], wmask: int
+) -> tuple[int, tuple[tuple[int, int, tuple[int, ...], int], ...]]:
+    """What ``_one_drop_shares`` reads of the table melds together (``_share_facts`` of
+    each): the kinds a trial takes for nothing (bits), and the (suit, ranks held, spans,
+    size) of each meld whose natural cards share a suit; (-1, ()) when a meld holds no
+    natural card."""
+    zero = 0
+    sequences = []
+    for g in table:
+        key = (tuple(g), wmask)
+        facts = _SHARE_FACTS.table.get(key)
+        if facts is None:
+            facts = _SHARE_FACTS.remember(key, _share_facts(g, wild))
+        no_natural, takes, suit, occupied, spans = facts
+        if no_natural:
+            return -1, ()
+        for k in takes:
+            zero |= 1 << k
+        if suit >= 0:
+            sequences.append((suit, occupied, spans, len(g)))
+    return zero, tuple(sequences)
+
+
 def _one_drop_shares(
     h: list[int], wilds: frozenset[int], table: Sequence[Sequence[int]], tun: bool
 ) -> bool | None:
@@ -1492,25 +1523,20 @@ def _one_drop_shares(
             rank_suits[k % 13] += 1
     if not naturals:
         return False
-    zero = 0  # kinds a table trial takes for nothing (bits)
+    tkey = (tuple([tuple(g) for g in table]), wmask)
+    tab = _TABLE_SHARES.table.get(tkey)
+    if tab is None:
+        tab = _TABLE_SHARES.remember(tkey, _table_shares(table, wild, wmask))
+    if tab[0] < 0:
+        return None  # a table meld of wild cards only
+    zero, sequences = tab  # kinds a table trial takes for nothing (bits); its sequences
     joined = 0  # kinds a table sequence could take (bits): free in the first pass
     joins: list[tuple[int, int, tuple[int, ...], int]] = []
-    facts_table = _SHARE_FACTS.table
-    for g in table:
-        key = (tuple(g), wmask)
-        facts = facts_table.get(key)
-        if facts is None:
-            facts = _SHARE_FACTS.remember(key, _share_facts(g, wild))
-        no_natural, takes, suit, occupied, spans = facts
-        if no_natural:
-            return None
-        for k in takes:
-            zero |= 1 << k
-        if suit >= 0:
-            ranks = suit_ranks[suit] & ~occupied
-            if ranks:
-                joins.append((suit, ranks, spans, len(g)))
-                joined |= ranks << (13 * suit)
+    for suit, occupied, spans, size in sequences:
+        ranks = suit_ranks[suit] & ~occupied
+        if ranks:
+            joins.append((suit, ranks, spans, size))
+            joined |= ranks << (13 * suit)
     suit_rows = _SUIT_SHARES.table
     rows: list[tuple[int, ...]] = []
     for ranks in suit_ranks:
