@@ -45,16 +45,16 @@ SHOW_MELDS = 3  # M-6: pure melds shown to see, and kept on the table (indian)
 
 class MeldFacts:
     """What a table meld accepts (``meld_steps``), learnt as cards are offered to it:
-    whether it is pure; the kinds asked already (bits), those that keep it a meld and
-    those that keep it pure; the kinds offered to it (``_offered``); its ``_shape``."""
+    whether it is pure; ``learnt``, the kinds asked already (bits), those that keep it a
+    meld and those that keep it pure, replaced whole (never updated in place: states
+    of one deal share it, maybe across threads, and a reader sees one consistent
+    triple); the kinds offered to it (``_offered``); its ``_shape``."""
 
-    __slots__ = ("fits", "known", "offered", "pure", "pure_fits", "shape")
+    __slots__ = ("learnt", "offered", "pure", "shape")
 
     def __init__(self, pure: bool, offered: int, shape: tuple[int, ...]) -> None:
         self.pure = pure
-        self.known = 0
-        self.fits = 0
-        self.pure_fits = 0
+        self.learnt = (0, 0, 0)
         self.offered = offered
         self.shape = shape
 
@@ -387,10 +387,10 @@ def meld_steps(
     for i in range(len(table)):
         entry = entries[i]
         bits = addable & entry.offered  # the held cards it is offered
-        unknown = bits & ~entry.known
-        if unknown:
-            _learn(entry, table[i], unknown, rules, wilds)
-        bits &= entry.pure_fits if entry.pure and keep_pure else entry.fits
+        learnt = entry.learnt
+        if bits & ~learnt[0]:
+            learnt = entry.learnt = _learn(entry, table[i], bits, learnt, rules, wilds)
+        bits &= learnt[2] if entry.pure and keep_pure else learnt[1]
         if bits:
             adds = _ADDS[i]
             while bits:  # ascending
@@ -401,13 +401,21 @@ def meld_steps(
 
 
 def _learn(
-    entry: MeldFacts, m: tuple[Card, ...], kinds: int, rules: MarriageRules, wilds: frozenset[int]
-) -> None:
-    """Ask table meld ``m`` about the ``kinds`` (bits) not asked yet: 0 ``k`` may not be
-    added, 1 ``m + k`` is a meld, 2 a pure meld (``_shaped_status``, ``_add_status``)."""
+    entry: MeldFacts,
+    m: tuple[Card, ...],
+    kinds: int,
+    learnt: tuple[int, int, int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+) -> tuple[int, int, int]:
+    """``learnt`` with the ``kinds`` (bits) not asked yet asked of table meld ``m``: 0
+    ``k`` may not be added, 1 ``m + k`` is a meld, 2 a pure meld (``_shaped_status``,
+    ``_add_status``)."""
     at_least3 = rules.melds_at_least3
     tun = rules.tunnela_melds
-    entry.known |= kinds
+    known, fits, pure_fits = learnt
+    kinds &= ~known
+    known |= kinds
     while kinds:
         low = kinds & -kinds
         kinds ^= low
@@ -417,9 +425,10 @@ def _learn(
         else:
             st = _add_status(m, k, rules, wilds)
         if st:
-            entry.fits |= low
+            fits |= low
             if st == 2:
-                entry.pure_fits |= low
+                pure_fits |= low
+    return known, fits, pure_fits
 
 
 #: Per suit, per rank: the bits of its 13 kinds, of its 4 kinds.
