@@ -4,7 +4,9 @@ A decision is one ``legal_actions()`` call plus one ``apply()``. The figure per 
 second is the one-core rate even when the machine is busy with other work. Four players, the
 ``nepali`` preset, deals capped at 400 turns, each seat choosing uniformly among its
 legal actions. Usage: ``python bench/marriage_selfplay.py [seconds] [--rules indian]
-[--profile]``. Exits 1 if a deal breaks an invariant (an exception).
+[--profile] [--peers]`` (``--peers``: then OpenSpiel's and RLCard's gin rummy for
+``seconds`` each, ``bench/peer_selfplay.py``, and the ratios). Exits 1 if a deal breaks
+an invariant (an exception).
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ def main() -> int:
     parser.add_argument("seconds", nargs="?", type=float, default=10.0)
     parser.add_argument("--rules", choices=("nepali", "indian"), default="nepali")
     parser.add_argument("--profile", action="store_true", help="print a cProfile table")
+    parser.add_argument(
+        "--peers", action="store_true", help="then time the peers' gin rummy (ratios)"
+    )
     opts = parser.parse_args()
     seconds, preset = opts.seconds, opts.rules
     if opts.profile:
@@ -59,6 +64,10 @@ def main() -> int:
         f"{decisions / elapsed:,.0f} per wall second "
         f"({decisions:,} decisions, {deals} deals, {elapsed:.1f} s)"
     )
+    if opts.peers:
+        from peer_selfplay import print_ratios  # beside this file
+
+        print_ratios(preset, decisions / cpu, seconds)
     return 0
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 # rami: compiled with mypyc in the accelerated build
 import itertools
 from collections.abc import Sequence
+from itertools import compress
 
 from rami.cards import CARDS, Card
 from rami.engine import Action
@@ -34,23 +35,37 @@ from rami.marriage.solver import show_meld_options
 from rami.memo import GenerationMemo
 from rami.runs import threes_held
 
-__all__ = ["AddFacts", "listed", "meld_steps", "packs", "pure_melds", "show_steps"]
+__all__ = ["AddFacts", "MeldFacts", "listed", "meld_steps", "packs", "pure_melds", "show_steps"]
 
 SHOW = "show"
 MELD = "meld"
 ADD = "add"
 SHOW_MELDS = 3  # M-6: pure melds shown to see, and kept on the table (indian)
 
-#: Per table meld (cards, wild kinds): [whether it is pure, per kind k: -1 not asked yet,
-#: 0 k may not be added, 1 m + k is a meld, 2 m + k is a pure meld, the kinds offered to
-#: it as bits (``_offered``), its ``_shape``]. One dictionary per deal
+
+class MeldFacts:
+    """What a table meld accepts (``meld_steps``), learnt as cards are offered to it:
+    whether it is pure; ``learnt``, the kinds asked already (bits), those that keep it a
+    meld and those that keep it pure, replaced whole (never updated in place: states
+    of one deal share it, maybe across threads, and a reader sees one consistent
+    triple); the kinds offered to it (``_offered``); its ``_shape``."""
+
+    __slots__ = ("learnt", "offered", "pure", "shape")
+
+    def __init__(self, pure: bool, offered: int, shape: tuple[int, ...]) -> None:
+        self.pure = pure
+        self.learnt = (0, 0, 0)
+        self.offered = offered
+        self.shape = shape
+
+
+#: Per table meld (cards, wild kinds): its ``MeldFacts``. One dictionary per deal
 #: (``MarriageState``): table melds live for the whole deal.
-AddFacts = dict[
-    tuple[tuple[Card, ...], frozenset[int]], tuple[bool, list[int], int, tuple[int, ...]]
-]
+AddFacts = dict[tuple[tuple[Card, ...], frozenset[int]], MeldFacts]
 
 _FACTS_BOUND = 4096
 _BIT = tuple(1 << c for c in range(53))
+_RANGE52 = range(52)
 #: The shared ``Action`` of each show or meld step, by (verb, sorted kinds).
 _ACTIONS: GenerationMemo[tuple[str, tuple[int, ...]], Action] = GenerationMemo(
     20_000, name="marriage.meld_actions"
@@ -92,7 +107,7 @@ def pure_melds(hand: Sequence[int], rules: MarriageRules) -> list[tuple[int, ...
     """
     h: list[int] = hand if isinstance(hand, list) else list(hand)  # fast indexing compiled
     if rules.melds_at_least3 and rules.show_kinds == "sequence+trial":
-        return _pure_of_mask(sum([_BIT[c] for c in range(52) if h[c]]))
+        return _pure_of_mask(sum(map(_BIT.__getitem__, compress(_RANGE52, h))))
     if not rules.melds_at_least3 and rules.show_kinds == "sequence+tunnela":
         return _threes_of_hand(h)
     return [tuple(sorted(m)) for m in show_meld_options(hand, rules)]
@@ -115,24 +130,18 @@ def _pure_of_mask(held: int) -> list[tuple[int, ...]]:
     the runs of held positions are read from each suit's bits, the trials from the ranks
     held in three suits or more, in the order the plain loops listed them."""
     out: list[tuple[int, ...]] = []
-    rows = [(held >> (13 * s)) & 0x1FFF for s in range(4)]  # bit r: rank r held
+    rows = [held & 0x1FFF, (held >> 13) & 0x1FFF, (held >> 26) & 0x1FFF, held >> 39]
     for s in range(4):
-        bits = rows[s]
-        base = s * 13
+        bits = rows[s]  # bit r: rank r held
         pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
-        starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE  # runs of three from 1 … 12
-        while starts:
-            low = starts & -starts
-            starts ^= low
-            start = low.bit_length() - 1
-            end = start + 2  # last held position of the run from ``start``
-            while end < 14 and end - start < 12 and (pos >> (end + 1)) & 1:
-                end += 1
-            for last in range(start + 2, end + 1):
-                if last == 14:  # the ace high: it sorts first
-                    out.append((base, *range(base + start - 1, base + 13)))
-                else:
-                    out.append(tuple(range(base + start - 1, base + last)))
+        if pos & (pos >> 1) & (pos >> 2) & 0x1FFE:  # a run of three from 1 … 12
+            key = s << 13 | bits
+            runs = _SUIT_RUNS.get(key)
+            if runs is None:
+                if len(_SUIT_RUNS) >= _RUNS_BOUND:
+                    _SUIT_RUNS.clear()
+                runs = _SUIT_RUNS[key] = _runs_of(s, pos)
+            out.extend(runs)
     b0, b1, b2, b3 = rows
     trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
     while trials:
@@ -144,6 +153,33 @@ def _pure_of_mask(held: int) -> list[tuple[int, ...]]:
             for combo in itertools.combinations(suits, size):
                 out.append(tuple([s * 13 + r for s in combo]))
     return out
+
+
+#: Per (suit, its 13 rank bits) holding a run of three: ``_runs_of`` (at most 4 × 2**13
+#: keys; cleared at the bound all the same).
+_SUIT_RUNS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_RUNS_BOUND = 1 << 15
+
+
+def _runs_of(s: int, pos: int) -> tuple[tuple[int, ...], ...]:
+    """The pure sequences of suit ``s`` whose held positions are the bits of ``pos``
+    (1 … 14, the ace at both ends), in ``_pure_of_mask``'s order."""
+    out: list[tuple[int, ...]] = []
+    base = s * 13
+    starts = pos & (pos >> 1) & (pos >> 2) & 0x1FFE  # runs of three from 1 … 12
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        start = low.bit_length() - 1
+        end = start + 2  # last held position of the run from ``start``
+        while end < 14 and end - start < 12 and (pos >> (end + 1)) & 1:
+            end += 1
+        for last in range(start + 2, end + 1):
+            if last == 14:  # the ace high: it sorts first
+                out.append((base, *range(base + start - 1, base + 13)))
+            else:
+                out.append(tuple(range(base + start - 1, base + last)))
+    return tuple(out)
 
 
 def packs(rest: list[int], melds: list[tuple[int, ...]], k: int, start: int) -> bool:
@@ -170,6 +206,44 @@ def packs(rest: list[int], melds: list[tuple[int, ...]], k: int, start: int) -> 
     return False
 
 
+def _packs3(rest: list[int], threes: list[tuple[int, ...]], k: int, start: int) -> bool:
+    """``packs`` of three-card melds (``k`` >= 1): the last meld is found by a scan
+    that changes nothing (most calls ask for one meld: issue 27)."""
+    if k == 1:
+        for i in range(start, len(threes)):
+            a, b, c = threes[i]
+            if a < b < c:  # three kinds (a sequence, a trial)
+                if rest[a] and rest[b] and rest[c]:
+                    return True
+            elif a == b == c:  # a tunnela
+                if rest[a] >= 3:
+                    return True
+            else:
+                rest[a] -= 1
+                rest[b] -= 1
+                rest[c] -= 1
+                ok = rest[a] >= 0 and rest[b] >= 0 and rest[c] >= 0
+                rest[a] += 1
+                rest[b] += 1
+                rest[c] += 1
+                if ok:
+                    return True
+        return False
+    for i in range(start, len(threes)):
+        meld = threes[i]
+        ok = True
+        for c in meld:
+            rest[c] -= 1
+            if rest[c] < 0:
+                ok = False
+        found = ok and _packs3(rest, threes, k - 1, i)
+        for c in meld:
+            rest[c] += 1
+        if found:
+            return True
+    return False
+
+
 def show_steps(
     hand: Sequence[int], rules: MarriageRules, need: int, size: int, taken: int | None
 ) -> list[Action] | None:
@@ -179,7 +253,7 @@ def show_steps(
     options = pure_melds(hand, rules)
     threes: list[tuple[int, ...]] = [m for m in options if len(m) == 3]
     rest = list(hand)
-    if not packs(rest, threes, need, 0):
+    if need > 0 and not _packs3(rest, threes, need, 0):
         return None
     out: list[Action] = []
     left = need - 1
@@ -190,7 +264,7 @@ def show_steps(
         spare = size - len(meld)
         if taken is not None:
             spare -= rest[taken]
-        if spare >= spare_need and (not left or packs(rest, threes, left, 0)):
+        if spare >= spare_need and (not left or _packs3(rest, threes, left, 0)):
             out.append(_action(SHOW, meld))
         for c in meld:
             rest[c] += 1
@@ -212,6 +286,11 @@ _PARTNERS: tuple[tuple[int, ...], ...] = tuple(
     tuple(b for b in range(a + 1, 52) if _near(a, b)) for a in range(52)
 )
 
+#: ``_PARTNERS`` as bit masks.
+_PARTNER_BITS: tuple[int, ...] = tuple(sum(1 << b for b in bs) for bs in _PARTNERS)
+#: Per wild-card set: its kinds below 52 as bits (``meld_steps``).
+_WILD_MASKS: dict[frozenset[int], int] = {}
+
 
 def meld_steps(
     hand: Sequence[int],
@@ -232,22 +311,32 @@ def meld_steps(
     """
     out: list[Action] = []
     h: list[int] = hand if isinstance(hand, list) else list(hand)  # fast indexing compiled
-    held = [c for c in range(52) if h[c]]
-    mask = sum([_BIT[c] for c in held])
-    wild_in_hand = [c for c in held if c in wilds]
+    held = list(compress(_RANGE52, h))
+    mask = sum(map(_BIT.__getitem__, held))
+    wmask = _WILD_MASKS.get(wilds)
+    if wmask is None:
+        if len(_WILD_MASKS) >= _FACTS_BOUND:
+            _WILD_MASKS.clear()
+        wmask = _WILD_MASKS[wilds] = sum(_BIT[c] for c in wilds if c < 52)
+    wild_held = mask & wmask
+    wild_in_hand = [c for c in held if (wild_held >> c) & 1] if wild_held else []
     if rules.melds_at_least3 and rules.show_kinds == "sequence+trial":
         candidates = _pure_of_mask(mask)
     else:
         candidates = pure_melds(h, rules)
     if wild_in_hand:
         w = wild_in_hand[0]
+        natural = mask & ~wmask
         # each pair of held natural cards a < b with _near(a, b), a then b ascending
         for a in held:
-            if a in wilds:
+            if not (natural >> a) & 1:
                 continue
-            for b in _PARTNERS[a]:
-                if h[b] and b not in wilds:
-                    candidates.append((a, b, w) if w > b else (a, w, b) if w > a else (w, a, b))
+            bits = _PARTNER_BITS[a] & natural
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                b = low.bit_length() - 1
+                candidates.append((a, b, w) if w > b else (a, w, b) if w > a else (w, a, b))
         wild_total = 0
         for c in wild_in_hand:
             wild_total += h[c]
@@ -280,7 +369,7 @@ def meld_steps(
     for k in held:
         if base + (1 if k == taken else 0) >= 1:
             addable |= 1 << k
-    entries: list[tuple[bool, list[int], int, tuple[int, ...]]] = []
+    entries: list[MeldFacts] = []
     pure_total = 0
     for m in table:
         key = (m, wilds)
@@ -288,33 +377,58 @@ def meld_steps(
         if entry is None:
             if len(facts) >= _FACTS_BOUND:
                 facts.clear()  # clones share it: a long search must not grow it for ever
-            entry = (is_pure_meld(m, rules), [-1] * 52, _offered(m, wilds), _shape(m, wilds))
+            entry = MeldFacts(is_pure_meld(m, rules), _offered(m, wilds), _shape(m, wilds))
             facts[key] = entry
         entries.append(entry)
-        if entry[0]:
+        if entry.pure:
             pure_total += 1
     keep_pure = pure_total - 1 < SHOW_MELDS
     _add_action(0, len(table) - 1)  # the add actions of every table index exist
     for i in range(len(table)):
-        m = table[i]
-        pure, status, offered, shape = entries[i]
-        need_pure = pure and keep_pure
-        adds = _ADDS[i]
-        bits = addable & offered
-        while bits:  # the held cards it is offered, ascending
-            low = bits & -bits
-            bits ^= low
-            k = low.bit_length() - 1
-            st = status[k]
-            if st < 0:
-                if at_least3:
-                    st = _shaped_status(shape, k, k in wilds, rules.tunnela_melds)
-                else:
-                    st = _add_status(m, k, rules, wilds)
-                status[k] = st
-            if st == 2 or (st == 1 and not need_pure):
-                out.append(adds[k])
+        entry = entries[i]
+        bits = addable & entry.offered  # the held cards it is offered
+        learnt = entry.learnt
+        if bits & ~learnt[0]:
+            learnt = entry.learnt = _learn(entry, table[i], bits, learnt, rules, wilds)
+        bits &= learnt[2] if entry.pure and keep_pure else learnt[1]
+        if bits:
+            adds = _ADDS[i]
+            while bits:  # ascending
+                low = bits & -bits
+                bits ^= low
+                out.append(adds[low.bit_length() - 1])
     return out
+
+
+def _learn(
+    entry: MeldFacts,
+    m: tuple[Card, ...],
+    kinds: int,
+    learnt: tuple[int, int, int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+) -> tuple[int, int, int]:
+    """``learnt`` with the ``kinds`` (bits) not asked yet asked of table meld ``m``: 0
+    ``k`` may not be added, 1 ``m + k`` is a meld, 2 a pure meld (``_shaped_status``,
+    ``_add_status``)."""
+    at_least3 = rules.melds_at_least3
+    tun = rules.tunnela_melds
+    known, fits, pure_fits = learnt
+    kinds &= ~known
+    known |= kinds
+    while kinds:
+        low = kinds & -kinds
+        kinds ^= low
+        k = low.bit_length() - 1
+        if at_least3:
+            st = _shaped_status(entry.shape, k, k in wilds, tun)
+        else:
+            st = _add_status(m, k, rules, wilds)
+        if st:
+            fits |= low
+            if st == 2:
+                pure_fits |= low
+    return known, fits, pure_fits
 
 
 #: Per suit, per rank: the bits of its 13 kinds, of its 4 kinds.

@@ -32,6 +32,7 @@ from __future__ import annotations
 # rami: compiled with mypyc in the accelerated build
 import itertools
 from collections.abc import Iterator, Sequence
+from itertools import compress
 
 from rami.cards import CARDS, KINDS, Card
 from rami.marriage.melds import MAX_SEQUENCE, MAX_TRIAL, is_pure_meld, seq_span
@@ -1096,11 +1097,21 @@ def _quick_no(
     table: Sequence[Sequence[int]],
 ) -> bool:
     """The two quick nos of ``finishing_discards``, the one that refuses more first
-    (seeded random play: 97 % of the holdings without a finish, against 79 %)."""
+    (seeded random play: 97 % of the holdings without a finish, against 79 %).
+
+    The second is asked of holdings of ``_LONERS_FROM`` cards or more only: in seeded
+    random play it refused 12 of the 1,967 smaller holdings the first let through, and
+    costs more than their searches saved (issue 27); a larger holding's search is the
+    long one (the bench's worst-hand classes hold 22 cards). Either way the answer is
+    the search's: a quick no only spares it."""
     tun = rules.tunnela_melds
-    return _too_few_wilds(hand, wilds, 1, table, tun) or _too_many_loners(
-        hand, wilds, 1, table, tun
-    )
+    if _too_few_wilds(hand, wilds, 1, table, tun):
+        return True
+    return sum(hand) >= _LONERS_FROM and _too_many_loners(hand, wilds, 1, table, tun)
+
+
+#: The least holding ``_quick_no`` asks ``_too_many_loners`` about.
+_LONERS_FROM = 14
 
 
 def _collect(
@@ -1298,6 +1309,7 @@ def _augment(edges: list[int], owner: list[int], s: int, seen: list[bool]) -> bo
 #: Shares are counted in units of 1/360360 of a wild card: 360360 is the least common
 #: multiple of 1 … 13, so a meld's wild cards split among up to 13 natural cards exactly.
 _SHARE_UNIT = 360360
+_KIND_RANGE = range(KINDS)
 #: A card whose meld is its own: two wild cards.
 _ALONE = 2 * _SHARE_UNIT
 
@@ -1425,6 +1437,18 @@ def _too_few_wilds(
     too few of them (``_too_many_loners`` counts cards without any).
     """
     h: list[int] = hand if isinstance(hand, list) else list(hand)
+    if drops == 1:
+        got1 = _one_drop_shares(h, wilds, table, tun)
+        if got1 is not None:
+            return got1
+    return _shares_no(h, wilds, drops, table, tun)
+
+
+def _shares_no(
+    h: list[int], wilds: frozenset[int], drops: int, table: Sequence[Sequence[int]], tun: bool
+) -> bool:
+    """``_too_few_wilds`` by the per-kind share list (any ``drops``, table melds of
+    wild cards only counted)."""
     got = _least_shares(h, wilds, table, tun)
     if got is None:
         return False
@@ -1442,6 +1466,118 @@ def _too_few_wilds(
             return True
         _join_shares(share, joins)
     return _share_total(h, naturals, share, free, drops) > budget
+
+
+#: Per count of a rank's suits held (1, 2): a trial's share of its wild card (M-4).
+_TRIAL_SHARE = (0, 2 * _SHARE_UNIT, _SHARE_UNIT // 2, 0, 0)
+
+
+#: Per (table melds, wild kinds): ``_table_shares``.
+_TABLE_SHARES: GenerationMemo[
+    tuple[tuple[tuple[int, ...], ...], int],
+    tuple[int, tuple[tuple[int, int, tuple[int, ...], int], ...]],
+] = GenerationMemo(20_000, name="indian.table_shares", shared=True)
+
+
+def _table_shares(
+    table: Sequence[Sequence[int]], wild: Sequence[bool], wmask: int
+) -> tuple[int, tuple[tuple[int, int, tuple[int, ...], int], ...]]:
+    """What ``_one_drop_shares`` reads of the table melds together (``_share_facts`` of
+    each): the kinds a trial takes for nothing (bits), and the (suit, ranks held, spans,
+    size) of each meld whose natural cards share a suit; (-1, ()) when a meld holds no
+    natural card."""
+    zero = 0
+    sequences = []
+    for g in table:
+        key = (tuple(g), wmask)
+        facts = _SHARE_FACTS.table.get(key)
+        if facts is None:
+            facts = _SHARE_FACTS.remember(key, _share_facts(g, wild))
+        no_natural, takes, suit, occupied, spans = facts
+        if no_natural:
+            return -1, ()
+        for k in takes:
+            zero |= 1 << k
+        if suit >= 0:
+            sequences.append((suit, occupied, spans, len(g)))
+    return zero, tuple(sequences)
+
+
+def _one_drop_shares(
+    h: list[int], wilds: frozenset[int], table: Sequence[Sequence[int]], tun: bool
+) -> bool | None:
+    """``_too_few_wilds`` with one card dropped, in one pass and without the per-kind
+    share list (the finish check's quick no, asked once a turn: issue 27); ``None``
+    when a table meld holds no natural card (the general path counts those)."""
+    wild, wmask = _wild_row(wilds)
+    wild_count = 0
+    suit_ranks = [0, 0, 0, 0]
+    rank_suits = [0] * 13
+    naturals: list[int] = []
+    for k in compress(_KIND_RANGE, h):
+        if k >= 52 or wild[k]:
+            wild_count += h[k]
+        else:
+            naturals.append(k)
+            suit_ranks[k // 13] |= 1 << (k % 13)
+            rank_suits[k % 13] += 1
+    if not naturals:
+        return False
+    tkey = (tuple([tuple(g) for g in table]), wmask)
+    tab = _TABLE_SHARES.table.get(tkey)
+    if tab is None:
+        tab = _TABLE_SHARES.remember(tkey, _table_shares(table, wild, wmask))
+    if tab[0] < 0:
+        return None  # a table meld of wild cards only
+    zero, sequences = tab  # kinds a table trial takes for nothing (bits); its sequences
+    joined = 0  # kinds a table sequence could take (bits): free in the first pass
+    joins: list[tuple[int, int, tuple[int, ...], int]] = []
+    for suit, occupied, spans, size in sequences:
+        ranks = suit_ranks[suit] & ~occupied
+        if ranks:
+            joins.append((suit, ranks, spans, size))
+            joined |= ranks << (13 * suit)
+    suit_rows = _SUIT_SHARES.table
+    rows: list[tuple[int, ...]] = []
+    for ranks in suit_ranks:
+        row = suit_rows.get(ranks)
+        if row is None:
+            row = _SUIT_SHARES.remember(ranks, _suit_shares_of(ranks))
+        rows.append(row)
+    budget = wild_count * _SHARE_UNIT
+    total = most = 0
+    shares: list[int] = []
+    for k in naturals:
+        n = h[k]
+        if (zero >> k) & 1 or (tun and n >= 3):
+            got = 0
+        else:
+            r = k % 13
+            got = rows[k // 13][r]
+            trial = _TRIAL_SHARE[rank_suits[r]]
+            if trial < got:
+                got = trial
+        shares.append(got)
+        if (joined >> k) & 1:
+            continue  # the first pass: free through a table sequence
+        total += n * got
+        if got > most:
+            most = got
+    if total - most > budget:
+        return True
+    if not joins:
+        return False
+    share = [_ALONE] * 52
+    for k, got in zip(naturals, shares, strict=True):
+        share[k] = got
+    _join_shares(share, joins)
+    total = most = 0
+    for k in naturals:
+        got = share[k]
+        total += h[k] * got
+        if got > most:
+            most = got
+    return total - most > budget
 
 
 def _least_shares(
