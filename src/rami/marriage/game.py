@@ -37,7 +37,7 @@ from rami.marriage.melds import wild_kinds
 from rami.marriage.outcome import settle
 from rami.marriage.phases import Phase, Verb
 from rami.marriage.rules import MarriageRules, rules_from
-from rami.marriage.solver import Finish, dublees_to_finish
+from rami.marriage.solver import Finish, dublee_count, dublees_to_finish
 from rami.marriage.verbs import BY_KIND, BY_PHASE, SEEN_PLAY
 from rami.marriage.view import build_view
 
@@ -87,6 +87,7 @@ class MarriageState(Deal):
         "_must_finish",
         "_n",
         "_no_finish_turn",
+        "_pair_ub",
         "_passes",
         "_path",
         "_pile",
@@ -125,6 +126,7 @@ class MarriageState(Deal):
     _dublee_show: int  # dublees shown to see (M-6), 0 if no dublee path at the table (M-9)
     _seen: list[bool]
     _show_ub: list[int]  # an upper bound of each seat's disjoint show melds (``_card_in``)
+    _pair_ub: list[int]  # an upper bound of each seat's dublees in hand (``_card_in``)
     _path: list[str | None]
     _stock: list[int]  # top last
     _pile: list[int]
@@ -161,6 +163,7 @@ class MarriageState(Deal):
         other._dublee_show = self._dublee_show
         other._seen = self._seen[:]
         other._show_ub = self._show_ub[:]
+        other._pair_ub = self._pair_ub[:]
         other._path = self._path[:]
         other._stock = self._stock[:]
         other._pile = self._pile[:]
@@ -222,6 +225,7 @@ class MarriageState(Deal):
         self._dublee_show = dublees_to_finish(rules) - 1 if rules.dublees_allowed(players) else 0
         self._seen = [False] * players
         self._show_ub = [SHOW_MELDS] * players
+        self._pair_ub = [dublee_count(h) for h in self._hands]
         self._path = [None] * players
         self._stock = list(reversed(stock))  # top of the stock is the end of the list
         self._pile = list(pile)
@@ -497,12 +501,18 @@ class MarriageState(Deal):
         ``show_ub[s]`` bounds from above the disjoint show melds (M-6) in the hand of
         ``s`` (capped at three): a new card raises it only if it is part of a show meld,
         and losing cards never raises it, so most turns skip the search for show
-        options. It is a pure cache: whatever its value, the legal moves are the same.
+        options. ``pair_ub[s]`` likewise bounds the dublees in the hand (M-9): a card
+        makes one more only when its count turns even (the dublee listing tightens it).
+        They are pure caches: whatever their values, the legal moves are the same.
+        Cards come into a hand only here (and by ``takeback``, to a seen seat's hand).
         """
-        self._hands[s][c] += 1
+        hand = self._hands[s]
+        hand[c] += 1
         self._sizes[s] += 1
+        if not hand[c] & 1:
+            self._pair_ub[s] += 1
         ub = self._show_ub[s]
-        if ub < SHOW_MELDS and joins_show_meld(self._hands[s], c, self.rules):
+        if ub < SHOW_MELDS and joins_show_meld(hand, c, self.rules):
             self._show_ub[s] = ub + 1
 
     def _pick_tiplu(self) -> None:
@@ -753,6 +763,7 @@ class MarriageState(Deal):
                         left[c] -= 1
                     else:
                         self._laid.append(c)
+        self._pair_ub = [dublee_count(h) for h in self._hands]
         self._no_finish_turn = -1
         return self
 

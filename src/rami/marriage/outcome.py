@@ -28,7 +28,9 @@ def settle(state: MarriageState) -> DealResult[MarriageDetails]:
     rules = state.rules
     n = state.num_players
     tiplu = state.tiplu
-    anyone_seen = any(state.seen) and tiplu is not None
+    seen, path, exposed, hands = state.seen, state.path, state.exposed, state.hands
+    finisher, finish = state.finisher, state.finish
+    anyone_seen = any(seen) and tiplu is not None
     points: list[int] = []
     items: list[list[str]] = []
     cards_of = [state.final_cards(s) for s in range(n)]
@@ -37,34 +39,32 @@ def settle(state: MarriageState) -> DealResult[MarriageDetails]:
             points.append(0)
             items.append([])
             continue
-        bonus = state.seen[s] and state.path[s] == MELDS_PATH and bool(state.exposed[s])
-        pts, its = maal(cards_of[s], tiplu, rules, tuple(state.exposed[s]), bonus)
-        if not state.seen[s] and not rules.unseen_maal_counts:
+        bonus = seen[s] and path[s] == MELDS_PATH and bool(exposed[s])
+        pts, its = maal(cards_of[s], tiplu, rules, tuple(exposed[s]), bonus)
+        if not seen[s] and not rules.unseen_maal_counts:
             pts, its = 0, []  # M-12 option: an unseen player's maal counts nothing
         points.append(pts)
         items.append(list(its))
     players: list[MarriagePlayerResult] = []
     if rules.scoring == "indian":
         in_hand = [
-            0
-            if s == state.finisher
-            else card_points([c for c in range(52) for _ in range(state.hands[s][c])])
+            0 if s == finisher else card_points([c for c in range(52) for _ in range(hands[s][c])])
             for s in range(n)
         ]
-        nets = settle_indian(points, state.seen, in_hand, state.finisher, rules)
-        points, items = capped_values(points, state.seen, items, rules)  # M-15, as shown
+        nets = settle_indian(points, seen, in_hand, finisher, rules)
+        points, items = capped_values(points, seen, items, rules)  # M-15, as shown
     else:
         in_hand = []
-        dublee_finish = state.finish is not None and state.finish.kind == DUBLEES_PATH
-        nets = settle_nepali(points, state.seen, state.finisher, dublee_finish, rules)
+        dublee_finish = finish is not None and finish.kind == DUBLEES_PATH
+        nets = settle_nepali(points, seen, finisher, dublee_finish, rules)
     for s in range(n):
         entry: MarriagePlayerResult = {
             "seat": s,
-            "seen": state.seen[s],
-            "path": state.path[s],
+            "seen": seen[s],
+            "path": path[s],
             "maal": points[s],
             "maal_items": items[s],
-            "hand": [str(CARDS[c]) for c in range(52) for _ in range(state.hands[s][c])],
+            "hand": [str(CARDS[c]) for c in range(52) for _ in range(hands[s][c])],
             "cards": [str(CARDS[c]) for c in sorted(cards_of[s])],
             "net": nets[s],
         }
@@ -74,22 +74,22 @@ def settle(state: MarriageState) -> DealResult[MarriageDetails]:
             entry["table_melds"] = [[str(c) for c in m] for m in state.melds[s]]
         else:
             entry["shown_melds"] = [[str(c) for c in m] for m in state.melds[s]]
-            entry["exposed_tunnelas"] = [str(c) for c in state.exposed[s]]
+            entry["exposed_tunnelas"] = [str(c) for c in exposed[s]]
             entry["dublees"] = [str(c) for c in state.dublees[s]]
         players.append(entry)
     finish_doc: FinishJson | None = None
-    if state.finish is not None:
+    if finish is not None:
         finish_doc = {
-            "kind": state.finish.kind,
-            "groups": [[str(c) for c in g] for g in state.finish.groups],
-            "discard": str(state.finish.discard),
+            "kind": finish.kind,
+            "groups": [[str(c) for c in g] for g in finish.groups],
+            "discard": str(finish.discard),
         }
     details: MarriageDetails = {
         "tiplu": None if tiplu is None or not state.tiplu_picked else str(tiplu),
-        "finisher": state.finisher,
+        "finisher": finisher,
         "finish": finish_doc,
         "reason": state.end_reason,
         "turns": state.turn,
         "players": players,
     }
-    return DealResult(tuple(nets), state.finisher, details)
+    return DealResult(tuple(nets), finisher, details)

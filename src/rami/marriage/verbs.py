@@ -235,16 +235,20 @@ class _Show(_Rule):
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
         """The show steps of an unseen seat that keep the show completable (M-6, from
-        ``meld_options.show_steps``); never tiplu-dependent. ``show_ub`` bounds the
-        seat's disjoint show melds from above (``MarriageState._card_in``)."""
+        ``meld_options.show_steps``), or ``see`` (its listing: where a show would be);
+        never tiplu-dependent. ``show_ub`` bounds the seat's disjoint show melds from
+        above (``MarriageState._card_in``)."""
         s = deal._to_move
         if deal._seen[s] or deal._path[s] == DUBLEES_PATH:
             return
         if deal._tiplu is None and not deal._stock:
             return  # nothing could become the tiplu (``tiplu_problem``)
         need = SHOW_MELDS - len(deal._melds[s]) - len(deal._exposed[s])
-        if need <= 0 or deal._show_ub[s] < need:
-            return  # ``see`` (its own listing), or too few show melds
+        if need <= 0:  # three tunnelas exposed at the deal: ``see`` instead (M-3)
+            SEE_VERB.options(deal, legal)
+            return
+        if deal._show_ub[s] < need:
+            return  # too few show melds
         steps = show_steps(deal._hands[s], deal.rules, need, deal._sizes[s], deal._taken)
         if steps is None:
             deal._show_ub[s] = need - 1  # fewer than ``need`` disjoint show melds
@@ -333,9 +337,12 @@ class _Dublee(_Rule):
             return
         if deal._tiplu is None and not deal._stock:
             return  # nothing could become the tiplu (``tiplu_problem``)
-        hand = deal._hands[s]
         need = shown - len(deal._dublees[s])
-        if dublee_count(hand) < need:
+        if deal._pair_ub[s] < need:
+            return  # too few dublees in hand (an upper bound: ``MarriageState._card_in``)
+        hand = deal._hands[s]
+        have = deal._pair_ub[s] = dublee_count(hand)
+        if have < need:
             return
         # showing the dublee of k leaves enough dublees (k is held twice or more): only
         # the cards left to discard decide (``spare`` of the hand without those two)
@@ -419,6 +426,7 @@ class _See(_Rule):
     rules: tuple[str, ...] = ("M-3", "M-6", "M-7")
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
+        """``see`` when the rule allows it (asked by ``show``'s listing)."""
         s = deal._to_move
         if (
             len(deal._exposed[s]) >= SHOW_MELDS
@@ -466,8 +474,7 @@ class _Meld(_Rule):
         accepts any valid meld."""
         s = deal._to_move
         if deal._seen[s] and deal.rules.table_melding and not deal._must_finish:
-            for a in table_steps(deal, s):
-                legal[a] = None
+            legal.update(dict.fromkeys(table_steps(deal, s)))
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-10 (M-4): a seen Indian player lays any valid meld, keeping a card to discard."""
@@ -724,7 +731,7 @@ SEEN_PLAY = "play seen"
 BY_PHASE: dict[str, tuple[Verb[MarriageState], ...]] = {
     EXPOSE_PHASE: (EXPOSE_VERB, PASS_VERB),
     DRAW_PHASE: (DRAW_VERB, TAKE_VERB),
-    PLAY_PHASE: (SHOW_VERB, SEE_VERB, DUBLEE_VERB, DISCARD_VERB),
+    PLAY_PHASE: (SHOW_VERB, DUBLEE_VERB, DISCARD_VERB),  # ``show`` asks ``see``
     SEEN_PLAY: (FINISH_VERB, MELD_VERB, TAKEBACK_VERB, DISCARD_VERB),
     Phase.OVER: (),
 }
