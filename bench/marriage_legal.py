@@ -5,11 +5,14 @@ For each preset (``nepali``, ``indian``; four players) it prints µs of CPU per 
 over ``steps`` steps of uniformly random legal play. Untimed passes then print digests
 over fixed seeds: of every legal list and applied action and each deal's result (the
 finisher's arrangement included), of the PettingZoo env's legal ids, and of the greedy
-bot's moves in deals it plays against itself. Two trees with the same digests list the
+bot's moves in deals it plays against itself; with ``--state N``, of every seat's view
+(and the spectator's), RL observation (``encode_state`` and ``encode`` of the view), each
+deal's JSON round trip and result at every step of seeded deals, two and four players
+(nepali and indian), and the env's observations. Two trees with the same digests list the
 same legal actions in the same order and their bots play the same moves (the figures
 differ, the digests must not).
 
-Run: ``PYTHONPATH=src python bench/marriage_legal.py [steps] [digest steps]``. The
+Run: ``PYTHONPATH=src python bench/marriage_legal.py [steps] [digest steps] [--state N]``. The
 machine may be shared: compare figures of one run (``scripts/bench_side_by_side.py``).
 """
 
@@ -17,11 +20,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import random
 import time
 
 from rami.bots import make_bot
 from rami.marriage.game import MarriageState, new_deal
+from rami.marriage.observation import encoder
 
 PRESETS = ("nepali", "indian")
 PLAYERS = 4
@@ -66,8 +71,39 @@ def legal_digest(preset: str, steps: int, seed: int) -> str:
     return h.hexdigest()[:16]
 
 
-def env_digest(preset: str, steps: int, seed: int) -> str:
-    """The PettingZoo env's legal ids and rewards, random legal ids picked."""
+def state_digest(preset: str, players: int, steps: int, seed: int) -> str:
+    """Every seat's view and RL observation, results and JSON round trips of random play."""
+    rng = random.Random(seed)
+    rules = {"preset": preset, "max_turns": 80}
+    enc_state = encoder(players, rules)
+    enc_view = encoder(players, rules)
+    h = hashlib.sha256()
+    done = 0
+    while done < steps:
+        state = new_deal(rules, players, rng.randrange(2**31), rng.randrange(players))
+        while done < steps:
+            for seat in (None, *range(players)):
+                h.update(json.dumps(state.view(seat), sort_keys=True, default=str).encode())
+            for seat in range(players):
+                h.update(enc_state.encode_state(state, seat).tobytes())
+                h.update(enc_view.encode(state.view(seat)).tobytes())
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+            done += 1
+        doc = state.to_json()
+        h.update(json.dumps(doc, sort_keys=True).encode())
+        again = MarriageState.from_json(doc)
+        h.update(json.dumps(again.to_json(), sort_keys=True).encode())
+        h.update(json.dumps(again.view(None), sort_keys=True, default=str).encode())
+        h.update(_result(state).encode())
+    return h.hexdigest()[:16]
+
+
+def env_digest(preset: str, steps: int, seed: int, observations: bool = False) -> str:
+    """The PettingZoo env's legal ids and rewards (and observations), random legal ids
+    picked."""
     from rami.rl import marriage_v0
 
     env = marriage_v0.env(preset=preset, players=PLAYERS, max_turns=200)
@@ -78,7 +114,9 @@ def env_digest(preset: str, steps: int, seed: int) -> str:
     for _ in range(steps):
         if not env.agents:
             env.reset(seed=rng.randrange(2**31))
-        _obs, reward, term, trunc, _info = env.last()
+        obs, reward, term, trunc, _info = env.last()
+        if observations:
+            h.update(obs["observation"].tobytes())
         if term or trunc:
             h.update(f"end {reward}".encode())
             env.step(None)
@@ -107,6 +145,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("steps", nargs="?", type=int, default=20_000, help="timed, per preset")
     parser.add_argument("digest_steps", nargs="?", type=int, default=20_000)
+    parser.add_argument("--state", type=int, default=0, help="view/observation digest steps")
     args = parser.parse_args()
     print("CPU µs a step (legal actions + apply), random play, 4 players:")
     for preset in PRESETS:
@@ -116,6 +155,13 @@ def main() -> None:
         print(f"  {preset:7s} legal lists {legal_digest(preset, args.digest_steps, 11)}")
         print(f"  {preset:7s} env ids     {env_digest(preset, args.digest_steps, 12)}")
         print(f"  {preset:7s} greedy bots {bot_digest(preset, max(2, args.digest_steps // 4000))}")
+    if args.state:
+        print("views, observations, JSON round trips, results (must be equal between trees):")
+        for preset in PRESETS:
+            for players, seed in ((2, 21), (4, 22)):
+                code = state_digest(preset, players, args.state, seed)
+                print(f"  {preset:7s} {players}p states  {code}")
+            print(f"  {preset:7s} env obs    {env_digest(preset, args.state, 23, True)}")
 
 
 if __name__ == "__main__":

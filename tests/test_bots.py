@@ -131,7 +131,7 @@ def hide_marriage(state: MarriageState, seat: int, rng: random.Random) -> Marria
     redealt among themselves (M-7)."""
     other = state.clone()
     pool = list(other.stock)
-    others = [s for s in range(state.n) if s != seat]
+    others = [s for s in range(state.num_players) if s != seat]
     for s in others:
         pool += [c for c in range(52) for _ in range(other.hands[s][c])]
     swap_tiplu = other.tiplu is not None and not other.seen[seat]
@@ -140,16 +140,16 @@ def hide_marriage(state: MarriageState, seat: int, rng: random.Random) -> Marria
         pool.append(int(other.tiplu))
     rng.shuffle(pool)
     if swap_tiplu:
-        other.tiplu = CARDS[pool.pop()]
+        other._tiplu = CARDS[pool.pop()]
         if other.tiplu_picked:
-            other.wilds = wild_kinds(other.tiplu)
+            other._wilds = wild_kinds(other.tiplu)
     for s in others:
         hand = [0] * 53
         for c in pool[: other.sizes[s]]:
             hand[c] += 1
         del pool[: other.sizes[s]]
         other.hands[s] = hand
-    other.stock = pool
+    other._stock = pool
     other._legal = None
     return other
 

@@ -389,15 +389,15 @@ def test_M7_unseen_view_never_names_the_tiplu() -> None:
     assert "tiplu" not in view and "wild_cards" not in view
     # the same position with another tiplu looks identical to the unseen seat
     other = state.clone()
-    other.tiplu = CARDS[parse_cards("4♥")[0]]
+    other._tiplu = CARDS[parse_cards("4♥")[0]]
     assert json.dumps(other.view(1)) == json.dumps(view)
 
 
 def test_M7_first_show_needs_a_stock_card() -> None:
     state = table(NEPALI, {0: SHOWS}, players=2)
     state.apply("draw")
-    state.pile = state.stock + state.pile  # decision test: empty the stock by hand
-    state.stock = []
+    state._pile = state.stock + state.pile  # decision test: empty the stock by hand
+    state._stock = []
     state._legal = None
     assert not any(t.startswith("show") for t in texts(state))
     must_fail(state, "show 3♠ 4♠ 5♠", "stock is empty")
@@ -554,8 +554,8 @@ def test_M10_nepali_has_no_table_melding() -> None:
 def _drain_stock(state: MarriageState, keep: int) -> None:
     """Move all but ``keep`` stock cards under the discard pile (keeps every card)."""
     moved = state.stock[: len(state.stock) - keep]
-    state.stock = state.stock[len(state.stock) - keep :]
-    state.pile = moved + state.pile
+    state._stock = state.stock[len(state.stock) - keep :]
+    state._pile = moved + state.pile
     state._legal = None
 
 
@@ -576,7 +576,7 @@ def test_M11_nothing_to_recycle_ends_deal() -> None:
     # stock card becomes the tiplu; after the discard there is nothing to recycle.
     state = table(NEPALI, {0: SHOWS}, discard="Q♦")
     extra = state.stock[:-1]  # park the rest of the stock with seat 1 (test set-up only)
-    state.stock = state.stock[-1:]
+    state._stock = state.stock[-1:]
     for c in extra:
         state.hands[1][c] += 1
     state.sizes[1] += len(extra)

@@ -79,7 +79,7 @@ def _show_options(state: MarriageState, s: int) -> list[Action]:
                     if left and not _packs(rest, threes, left, 0):
                         continue
                     out.append(Action(act.SHOW, tuple(sorted(meld))))
-    if path != MELDS_PATH and not state.exposed[s] and rules.dublees_allowed(state.n):
+    if path != MELDS_PATH and not state.exposed[s] and rules.dublees_allowed(state.num_players):
         need = state.show_dublees - len(state.dublees[s])
         if dublee_count(hand) >= need:
             left = need - 1

@@ -39,7 +39,7 @@ def choose(rng: random.Random, legal: list[Action], eager: float) -> Action:
 def perturbed(state: MarriageState, seat: int | None, rng: random.Random) -> MarriageState:
     """The same public position with the cards ``seat`` cannot see dealt differently."""
     other = state.clone()
-    n = state.n
+    n = state.num_players
     hidden_seats = [t for t in range(n) if t != seat]
     pool = [c for t in hidden_seats for c in range(52) for _ in range(state.hands[t][c])]
     pool += state.stock
@@ -53,18 +53,18 @@ def perturbed(state: MarriageState, seat: int | None, rng: random.Random) -> Mar
         size = state.sizes[t]
         other.hands[t] = counts(pool[pos : pos + size])
         pos += size
-    other.stock = pool[pos : pos + len(state.stock)]
+    other._stock = pool[pos : pos + len(state.stock)]
     pos += len(state.stock)
     if swap_tiplu:
-        other.tiplu = CARDS[pool[pos]]
-        other.wilds = wild_kinds(other.tiplu)
+        other._tiplu = CARDS[pool[pos]]
+        other._wilds = wild_kinds(other.tiplu)
     other._legal = None
     return other
 
 
 def check_views(state: MarriageState, rng: random.Random, every: bool = False) -> None:
     """The views of ``seat`` (each one, or one at random and the spectator's)."""
-    seats = [None, *range(state.n)] if every else [None, rng.randrange(state.n)]
+    seats = [None, *range(state.num_players)] if every else [None, rng.randrange(state.num_players)]
     for seat in seats:
         view = state.view(seat)
         text = json.dumps(view, sort_keys=True)
@@ -111,10 +111,10 @@ def check_illegal(state: MarriageState, rng: random.Random) -> None:
         assert signature(state) == before and json.dumps(state.to_json()) == doc
     # out of turn
     mover = state.to_move
-    if mover is not None and state.n > 1:
+    if mover is not None and state.num_players > 1:
         legal = state.legal_actions()
         with pytest.raises(IllegalAction, match="turn"):
-            state.apply(rng.choice(legal), seat=(mover + 1) % state.n)
+            state.apply(rng.choice(legal), seat=(mover + 1) % state.num_players)
         assert signature(state) == before
     # a card not in hand
     if mover is not None and state.phase == "play":

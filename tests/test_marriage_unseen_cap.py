@@ -32,9 +32,9 @@ def _ended(cap: int | None = None) -> MarriageState:
         rules["unseen_value_cap"] = cap
     state = table(rules, {1: "7♥ 8♥ 9♥ 8♥"}, players=3, tiplu="8♥")
     state.seen[0] = True  # the rest of the deal does not matter to the settlement
-    state.tiplu_picked = True
-    state.result = state._settle()
-    state.phase = OVER
+    state._tiplu_picked = True
+    state._result = state._settle()
+    state._phase = OVER
     return state
 
 

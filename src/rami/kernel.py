@@ -311,7 +311,7 @@ class Deal:
         A listed move (``legal_actions``) is played at once; any other is judged by its
         verb first. Returns the canonical action applied (the text the log keeps).
         """
-        act = as_action(action)
+        act = action if isinstance(action, Action) else Action.parse(action)  # as_action
         if self._phase == self.OVER:
             raise IllegalAction("the deal is over", key="deal_over")
         if seat is not None and seat != self._to_move:
@@ -325,7 +325,8 @@ class Deal:
         return act
 
     def check(self, action: Action | str, seat: int | None = None) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal (changes nothing)."""
+        """Why ``action`` is illegal now, or None if it is legal (changes nothing): a
+        ``Reason``, with the rule id and key the judgement gave."""
         try:
             act = as_action(action)
             if self._phase == self.OVER:
@@ -334,7 +335,7 @@ class Deal:
                 return str(NotYourTurn(self._to_move))
             self._judge(act)
         except IllegalAction as exc:
-            return str(exc)
+            return Reason(str(exc), exc.rule, exc.key)
         return None
 
     def _judge(self: D, act: Action) -> Ruling:

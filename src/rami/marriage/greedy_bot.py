@@ -142,7 +142,7 @@ def observe_state(state: MarriageState, seat: int) -> Observation:
     return Observation(
         rules=state.rules,
         seat=seat,
-        players=state.n,
+        players=state.num_players,
         phase=state.phase,
         hand=state.hands[seat][:],
         seen=seen,
@@ -661,7 +661,7 @@ def _distance(state: MarriageState, s: int) -> float:
     obs = Observation(
         rules=state.rules,
         seat=s,
-        players=state.n,
+        players=state.num_players,
         phase=state.phase,
         hand=state.hands[s],
         seen=seen,
@@ -690,7 +690,7 @@ def leaf_value(state: MarriageState, seat: int, scale: float = 1.0) -> float:
     if state.result is not None:
         return float(state.result.scores[seat])
     rules = state.rules
-    n = state.n
+    n = state.num_players
     tiplu = state.tiplu if state.tiplu_picked else None
     points = [0] * n
     if tiplu is not None and any(state.seen):
