@@ -4,8 +4,9 @@ allowed below, by place and expression, until their owners give them a public na
 Remove an entry when its read goes; a new read fails here with where it is.
 
 A game's verbs (``<game>/verbs.py``, issue 22's rule objects: ``play(deal, action)``
-changes the deal) are the deal's own code in a module of their own: their reads of the
-deal's fields (the game's ``game.py``, ``rami.kernel``) are not counted.
+changes the deal) and the conditions they share (``<game>/conditions.py``) are the deal's
+own code in modules of their own: their reads of the deal's fields (the game's
+``game.py``, ``rami.kernel``) are not counted.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ ALLOWED = frozenset(
 
 def _verb_reads_its_deal(read: PrivateRead) -> bool:
     parts = read.path.split("/")
-    if len(parts) != 2 or parts[1] != "verbs.py":
+    if len(parts) != 2 or parts[1] not in ("verbs.py", "conditions.py"):
         return False
     deal = {f"rami.{parts[0]}.game", "rami.kernel"}
     return bool(deal & set(read.owners))
