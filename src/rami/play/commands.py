@@ -19,7 +19,8 @@ from rami.bots.base import legal_actions
 from rami.cards import JOKER, Card, CardError, parse_card
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
-from rami.play.hooks import hooks_of
+from rami.games import get_game
+from rami.play.hooks import TerminalHooks, hooks_of
 from rami.views import GameView
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "act",
     "choose",
     "describe_refusal",
+    "game_words",
     "lay",
     "legal_actions",
     "meld_groups",
@@ -80,7 +82,7 @@ ALIASES: dict[str, str] = {
 }
 
 MAX_OPTIONS = 12  # a numbered list longer than this would not fit the screen
-_GLUED_VERBS = ("x", "discard", "f", "finish")  # 'x7c' is 'x 7c' (games add their own)
+_GLUED_VERBS = ("x", "discard", "f", "finish")  # 'x7c' is 'x 7c' (games' verbs add theirs)
 _GROUPS = re.compile(r"[;|]")
 
 
@@ -171,9 +173,10 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     words = line.replace(",", " ").split()
     head = words[0].lower()
     hooks = hooks_of(view)
-    aliases = {**ALIASES, **hooks.aliases}
+    words_of_game, glue = game_words(view, hooks)
+    aliases = {**ALIASES, **words_of_game}
     if head not in aliases:
-        glued = _glued(hooks.glued).match(words[0])
+        glued = _glued(glue).match(words[0])
         if glued and _is_card(glued.group(2)):  # 'x7c' is 'x 7c'; 'foo' is a typo
             head = glued.group(1).lower()
             words = [head, glued.group(2), *words[1:]]
@@ -213,6 +216,27 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     if verb == "add":
         return _add(rest, view, legal)
     return _swap(rest, view, legal)
+
+
+def game_words(view: GameView, hooks: TerminalHooks) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The words typed for the game's own commands (word -> verb) and those a card may be
+    glued to ('e6h'), read from its verbs' metadata (``Game.verbs``: name, aliases,
+    shorthand): a verb with a command of the game's own (``TerminalHooks.commands``) is
+    typed by its words the common ones (``ALIASES``) leave free, and one whose shorthand
+    is a single letter takes its card glued on, as 'x7c' does."""
+    game = view.get("game")
+    spec = get_game(game) if game is not None else None
+    verbs = spec.verbs() if spec is not None and spec.verbs is not None else ()
+    words: dict[str, str] = {}
+    glued: list[str] = []
+    for verb in verbs:
+        if verb.name not in hooks.commands:
+            continue
+        own = [w for w in (verb.name, *verb.aliases, verb.shorthand) if w and w not in ALIASES]
+        words.update(dict.fromkeys(own, verb.name))
+        if len(verb.shorthand) == 1:
+            glued += own
+    return words, tuple(glued)
 
 
 def _game_verb(line: str, view: GameView) -> Command | None:

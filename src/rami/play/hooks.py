@@ -84,11 +84,8 @@ class TerminalHooks:
     lays_on_table: Callable[[View], bool] = _always
     refusals: Mapping[str, str] = field(default_factory=dict)
     # The game's own commands (canonical verb -> its reader; one may replace a common
-    # command, as 'lay'), the words typed for them (word -> verb) and the verbs a card
-    # may be typed against ('e6h').
+    # command, as 'lay'); the words typed for them are its verbs' own (``Game.verbs``).
     commands: Mapping[str, CommandFn] = field(default_factory=dict)
-    aliases: Mapping[str, str] = field(default_factory=dict)
-    glued: tuple[str, ...] = ()
     # The moves line: the game's verbs as (after which common word: "" first, the verbs,
     # the word shown), e.g. ("finish", {"show"}, "show"); the note when the only move
     # was to pass and the terminal played it.
