@@ -3,7 +3,8 @@
 The terminal draws a generic table (title, stock, seats, discards, hand, moves) from
 the human seat's view; a game adds its own parts through these hooks: what a seat line
 and the status line say, the melds shown beside the hand, the end-of-deal panel, the
-ledger, the hints and the words of its command language. Every hook reads views and
+ledger, the hints and what its own commands make of the words typed after them (the
+words themselves are its verbs' metadata, ``Game.verbs``). Every hook reads views and
 the public standing only, never a state.
 """
 
