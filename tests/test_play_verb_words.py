@@ -3,14 +3,19 @@ name, aliases, shorthand), so no terminal hook holds a game's verb words (issue 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from toy_game import GAME as TOY
+from toy_game.game import VERBS
 
 from rami.cards import parse_card
 from rami.engine import Action
 from rami.errors import InputError
-from rami.games import get_game
+from rami.games import get_game, register, unregister
 from rami.play.commands import parse_command
 from rami.play.hooks import TerminalHooks
+from rami.play.panels import help_lines
 from rami.views import GameView
 
 # every preset, so that the verbs of each rule set (Indian Marriage's table melds, M-10)
@@ -61,3 +66,26 @@ def test_tunisian_has_no_marriage_words() -> None:
     view = _view("tunisian", get_game("tunisian").presets[0])
     with pytest.raises(InputError, match="unknown command 'dub'"):
         parse_command("dub 7c", view)
+
+
+def test_a_plugin_verb_is_typed_by_its_shorthand_and_helped_by_its_metadata() -> None:
+    """A game that writes no terminal hooks (the toy) gets its verbs' words and help
+    lines from the verbs themselves: 'k 7c' and 'k7c' knock, 'help' says what knock is."""
+    toy = register(replace(TOY, verbs=lambda: VERBS))  # a plug-in that gives its verbs
+    try:
+        match = toy.new_match(toy.presets[0], None, 3)
+        state = match.current
+        while state.to_move != 0 or not any(a.kind == "knock" for a in state.legal_actions()):
+            assert not state.is_over
+            state.apply(state.legal_actions()[0])
+        view = state.view(0)
+        knock = next(a for a in state.legal_actions() if a.kind == "knock")
+        card = str(knock.cards[0])
+        assert parse_command(f"k {card}", view).actions == (knock,)
+        assert parse_command(f"k{card}", view).actions == (knock,)
+        assert parse_command(f"knock {card}", view).actions == (knock,)
+        lines = help_lines("toy", view)
+        assert "k / knock         discard a card, the rest of the hand all melds: out" in lines
+        assert not any(line.startswith("draw ") for line in lines[2:])  # a common word
+    finally:
+        unregister(toy.name)

@@ -73,9 +73,10 @@ class TerminalHooks:
     )
     ledger: Callable[[Standing, list[str], int], Ledger] | None = None
     standing_text: Callable[[Standing, int], str] = _no_text
-    # Pages: ``table`` (every meld in sight) and ``help`` (the game's commands).
+    # Pages: ``table`` (every meld in sight) and ``help`` (the game's commands; None:
+    # the help line of each of its verbs the common commands leave out, ``Game.verbs``).
     table_lines: Callable[[View, Sequence[str]], list[str]] = _no_lines
-    help_lines: Callable[[View], list[str]] = _no_lines
+    help_lines: Callable[[View], list[str]] | None = None
     # ``?``: advice from the solvers on the seat's own cards (never raises).
     hint_lines: Callable[[View], list[str]] = _no_lines
     # The command language: 'open' (lay/show everything the solver finds, step by
