@@ -35,6 +35,7 @@ RECORDS: dict[str, type | tuple[type, ...]] = {
     "openspiel": OpenSpielHooks,
     "option_help": dict,
     "option_choices": dict,
+    "verbs": tuple,  # the game's ``rami.kernel.Verb`` objects (``rami.games.VerbWords``)
 }
 
 

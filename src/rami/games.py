@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -36,6 +36,7 @@ __all__ = [
     "LazyValue",
     "Match",
     "RecordedMatch",
+    "VerbWords",
     "action_from_id",
     "action_space_of",
     "all_games",
@@ -70,6 +71,21 @@ class Match(Protocol):
     def view(self, seat: int | None) -> GameView: ...
 
     def to_json(self) -> dict[str, object]: ...
+
+
+class VerbWords(Protocol):
+    """What a front end reads of a game's verb (``rami.kernel.Verb``'s metadata): its
+    name (``Action.kind``), the other words typed for it, its one help line and the
+    terminal's short form."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+    @property
+    def help(self) -> str: ...
+    @property
+    def shorthand(self) -> str: ...
 
 
 _UNSET: Any = object()
@@ -201,6 +217,9 @@ class Game:
     # each game types its own results (TypedDicts: JSON as they are).
     ledger: Callable[[Mapping[str, object]], Mapping[str, object]] | None = None
     score_deal: Callable[[object], Mapping[str, object]] | None = None
+    # The game's verbs with their words (``VerbWords``), which front ends read rather
+    # than hold: the terminal's command words, aliases and shorthand.
+    verbs: Callable[[], Sequence[VerbWords]] | None = None
     # Front ends: the CLI's per-game sub-commands, the terminal's and the web's hooks.
     cli: Callable[[], CliCommands] | None = None
     terminal: Callable[[], TerminalHooks] | None = None

@@ -20,7 +20,7 @@ from rami.kernel import Deal, Ruling, Verb, next_seats
 
 from .rules import ToyRules, rules_from
 
-__all__ = ["ToyState", "all_melds", "new_deal"]
+__all__ = ["VERBS", "ToyState", "all_melds", "new_deal"]
 
 
 def _is_meld(cards: Sequence[Card]) -> bool:
@@ -90,9 +90,11 @@ class _Discard(_Verb):
 
 class _Knock(_Discard):
     name, knocks = "knock", True
+    shorthand, help = "k", "discard a card, the rest of the hand all melds: out"
 
 
-_VERBS = {v.name: v for v in (_Draw(), _Take(), _Knock(), _Discard())}
+VERBS = (_Draw(), _Take(), _Knock(), _Discard())
+_VERBS = {v.name: v for v in VERBS}
 _PHASES = {
     "draw": (_VERBS["draw"], _VERBS["take"]),
     "discard": (_VERBS["knock"], _VERBS["discard"]),

@@ -85,6 +85,7 @@ GAME = Game(
     ledger=lazy("rami.marriage.ledger:ledger"),
     score_deal=lazy("rami.marriage.ledger:score_deal"),
     cli=lazy_value("rami.marriage.cli:COMMANDS"),
+    verbs=lazy_value("rami.marriage.verbs:VERBS"),
     terminal=lazy_value("rami.marriage.terminal:HOOKS"),
     web=lazy_value("rami.marriage.web:HOOKS"),
     review=lazy_value("rami.marriage.review:HOOKS"),

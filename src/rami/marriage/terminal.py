@@ -391,8 +391,6 @@ HOOKS = TerminalHooks(
         "expose": expose_command,
         "lay": lay_command,
     },
-    aliases={"dublee": "dublee", "dub": "dublee", "expose": "expose", "e": "expose"},
-    glued=("e", "expose"),
     verb_words=(
         ("", frozenset({"expose"}), "expose CARD (a tunnela)"),
         ("finish", frozenset({"show", "dublee", "see"}), "show"),

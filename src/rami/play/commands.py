@@ -19,6 +19,7 @@ from rami.bots.base import legal_actions
 from rami.cards import JOKER, Card, CardError, parse_card
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
+from rami.games import VerbWords, get_game
 from rami.play.hooks import hooks_of
 from rami.views import GameView
 
@@ -28,6 +29,8 @@ __all__ = [
     "act",
     "choose",
     "describe_refusal",
+    "game_verbs",
+    "game_words",
     "lay",
     "legal_actions",
     "meld_groups",
@@ -79,8 +82,9 @@ ALIASES: dict[str, str] = {
     "melds": "table",
 }
 
+_COMMON = frozenset(ALIASES.values())  # what the terminal reads itself
 MAX_OPTIONS = 12  # a numbered list longer than this would not fit the screen
-_GLUED_VERBS = ("x", "discard", "f", "finish")  # 'x7c' is 'x 7c' (games add their own)
+_GLUED_VERBS = ("x", "discard", "f", "finish")  # 'x7c' is 'x 7c' (games' verbs add theirs)
 _GROUPS = re.compile(r"[;|]")
 
 
@@ -171,9 +175,10 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     words = line.replace(",", " ").split()
     head = words[0].lower()
     hooks = hooks_of(view)
-    aliases = {**ALIASES, **hooks.aliases}
+    words_of_game, glue = game_words(view)
+    aliases = {**ALIASES, **words_of_game}
     if head not in aliases:
-        glued = _glued(hooks.glued).match(words[0])
+        glued = _glued(glue).match(words[0])
         if glued and _is_card(glued.group(2)):  # 'x7c' is 'x 7c'; 'foo' is a typo
             head = glued.group(1).lower()
             words = [head, glued.group(2), *words[1:]]
@@ -188,6 +193,9 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     command = hooks.commands.get(verb)
     if command is not None:  # a command of the game's own (or its own form of one)
         return command(rest, view, legal)
+    if verb not in _COMMON:  # a verb of the game's, typed by one of its words
+        own = _game_verb(" ".join([verb, *rest]), view)
+        return own if own is not None else _unknown(words[0], view)
     if verb in ("draw", "pass", "see"):
         return act(Action(verb))
     if verb == "take":
@@ -213,6 +221,29 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     if verb == "add":
         return _add(rest, view, legal)
     return _swap(rest, view, legal)
+
+
+def game_verbs(view: GameView) -> Sequence[VerbWords]:
+    """The verbs of the game ``view`` belongs to, with their words (none if it gives none)."""
+    game = view.get("game")
+    spec = get_game(game) if game is not None else None
+    return spec.verbs() if spec is not None and spec.verbs is not None else ()
+
+
+def game_words(view: GameView) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The words typed for the game's own commands (word -> verb) and those a card may be
+    glued to ('e6h'), read from its verbs' metadata (``Game.verbs``: name, aliases,
+    shorthand): a verb is typed by its words the common ones (``ALIASES``) leave free, read
+    by the game's own command (``TerminalHooks.commands``) or else as the engine writes
+    the verb; one whose shorthand is a single letter takes its card glued on, as 'x7c'."""
+    words: dict[str, str] = {}
+    glued: list[str] = []
+    for verb in game_verbs(view):
+        own = [w for w in (verb.name, *verb.aliases, verb.shorthand) if w and w not in ALIASES]
+        words.update(dict.fromkeys(own, verb.name))
+        if len(verb.shorthand) == 1:
+            glued += own
+    return words, tuple(glued)
 
 
 def _game_verb(line: str, view: GameView) -> Command | None:

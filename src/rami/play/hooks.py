@@ -3,7 +3,8 @@
 The terminal draws a generic table (title, stock, seats, discards, hand, moves) from
 the human seat's view; a game adds its own parts through these hooks: what a seat line
 and the status line say, the melds shown beside the hand, the end-of-deal panel, the
-ledger, the hints and the words of its command language. Every hook reads views and
+ledger, the hints and what its own commands make of the words typed after them (the
+words themselves are its verbs' metadata, ``Game.verbs``). Every hook reads views and
 the public standing only, never a state.
 """
 
@@ -72,9 +73,10 @@ class TerminalHooks:
     )
     ledger: Callable[[Standing, list[str], int], Ledger] | None = None
     standing_text: Callable[[Standing, int], str] = _no_text
-    # Pages: ``table`` (every meld in sight) and ``help`` (the game's commands).
+    # Pages: ``table`` (every meld in sight) and ``help`` (the game's commands; None:
+    # the help line of each of its verbs the common commands leave out, ``Game.verbs``).
     table_lines: Callable[[View, Sequence[str]], list[str]] = _no_lines
-    help_lines: Callable[[View], list[str]] = _no_lines
+    help_lines: Callable[[View], list[str]] | None = None
     # ``?``: advice from the solvers on the seat's own cards (never raises).
     hint_lines: Callable[[View], list[str]] = _no_lines
     # The command language: 'open' (lay/show everything the solver finds, step by
@@ -84,11 +86,8 @@ class TerminalHooks:
     lays_on_table: Callable[[View], bool] = _always
     refusals: Mapping[str, str] = field(default_factory=dict)
     # The game's own commands (canonical verb -> its reader; one may replace a common
-    # command, as 'lay'), the words typed for them (word -> verb) and the verbs a card
-    # may be typed against ('e6h').
+    # command, as 'lay'); the words typed for them are its verbs' own (``Game.verbs``).
     commands: Mapping[str, CommandFn] = field(default_factory=dict)
-    aliases: Mapping[str, str] = field(default_factory=dict)
-    glued: tuple[str, ...] = ()
     # The moves line: the game's verbs as (after which common word: "" first, the verbs,
     # the word shown), e.g. ("finish", {"show"}, "show"); the note when the only move
     # was to pass and the terminal played it.

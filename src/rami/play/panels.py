@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from rami.games import get_game
+from rami.play.commands import game_verbs, game_words
 from rami.play.hooks import TerminalHooks, hooks_of
 from rami.views import GameView
 
@@ -27,6 +28,7 @@ __all__ = [
     "match_end_lines",
     "panel_table",
     "table_lines",
+    "verb_help",
 ]
 
 
@@ -108,6 +110,18 @@ def table_lines(view: GameView, names: Sequence[str]) -> list[str]:
 # ---------------------------------------------------------------------- help
 
 
+def verb_help(view: GameView) -> list[str]:
+    """A line for each verb of the game's the common commands leave out, from its own
+    metadata (``Game.verbs``: its words and help): the help of a game that writes none."""
+    words, _ = game_words(view)
+    lines: list[str] = []
+    for verb in game_verbs(view):
+        typed = [w for w, v in words.items() if v == verb.name]
+        if typed:
+            lines.append(f"{' / '.join(sorted(typed, key=len)):<18}{verb.help}".rstrip())
+    return lines
+
+
 def help_lines(game: str, view: GameView) -> list[str]:
     """The command summary for ``help``: the common commands around the game's own
     (which may depend on the rules ``view`` plays by)."""
@@ -117,7 +131,7 @@ def help_lines(game: str, view: GameView) -> list[str]:
         "d / draw          draw from the stock      t / take   take the latest discard",
         "x 7c / x 7♣       discard a card (suits: ♠♥♦♣ or s h d c; 10 or t)",
     ]
-    lines += hooks.help_lines(view)
+    lines += hooks.help_lines(view) if hooks.help_lines is not None else verb_help(view)
     lines += [
         "1, 2, …           pick from the numbered list shown",
         "? / hint          advice from the solver on your cards",

@@ -89,6 +89,7 @@ GAME = Game(
     ledger=lazy("rami.tunisian.ledger:ledger"),
     score_deal=lazy("rami.tunisian.calculator:score"),
     cli=lazy_value("rami.tunisian.cli:COMMANDS"),
+    verbs=lazy_value("rami.tunisian.verbs:VERBS"),
     terminal=lazy_value("rami.tunisian.terminal:HOOKS"),
     web=lazy_value("rami.tunisian.web:HOOKS"),
     review=lazy_value("rami.tunisian.review:HOOKS"),
