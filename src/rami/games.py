@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import InputError
-from rami.views import GameView, Rules, Standing
+from rami.views import GameView, Rules, Standing, TypedView
 
 if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
     from rami.bots.kit import BotKit
@@ -96,6 +96,10 @@ class Game:
     # A bot that names the keys it reads (``Bot.view_keys``, the random bot) is given
     # this where building the whole view would be most of its move (the Gymnasium env).
     partial_view: Callable[[Any, int, frozenset[str]], GameView] | None = None
+    # Typed views (``rami.views.TypedView``): a seat's view as the engine builds it
+    # (state, seat), and a JSON view read back (None: ``GenericView``, from the JSON).
+    seat_view: Callable[[Any, int | None], TypedView] | None = None
+    view_from_json: Callable[[GameView], TypedView] | None = None
     # --- consumer hooks (part A)
     # A fresh deal: (rules, seats, seed, dealer); simulations and the conformance suite.
     new_deal: Callable[[Any, int, int, int], GameState] | None = None
@@ -135,6 +139,15 @@ class Game:
     # the deals' shared ``to_json`` layout; and a deal rebuilt from that layout (replayed).
     match_deals: Callable[[Any], list[dict[str, Any]]] | None = None
     load_deal: Callable[[Mapping[str, Any]], GameState] | None = None
+
+    def typed_view(self, state: GameState, seat: int | None) -> TypedView:
+        """``seat``'s typed view of ``state`` (from its JSON for a game without one)."""
+        if self.seat_view is not None:
+            return self.seat_view(state, seat)
+        from rami.views import GenericView
+
+        doc = state.view(seat)
+        return GenericView.from_json(doc, self.rules_from(doc.get("rules")))
 
     def preset_for(self, seats: int) -> str:
         """The preset a table of ``seats`` plays when the user names none."""

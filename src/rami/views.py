@@ -11,14 +11,19 @@ is what ``docs/protocol.md`` documents, unchanged.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import Field
-from typing import Any, ClassVar, NotRequired, Protocol, TypedDict
+from dataclasses import Field, dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, Protocol, TypedDict, cast
 
 from rami.errors import InputError
+
+if TYPE_CHECKING:
+    from rami.cards import Card
+    from rami.engine import Action
 
 __all__ = [
     "EventArgs",
     "GameView",
+    "GenericView",
     "HistoryEntry",
     "JsonObject",
     "JsonValue",
@@ -29,8 +34,10 @@ __all__ = [
     "SeatView",
     "Standing",
     "StandingDeal",
+    "TypedView",
     "own_seat",
     "seat_entries",
+    "typed_view",
 ]
 
 #: A JSON document built to be sent or saved (read-only containers, so any list or dict
@@ -152,9 +159,9 @@ class GameView(TypedDict):
     match: NotRequired[Standing]  # in a match's view (``Match.view``)
 
 
-def own_seat(view: GameView) -> int:
+def own_seat(view: GameView | TypedView) -> int:
     """The seat whose view this is; ``InputError`` for a spectator's (bots act from a seat)."""
-    seat = view["seat"]
+    seat = view.seat if isinstance(view, TypedView) else view["seat"]
     if seat is None:
         raise InputError("a spectator's view has no seat to act from")
     return seat
@@ -165,3 +172,95 @@ def seat_entries(view: GameView) -> list[SeatView]:
     types its own; read the game-specific keys with ``.get``)."""
     seats = view.get("seats")
     return seats if isinstance(seats, list) else []
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TypedView:
+    """A seat's view as a typed value: what bots, hints, the review and the RL encoders
+    read (cards as ``Card``, legal moves as ``Action``), built by the game's engine
+    (``Game.seat_view``). ``to_json()`` makes the wire's JSON (``GameView``) from it, the
+    one place views turn into text; each game's view holds exactly what its JSON holds,
+    nothing the seat may not see. Each game extends it with its own part
+    (``rami.tunisian.view.TunisianTypedView``, ``rami.marriage.view.MarriageTypedView``).
+
+    The history's entries stay the JSON entries (``HistoryEntry``), shared between views
+    of one state: read-only.
+    """
+
+    game: str
+    rules: Rules
+    players: int
+    seat: int | None  # None: a spectator
+    dealer: int
+    to_move: int | None  # None once the deal is over
+    phase: str
+    turn: int
+    hand: tuple[Card, ...] | None  # the seat's own cards in card order (None: spectator)
+    discard_pile: tuple[Card, ...]  # bottom first
+    stock_size: int
+    history: tuple[HistoryEntry, ...]
+    legal: tuple[Action, ...]  # the seat's own legal moves (empty if not its turn)
+
+    def to_json(self) -> GameView:
+        """The view as the wire's JSON (docs/protocol.md)."""
+        raise NotImplementedError
+
+    def legal_texts(self) -> list[str]:
+        """The legal moves' canonical texts, as the JSON view lists them."""
+        from rami.view_cache import action_texts
+
+        return action_texts(self.legal)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GenericView(TypedView):
+    """The typed view of a game that has no typed view of its own (``Game.seat_view`` and
+    ``Game.view_from_json`` unset): the common part read from its JSON, which it keeps."""
+
+    doc: GameView
+
+    def to_json(self) -> GameView:
+        return self.doc
+
+    @classmethod
+    def from_json(cls, doc: GameView, rules: Rules) -> GenericView:
+        from rami.bots.base import card_of, parse_action
+
+        hand = doc.get("hand")
+        return cls(
+            game=doc["game"],
+            rules=rules,
+            players=doc["players"],
+            seat=doc["seat"],
+            dealer=doc["dealer"],
+            to_move=doc["to_move"],
+            phase=doc["phase"],
+            turn=doc["turn"],
+            hand=None if hand is None else tuple(map(card_of, hand)),
+            discard_pile=tuple(map(card_of, doc["discard_pile"])),
+            stock_size=doc["stock_size"],
+            history=tuple(doc["history"]),
+            legal=tuple(map(parse_action, doc.get("legal_actions") or ())),
+            doc=doc,
+        )
+
+
+def typed_view(view: TypedView | GameView | Mapping[str, object]) -> TypedView:
+    """``view`` as a typed view: itself, or a JSON view read back by its game
+    (``Game.view_from_json``) so that a consumer fed JSON (a test, a saved view) reads the
+    same values as one fed the engine's typed view. ``InputError`` if it is malformed."""
+    if isinstance(view, TypedView):
+        return view
+    from rami.games import get_game
+
+    if not isinstance(view, Mapping) or not isinstance(view.get("game"), str):
+        raise InputError("a view must be a JSON object naming its game")
+    spec = get_game(cast(str, view["game"]))
+    doc = cast(GameView, view)
+    try:
+        if spec.view_from_json is not None:
+            return spec.view_from_json(doc)
+        rules = spec.rules_from(doc.get("rules"))
+        return GenericView.from_json(doc, rules)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"a malformed {spec.title} view: {exc}") from None

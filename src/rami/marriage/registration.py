@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from rami.action_space import ActionSpace
 from rami.engine import GameState
 from rami.games import Game, Match
-from rami.views import GameView
+from rami.views import GameView, TypedView
 
 if TYPE_CHECKING:
     from rami.bots.kit import BotKit
@@ -61,6 +61,18 @@ def _partial_view(state: Any, seat: int, keys: frozenset[str]) -> GameView:
     from rami.marriage.view import partial_view
 
     return partial_view(state, seat, keys)
+
+
+def _seat_view(state: Any, seat: int | None) -> TypedView:
+    from rami.marriage.view import seat_view
+
+    return seat_view(state, seat)
+
+
+def _view_from_json(doc: GameView) -> TypedView:
+    from rami.marriage.view import view_from_json
+
+    return view_from_json(doc)
 
 
 # --- bot hooks (part D)
@@ -194,6 +206,8 @@ GAME = Game(
     _owns,
     bots=_bots,
     partial_view=_partial_view,
+    seat_view=_seat_view,
+    view_from_json=_view_from_json,
     new_deal=_new_deal,
     match_deals=_match_deals,
     load_deal=_load_deal,

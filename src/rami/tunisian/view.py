@@ -11,21 +11,25 @@ its thrower reads it (``farcha``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import compress
-from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard, cast
+from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, TypeGuard, cast
 
-from rami.cards import CARDS
+from rami.cards import CARDS, Card
+from rami.engine import DealResult
 from rami.errors import InputError
 from rami.memo import GenerationMemo
 from rami.tunisian.melds import Meld
 from rami.tunisian.rules import TunisianRules
-from rami.view_cache import ViewCache
-from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView
+from rami.view_cache import action_texts
+from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
     from rami.engine import Event, EventData
     from rami.tunisian.game import TunisianState
+
+TableMeld = tuple[Meld, int]  # a table meld and its owner (``rami.tunisian.game``)
 
 __all__ = [
     "FarchaJson",
@@ -34,12 +38,17 @@ __all__ = [
     "TunisianResultJson",
     "TunisianSeatView",
     "TunisianView",
+    "Farcha",
+    "TunisianSeat",
+    "TunisianTypedView",
     "build_view",
     "is_tunisian_view",
     "meld_json",
     "partial_view",
     "public_event",
+    "seat_view",
     "tunisian_view",
+    "view_from_json",
 ]
 
 
@@ -120,18 +129,6 @@ def tunisian_view(view: GameView) -> TunisianView:
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
 _KINDS = range(len(_TEXT))
 _RULES_JSON: dict[TunisianRules, RulesJson] = {}
-
-
-def _rules_json(rules: TunisianRules, cache: ViewCache) -> RulesJson:
-    """The rules' JSON, built once per rules object and kept by the state's views."""
-    kept = cache.rules_json
-    if kept is not None and kept[0] is rules:
-        return dict(kept[1])
-    doc = _RULES_JSON.get(rules)
-    if doc is None:
-        doc = _RULES_JSON[rules] = rules.to_json()
-    cache.rules_json = (rules, doc)
-    return dict(doc)
 
 
 _MELD_PARTS: dict[Meld, tuple[str, tuple[str, ...], int, str | None]] = {}
@@ -255,17 +252,118 @@ def _hand(counts: Sequence[int]) -> list[str]:
     return out
 
 
-def _cache(state: TunisianState) -> ViewCache:
-    """The state's view cache (the deal kernel's: ``rami.kernel.Deal.view_cache``)."""
-    return state.view_cache()
+def _hand_cards(counts: Sequence[int]) -> tuple[Card, ...]:
+    """A hand's cards in card index order (``_hand``'s order), as ``Card`` values."""
+    out: list[Card] = []
+    for c in compress(_KINDS, counts):
+        count = counts[c]
+        if count == 1:
+            out.append(CARDS[c])
+        else:
+            out += [CARDS[c]] * count
+    return tuple(out)
 
 
-def _legal_texts(state: TunisianState) -> list[str]:
-    return state.legal_texts()
+class TunisianSeat(NamedTuple):
+    """What everyone sees of a seat (``TunisianSeatView`` on the wire)."""
+
+    seat: int
+    team: int | None  # 2v2: 0 (seats 0, 2) or 1 (seats 1, 3)
+    active: bool
+    hand_size: int
+    opened: bool  # T-6
+    opening_value: int | None
 
 
-def build_view(state: TunisianState, seat: int | None) -> TunisianView:
-    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
+class Farcha(NamedTuple):
+    """The winner's last card, thrown face down (T-9): named to its thrower only."""
+
+    seat: int
+    card: Card | None
+
+
+_TEAMS = ((0, 2), (1, 3))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TunisianTypedView(TypedView):
+    """A Tunisian rami seat's view as a typed value (see the module docstring and
+    ``rami.views.TypedView``); ``to_json`` is the wire's ``TunisianView``."""
+
+    rules: TunisianRules
+    mode: str
+    team: int | None
+    teams: tuple[tuple[int, int], ...] | None
+    first_round: bool
+    seats: tuple[TunisianSeat, ...]
+    table: tuple[TableMeld, ...]  # (meld, owner), by index (``@N``)
+    staged: frozenset[int]  # the table indices laid this turn before the opening (T-6)
+    threshold: int  # the value an opening needs now (T-6)
+    staged_value: int
+    must_open: bool  # T-8
+    result: DealResult[TunisianDetails] | None
+    farcha: Farcha | None  # T-9
+
+    def to_json(self) -> TunisianView:
+        text = _TEXT
+        result = self.result
+        farcha = self.farcha
+        hand = self.hand
+        staged = self.staged
+        return {
+            "game": "tunisian",
+            "mode": self.mode,
+            "rules": _rules_doc(self.rules),
+            "players": self.players,
+            "seat": self.seat,
+            "team": self.team,
+            "teams": None if self.teams is None else [list(t) for t in self.teams],
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "turn": self.turn,
+            "first_round": self.first_round,
+            "seats": [
+                {
+                    "seat": e.seat,
+                    "team": e.team,
+                    "active": e.active,
+                    "hand_size": e.hand_size,
+                    "opened": e.opened,
+                    "opening_value": e.opening_value,
+                }
+                for e in self.seats
+            ],
+            "hand": None if hand is None else [text[c] for c in hand],
+            "table": [
+                meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(self.table)
+            ],
+            "discard_pile": [text[c] for c in self.discard_pile],
+            "stock_size": self.stock_size,
+            "threshold": self.threshold,
+            "staged_value": self.staged_value,
+            "must_open": self.must_open,
+            "history": list(self.history),
+            "legal_actions": action_texts(self.legal),
+            "result": None
+            if result is None
+            else {"scores": list(result.scores), "winner": result.winner, "details": result.details},
+            "farcha": None
+            if farcha is None
+            else {"seat": farcha.seat, "card": None if farcha.card is None else text[farcha.card]},
+        }
+
+
+def _rules_doc(rules: TunisianRules) -> RulesJson:
+    """The rules' JSON (a fresh dict), built once per rules object."""
+    doc = _RULES_JSON.get(rules)
+    if doc is None:
+        doc = _RULES_JSON[rules] = rules.to_json()
+    return dict(doc)
+
+
+def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
+    """The typed view of ``state`` for ``seat`` (``None``: a spectator)."""
     rules = state.rules
     n = rules.players
     if seat is not None and (
@@ -273,59 +371,127 @@ def build_view(state: TunisianState, seat: int | None) -> TunisianView:
     ):
         raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
     to_move = state.to_move
-    staged = set(state.staged_melds) if to_move is not None else set()
     sizes = state.hand_sizes
     opened = state.opened
     values = state.opening_values
     active = state.active
-    seats: list[TunisianSeatView] = [
-        {
-            "seat": s,
-            "team": state.team(s),
-            "active": active[s],
-            "hand_size": sizes[s],
-            "opened": opened[s],
-            "opening_value": values[s],
-        }
-        for s in range(n)
-    ]
+    teams = rules.teams
+    seats = tuple(
+        [
+            TunisianSeat(s, s % 2 if teams else None, active[s], sizes[s], opened[s], values[s])
+            for s in range(n)
+        ]
+    )
     result = state.result
-    pile = [_TEXT[c] for c in state.discard_pile]
-    farcha: FarchaJson | None = None
+    pile = state.discard_pile
+    farcha: Farcha | None = None
     if result is not None and result.winner is not None and pile:  # won: out by a farcha
-        thrown = pile.pop()
-        farcha = {"seat": result.winner, "card": thrown if seat == result.winner else None}
-    view: TunisianView = {
-        "game": "tunisian",
-        "mode": rules.mode,
-        "rules": _rules_json(rules, _cache(state)),
-        "players": n,
-        "seat": seat,
-        "team": state.team(seat) if seat is not None else None,
-        "teams": [[0, 2], [1, 3]] if rules.teams else None,
-        "dealer": state.dealer,
-        "to_move": to_move,
-        "phase": state.phase,
-        "turn": state.turn,
-        "first_round": state.first_round,
-        "seats": seats,
-        "hand": None if seat is None else _hand(state._hands[seat]),
-        "table": [
-            meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(state.table)
-        ],
-        "discard_pile": pile,
-        "stock_size": state.stock_size,
-        "threshold": state.threshold,
-        "staged_value": state.staged_value if to_move is not None else 0,
-        "must_open": state.must_open if to_move is not None else False,
-        "history": _cache(state).history(seat, public_event),
-        "legal_actions": _legal_texts(state) if seat is not None and seat == to_move else [],
-        "result": None
+        farcha = Farcha(result.winner, pile[-1] if seat == result.winner else None)
+        pile = pile[:-1]
+    cache = state.view_cache()
+    return TunisianTypedView(
+        game="tunisian",
+        rules=rules,
+        players=n,
+        seat=seat,
+        dealer=state.dealer,
+        to_move=to_move,
+        phase=state.phase,
+        turn=state.turn,
+        hand=None if seat is None else _hand_cards(state.hand_counts(seat)),
+        discard_pile=pile,
+        stock_size=state.stock_size,
+        history=tuple(cache.history(seat, public_event)),
+        legal=tuple(state.legal_actions()) if seat is not None and seat == to_move else (),
+        mode=rules.mode,
+        team=None if seat is None or not teams else seat % 2,
+        teams=_TEAMS if teams else None,
+        first_round=state.first_round,
+        seats=seats,
+        table=state.table,
+        staged=frozenset(state.staged_melds) if to_move is not None else frozenset(),
+        threshold=state.threshold,
+        staged_value=state.staged_value if to_move is not None else 0,
+        must_open=state.must_open if to_move is not None else False,
+        result=result,
+        farcha=farcha,
+    )
+
+
+def build_view(state: TunisianState, seat: int | None) -> TunisianView:
+    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator): the typed
+    view's JSON."""
+    return seat_view(state, seat).to_json()
+
+
+def view_from_json(doc: GameView) -> TunisianTypedView:
+    """A Tunisian JSON view read back as the typed view it was made from (a consumer fed
+    JSON reads the same values); ``InputError`` if it is another game's."""
+    from rami.bots.base import card_of, parse_action
+    from rami.memo import rules_of
+    from rami.tunisian.melds import make_meld
+    from rami.tunisian.rules import rules_from
+
+    view = tunisian_view(doc)
+    hand = view["hand"]
+    farcha = view["farcha"]
+    result = view["result"]
+    teams = view["teams"]
+    table = view["table"]
+    return TunisianTypedView(
+        game="tunisian",
+        rules=rules_of(view["rules"], rules_from),
+        players=view["players"],
+        seat=view["seat"],
+        dealer=view["dealer"],
+        to_move=view["to_move"],
+        phase=view["phase"],
+        turn=view["turn"],
+        hand=None if hand is None else tuple(map(card_of, hand)),
+        discard_pile=tuple(map(card_of, view["discard_pile"])),
+        stock_size=view["stock_size"],
+        history=tuple(view["history"]),
+        legal=tuple(map(parse_action, view.get("legal_actions") or ())),
+        mode=view["mode"],
+        team=view["team"],
+        teams=None if teams is None else tuple((t[0], t[1]) for t in teams),
+        first_round=view["first_round"],
+        seats=tuple(
+            TunisianSeat(
+                e["seat"], e["team"], e["active"], e["hand_size"], e["opened"], e["opening_value"]
+            )
+            for e in view["seats"]
+        ),
+        table=tuple((_meld_of(m["cards"], make_meld, card_of), m["owner"]) for m in table),
+        staged=frozenset(m["index"] for m in table if m["staged"]),
+        threshold=view["threshold"],
+        staged_value=view["staged_value"],
+        must_open=view["must_open"],
+        result=None
         if result is None
-        else {"scores": list(result.scores), "winner": result.winner, "details": result.details},
-        "farcha": farcha,
-    }
-    return view
+        else DealResult(tuple(result["scores"]), result["winner"], result["details"]),
+        farcha=None
+        if farcha is None
+        else Farcha(farcha["seat"], None if farcha["card"] is None else card_of(farcha["card"])),
+    )
+
+
+_MELDS: GenerationMemo[tuple[str, ...], Meld] = GenerationMemo(
+    50_000, name="tunisian.view.melds", shared=True
+)
+
+
+def _meld_of(
+    texts: Sequence[str],
+    make: Callable[[Sequence[int]], Meld],
+    card: Callable[[str], Card],
+) -> Meld:
+    """The meld a JSON view lists (cards in their laid order), memoised."""
+    key = tuple(texts)
+    found = _MELDS.table.get(key)
+    if found is None:
+        found = _MELDS.remember(key, make([card(t) for t in texts]))
+    return found
 
 
 # the keys ``partial_view`` builds by itself (what the random bot reads)
@@ -354,9 +520,9 @@ def partial_view(state: TunisianState, seat: int, keys: frozenset[str]) -> GameV
     if "turn" in keys:
         out["turn"] = state.turn
     if "hand" in keys:
-        out["hand"] = _hand(state._hands[seat])
+        out["hand"] = _hand(state.hand_counts(seat))
     if "history" in keys:
-        out["history"] = _cache(state).history(seat, public_event)
+        out["history"] = state.view_cache().history(seat, public_event)
     if "legal_actions" in keys:
-        out["legal_actions"] = _legal_texts(state) if seat == to_move else []
+        out["legal_actions"] = state.legal_texts() if seat == to_move else []
     return cast(GameView, out)
