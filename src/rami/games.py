@@ -92,10 +92,6 @@ class Game:
     # --- bot hooks (part D): builds the kit the bots play this game with
     # (``rami.bots.kit.BotKit``); None means the game has only the ``random`` bot
     bots: Callable[[], BotKit[Any, Any]] | None = None
-    # Only some keys of a seat's view, with the whole view's values: (state, seat, keys).
-    # A bot that names the keys it reads (``Bot.view_keys``, the random bot) is given
-    # this where building the whole view would be most of its move (the Gymnasium env).
-    partial_view: Callable[[Any, int, frozenset[str]], GameView] | None = None
     # Typed views (``rami.views.TypedView``): a seat's view as the engine builds it
     # (state, seat), and a JSON view read back (None: ``GenericView``, from the JSON).
     seat_view: Callable[[Any, int | None], TypedView] | None = None

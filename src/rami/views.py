@@ -11,8 +11,8 @@ is what ``docs/protocol.md`` documents, unchanged.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import Field, dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, Protocol, TypedDict, cast
+from dataclasses import Field
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NotRequired, Protocol, TypedDict, cast
 
 from rami.errors import InputError
 
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EventArgs",
     "GameView",
+    "GenericSeat",
     "GenericView",
     "HistoryEntry",
     "JsonObject",
@@ -31,10 +32,12 @@ __all__ = [
     "PublicValue",
     "Rules",
     "RulesJson",
+    "SeatPart",
     "SeatView",
     "Standing",
     "StandingDeal",
     "TypedView",
+    "legal_texts",
     "own_seat",
     "seat_entries",
     "typed_view",
@@ -161,7 +164,7 @@ class GameView(TypedDict):
 
 def own_seat(view: GameView | TypedView) -> int:
     """The seat whose view this is; ``InputError`` for a spectator's (bots act from a seat)."""
-    seat = view.seat if isinstance(view, TypedView) else view["seat"]
+    seat = view["seat"] if isinstance(view, dict) else view.seat
     if seat is None:
         raise InputError("a spectator's view has no seat to act from")
     return seat
@@ -174,74 +177,128 @@ def seat_entries(view: GameView) -> list[SeatView]:
     return seats if isinstance(seats, list) else []
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TypedView:
+class SeatPart(Protocol):
+    """What every game's typed view tells of each seat (games add their own fields)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def hand_size(self) -> int: ...
+
+
+class GenericSeat(NamedTuple):
+    seat: int
+    hand_size: int
+
+
+class TypedView(Protocol):
     """A seat's view as a typed value: what bots, hints, the review and the RL encoders
-    read (cards as ``Card``, legal moves as ``Action``), built by the game's engine
-    (``Game.seat_view``). ``to_json()`` makes the wire's JSON (``GameView``) from it, the
-    one place views turn into text; each game's view holds exactly what its JSON holds,
-    nothing the seat may not see. Each game extends it with its own part
-    (``rami.tunisian.view.TunisianTypedView``, ``rami.marriage.view.MarriageTypedView``).
+    read (cards as ``Card``, legal moves as ``Action``, melds as tuples), built by the
+    game's engine (``Game.typed_view``). ``to_json()`` makes the wire's JSON
+    (``GameView``) from it, the one place a view turns into text; each game's view holds
+    exactly what its JSON holds, nothing the seat may not see. These are the fields every
+    game's view has; each game's typed view (a ``NamedTuple``: immutable, no instance
+    dict, and built in one C call, where a frozen dataclass's field-by-field init cost a
+    third of a view) adds its own: ``rami.tunisian.view.TunisianTypedView``,
+    ``rami.marriage.view.MarriageTypedView``.
 
     The history's entries stay the JSON entries (``HistoryEntry``), shared between views
     of one state: read-only.
     """
 
-    game: str
-    rules: Rules
-    players: int
-    seat: int | None  # None: a spectator
-    dealer: int
-    to_move: int | None  # None once the deal is over
-    phase: str
-    turn: int
-    hand: tuple[Card, ...] | None  # the seat's own cards in card order (None: spectator)
-    discard_pile: tuple[Card, ...]  # bottom first
-    stock_size: int
-    history: tuple[HistoryEntry, ...]
-    legal: tuple[Action, ...]  # the seat's own legal moves (empty if not its turn)
+    @property
+    def game(self) -> str: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def seat(self) -> int | None: ...  # None: a spectator
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def to_move(self) -> int | None: ...  # None once the deal is over
+    @property
+    def phase(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def hand(self) -> tuple[Card, ...] | None: ...  # own cards, card order (None: spectator)
+    @property
+    def discard_pile(self) -> tuple[Card, ...]: ...  # bottom first
+    @property
+    def stock_size(self) -> int: ...
+    @property
+    def history(self) -> tuple[HistoryEntry, ...]: ...
+    @property
+    def legal(self) -> tuple[Action, ...]: ...  # own legal moves (empty if not to move)
+    @property
+    def seats(self) -> Sequence[SeatPart]: ...  # by seat number
 
     def to_json(self) -> GameView:
         """The view as the wire's JSON (docs/protocol.md)."""
-        raise NotImplementedError
+        ...
 
-    def legal_texts(self) -> list[str]:
-        """The legal moves' canonical texts, as the JSON view lists them."""
-        from rami.view_cache import action_texts
-
-        return action_texts(self.legal)
+    def seats_active(self) -> tuple[bool, ...]:
+        """Per seat, whether it is still in the deal (T-13; always, in most games)."""
+        ...
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GenericView(TypedView):
+def legal_texts(view: TypedView) -> list[str]:
+    """The legal moves' canonical texts, as the JSON view lists them."""
+    from rami.view_cache import action_texts
+
+    return action_texts(view.legal)
+
+
+class GenericView(NamedTuple):
     """The typed view of a game that has no typed view of its own (``Game.seat_view`` and
     ``Game.view_from_json`` unset): the common part read from its JSON, which it keeps."""
 
+    game: str
+    rules: Rules
+    players: int
+    seat: int | None
+    dealer: int
+    to_move: int | None
+    phase: str
+    turn: int
+    hand: tuple[Card, ...] | None
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    history: tuple[HistoryEntry, ...]
+    legal: tuple[Action, ...]
+    seats: tuple[GenericSeat, ...]
     doc: GameView
 
     def to_json(self) -> GameView:
         return self.doc
 
+    def seats_active(self) -> tuple[bool, ...]:
+        return (True,) * self.players
+
     @classmethod
     def from_json(cls, doc: GameView, rules: Rules) -> GenericView:
-        from rami.bots.base import card_of, parse_action
+        from rami.cards import parse_card
+        from rami.engine import read_action
 
         hand = doc.get("hand")
         return cls(
-            game=doc["game"],
-            rules=rules,
-            players=doc["players"],
-            seat=doc["seat"],
-            dealer=doc["dealer"],
-            to_move=doc["to_move"],
-            phase=doc["phase"],
-            turn=doc["turn"],
-            hand=None if hand is None else tuple(map(card_of, hand)),
-            discard_pile=tuple(map(card_of, doc["discard_pile"])),
-            stock_size=doc["stock_size"],
-            history=tuple(doc["history"]),
-            legal=tuple(map(parse_action, doc.get("legal_actions") or ())),
-            doc=doc,
+            doc["game"],
+            rules,
+            doc["players"],
+            doc["seat"],
+            doc["dealer"],
+            doc["to_move"],
+            doc["phase"],
+            doc["turn"],
+            None if hand is None else tuple(map(parse_card, hand)),
+            tuple(map(parse_card, doc["discard_pile"])),
+            doc["stock_size"],
+            tuple(doc["history"]),
+            tuple(map(read_action, doc.get("legal_actions") or ())),
+            tuple(GenericSeat(e["seat"], e["hand_size"]) for e in seat_entries(doc)),
+            doc,
         )
 
 
@@ -249,11 +306,11 @@ def typed_view(view: TypedView | GameView | Mapping[str, object]) -> TypedView:
     """``view`` as a typed view: itself, or a JSON view read back by its game
     (``Game.view_from_json``) so that a consumer fed JSON (a test, a saved view) reads the
     same values as one fed the engine's typed view. ``InputError`` if it is malformed."""
-    if isinstance(view, TypedView):
-        return view
+    if not isinstance(view, Mapping):
+        return view  # a game's typed view (JSON views are objects, typed ones tuples)
     from rami.games import get_game
 
-    if not isinstance(view, Mapping) or not isinstance(view.get("game"), str):
+    if not isinstance(view.get("game"), str):
         raise InputError("a view must be a JSON object naming its game")
     spec = get_game(cast(str, view["game"]))
     doc = cast(GameView, view)

@@ -10,9 +10,8 @@ a seat that has seen (M-7), or for everyone once the deal is over. A stock draw 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, TypeGuard, cast
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, TypeGuard
 
 from rami.cards import CARDS, Card
 from rami.engine import DealResult
@@ -22,7 +21,7 @@ from rami.view_cache import ViewCache, action_texts
 from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
-    from rami.engine import Event
+    from rami.engine import Action, Event
     from rami.marriage.game import MarriageState
 
 __all__ = [
@@ -30,15 +29,15 @@ __all__ = [
     "MarriageDetails",
     "MarriagePlayerResult",
     "MarriageResultJson",
-    "MarriageSeatView",
     "MarriageSeat",
+    "MarriageSeatView",
     "MarriageTypedView",
     "MarriageView",
     "build_view",
     "history",
     "is_marriage_view",
+    "marriage_typed",
     "marriage_view",
-    "partial_view",
     "seat_view",
     "view_from_json",
 ]
@@ -127,18 +126,6 @@ def marriage_view(view: GameView) -> MarriageView:
 _RULES_JSON: dict[MarriageRules, RulesJson] = {}
 
 
-def _rules_json(rules: MarriageRules, cache: ViewCache) -> RulesJson:
-    """The rules' JSON, built once per rules object and kept by the state's views."""
-    kept = cache.rules_json
-    if kept is not None and kept[0] is rules:
-        return dict(kept[1])
-    doc = _RULES_JSON.get(rules)
-    if doc is None:
-        doc = _RULES_JSON[rules] = rules.to_json()
-    cache.rules_json = (rules, doc)
-    return dict(doc)
-
-
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS[:52])  # card index -> its text
 
 
@@ -206,23 +193,9 @@ def _cache(state: MarriageState) -> ViewCache:
     return cache
 
 
-def history(state: MarriageState, seat: int | None) -> list[HistoryEntry]:
+def history(state: MarriageState, seat: int | None) -> tuple[HistoryEntry, ...]:
     """The event log as ``seat`` may read it (private cards hidden from others)."""
     return _cache(state).history(seat, _entry)
-
-
-def _hand(counts: Iterable[int]) -> list[str]:
-    """A hand's card texts in card index order."""
-    cards: list[str] = []
-    for c, count in enumerate(counts):
-        if count:
-            cards += [_TEXT[c]] * count
-    return cards
-
-
-def _legal_texts(state: MarriageState) -> list[str]:
-    actions = state.legal_actions()  # fills state._legal, the list the texts are kept for
-    return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
 
 
 Cards = tuple[Card, ...]
@@ -240,13 +213,24 @@ class MarriageSeat(NamedTuple):
     path: str | None  # "melds" or "dublees" once chosen (M-6, M-9)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class MarriageTypedView(TypedView):
+class MarriageTypedView(NamedTuple):
     """A Marriage seat's view as a typed value (see the module docstring and
     ``rami.views.TypedView``); ``to_json`` is the wire's ``MarriageView``. The tiplu and
     the wild cards are None unless the seat may know them (M-7)."""
 
+    game: str
     rules: MarriageRules
+    players: int
+    seat: int | None  # None: a spectator
+    dealer: int
+    to_move: int | None  # None once the deal is over
+    phase: str
+    turn: int
+    hand: tuple[Card, ...] | None  # the seat's own cards in card order (None: spectator)
+    discard_pile: tuple[Card, ...]  # bottom first
+    stock_size: int
+    history: tuple[HistoryEntry, ...]
+    legal: tuple[Action, ...]  # the seat's own legal moves (empty if not its turn)
     seats: tuple[MarriageSeat, ...]
     tiplu_picked: bool
     taken: Card | None  # the card taken from the pile this turn
@@ -255,6 +239,10 @@ class MarriageTypedView(TypedView):
     wild_cards: Cards | None
     turn_start_melds: tuple[Cards, ...] | None  # M-10
     result: DealResult[MarriageDetails] | None  # once the deal is over
+
+    def seats_active(self) -> tuple[bool, ...]:
+        """Every seat plays the whole deal."""
+        return (True,) * self.players
 
     def to_json(self) -> MarriageView:
         text = _TEXT
@@ -358,10 +346,8 @@ def seat_view(state: MarriageState, seat: int | None) -> MarriageTypedView:
         hand=None if seat is None else _hand_cards(state.hands[seat]),
         discard_pile=tuple([CARDS[c] for c in state.pile]),
         stock_size=len(state.stock),
-        history=tuple(history(state, seat)),
-        legal=tuple(state.legal_actions())
-        if seat is not None and state.to_move == seat
-        else (),
+        history=history(state, seat),
+        legal=tuple(state.legal_actions()) if seat is not None and state.to_move == seat else (),
         seats=seats,
         tiplu_picked=state.tiplu_picked,
         taken=None if state.taken is None else CARDS[state.taken],
@@ -379,17 +365,31 @@ def build_view(state: MarriageState, seat: int | None) -> MarriageView:
     return seat_view(state, seat).to_json()
 
 
+def marriage_typed(view: TypedView | GameView) -> MarriageTypedView:
+    """``view`` as a Marriage typed view (a JSON view read back); ``InputError`` if it
+    is another game's."""
+    if isinstance(view, MarriageTypedView):
+        return view
+    if isinstance(view, dict):
+        return view_from_json(view)
+    raise InputError(f"expected a Marriage view, not a {view.game!r} one")
+
+
 def view_from_json(doc: GameView) -> MarriageTypedView:
     """A Marriage JSON view read back as the typed view it was made from (a consumer fed
     JSON reads the same values); ``InputError`` if it is another game's."""
-    from rami.bots.base import card_of, parse_action
+    from rami.cards import cards_from_texts
     from rami.marriage.rules import rules_from
     from rami.memo import rules_of
+    from rami.view_cache import action_of
 
     view = marriage_view(doc)
 
     def cards(texts: Sequence[str]) -> Cards:
-        return tuple(map(card_of, texts))
+        return tuple(cards_from_texts(texts))
+
+    def card_of(text: str) -> Card:
+        return cards_from_texts((text,))[0]
 
     hand = view.get("hand")
     taken = view["taken"]
@@ -411,7 +411,7 @@ def view_from_json(doc: GameView) -> MarriageTypedView:
         discard_pile=cards(view["discard_pile"]),
         stock_size=view["stock_size"],
         history=tuple(view["history"]),
-        legal=tuple(map(parse_action, view.get("legal_actions") or ())),
+        legal=tuple(map(action_of, view.get("legal_actions") or ())),
         seats=tuple(
             MarriageSeat(
                 e["seat"],
@@ -434,37 +434,3 @@ def view_from_json(doc: GameView) -> MarriageTypedView:
         if result is None
         else DealResult(tuple(result["scores"]), result["winner"], result["details"]),
     )
-
-
-# the keys ``partial_view`` builds by itself (what the random bot reads)
-_PARTIAL = frozenset(
-    ("game", "seat", "to_move", "phase", "turn", "hand", "history", "legal_actions")
-)
-
-
-def partial_view(state: MarriageState, seat: int, keys: frozenset[str]) -> GameView:
-    """Only ``keys`` of ``build_view(state, seat)``, with the same values (a test compares
-    them): a bot that reads a few keys gets these instead of the whole view. A key it
-    does not build comes from the whole view."""
-    if not keys <= _PARTIAL or isinstance(seat, bool) or not 0 <= seat < state.n:
-        full: Mapping[str, object] = build_view(state, seat)  # also: a bad seat's error
-        return cast(GameView, {k: full[k] for k in keys if k in full})
-    to_move = state.to_move
-    out: dict[str, object] = {}
-    if "game" in keys:
-        out["game"] = "marriage"
-    if "seat" in keys:
-        out["seat"] = seat
-    if "to_move" in keys:
-        out["to_move"] = to_move
-    if "phase" in keys:
-        out["phase"] = state.phase
-    if "turn" in keys:
-        out["turn"] = state.turn
-    if "hand" in keys:
-        out["hand"] = _hand(state.hands[seat])
-    if "history" in keys:
-        out["history"] = history(state, seat)
-    if "legal_actions" in keys:
-        out["legal_actions"] = _legal_texts(state) if to_move == seat else []
-    return cast(GameView, out)

@@ -57,12 +57,6 @@ def _owns(state: GameState) -> bool:
     return owns(state)
 
 
-def _partial_view(state: Any, seat: int, keys: frozenset[str]) -> GameView:
-    from rami.tunisian.view import partial_view
-
-    return partial_view(state, seat, keys)
-
-
 def _seat_view(state: Any, seat: int | None) -> TypedView:
     from rami.tunisian.view import seat_view
 
@@ -199,7 +193,6 @@ GAME = Game(
     _action_space,
     _owns,
     bots=_bots,
-    partial_view=_partial_view,
     seat_view=_seat_view,
     view_from_json=_view_from_json,
     new_deal=_new_deal,

@@ -19,7 +19,7 @@ from rami.tunisian import greedy_bot as g
 from rami.tunisian.game import TunisianState
 from rami.tunisian.match import Match
 from rami.tunisian.solver import best_opening, can_go_out
-from rami.views import GameView
+from rami.views import TypedView
 
 __all__ = ["HOOKS"]
 
@@ -58,7 +58,7 @@ def _value(hand: list[int]) -> int:
     return 0 if best is None else best.value
 
 
-def _exact(view: GameView) -> Verdict | None:
+def _exact(view: TypedView) -> Verdict | None:
     obs = g.observe(view)
     step = g._going_out_step(obs)
     if step is not None:
@@ -74,7 +74,7 @@ def _exact(view: GameView) -> Verdict | None:
     return None
 
 
-def _why(view: GameView, taken: Action, best: Action) -> str | None:
+def _why(view: TypedView, taken: Action, best: Action) -> str | None:
     obs = g.observe(view)
     opened = obs.opened[obs.seat]
     if {taken, best} == {_TAKE, _DRAW} and obs.pile:

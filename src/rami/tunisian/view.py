@@ -11,10 +11,9 @@ its thrower reads it (``farcha``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, TypeGuard, cast
+from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, TypeGuard
 
 from rami.cards import CARDS, Card
 from rami.engine import DealResult
@@ -26,27 +25,27 @@ from rami.view_cache import action_texts
 from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
-    from rami.engine import Event, EventData
+    from rami.engine import Action, Event, EventData
     from rami.tunisian.game import TunisianState
 
 TableMeld = tuple[Meld, int]  # a table meld and its owner (``rami.tunisian.game``)
 
 __all__ = [
+    "Farcha",
     "FarchaJson",
     "MeldJson",
     "TunisianDetails",
     "TunisianResultJson",
-    "TunisianSeatView",
-    "TunisianView",
-    "Farcha",
     "TunisianSeat",
+    "TunisianSeatView",
     "TunisianTypedView",
+    "TunisianView",
     "build_view",
     "is_tunisian_view",
     "meld_json",
-    "partial_view",
     "public_event",
     "seat_view",
+    "tunisian_typed",
     "tunisian_view",
     "view_from_json",
 ]
@@ -239,21 +238,17 @@ def public_event(event: Event, seat: int | None) -> HistoryEntry:
     return out
 
 
-def _hand(counts: Sequence[int]) -> list[str]:
-    """A hand's texts in ``sort_key`` order, which is card index order (joker last); the
-    held kinds are picked in C (``compress``), not by a Python test of all 53 counts."""
-    out: list[str] = []
-    for c in compress(_KINDS, counts):
-        count = counts[c]
-        if count == 1:
-            out.append(_TEXT[c])
-        else:
-            out += [_TEXT[c]] * count
-    return out
+_HANDS: GenerationMemo[tuple[int, ...], tuple[Card, ...]] = GenerationMemo(
+    50_000, name="tunisian.view.hands", shared=True
+)
 
 
-def _hand_cards(counts: Sequence[int]) -> tuple[Card, ...]:
-    """A hand's cards in card index order (``_hand``'s order), as ``Card`` values."""
+def _hand_cards(counts: tuple[int, ...]) -> tuple[Card, ...]:
+    """A hand's cards in card index order (``_hand``'s order), as ``Card`` values; kept
+    per count vector (a hand changes by a card or two a turn, and is read every turn)."""
+    found = _HANDS.table.get(counts)
+    if found is not None:
+        return found
     out: list[Card] = []
     for c in compress(_KINDS, counts):
         count = counts[c]
@@ -261,7 +256,7 @@ def _hand_cards(counts: Sequence[int]) -> tuple[Card, ...]:
             out.append(CARDS[c])
         else:
             out += [CARDS[c]] * count
-    return tuple(out)
+    return _HANDS.remember(counts, tuple(out))
 
 
 class TunisianSeat(NamedTuple):
@@ -285,12 +280,23 @@ class Farcha(NamedTuple):
 _TEAMS = ((0, 2), (1, 3))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class TunisianTypedView(TypedView):
+class TunisianTypedView(NamedTuple):
     """A Tunisian rami seat's view as a typed value (see the module docstring and
     ``rami.views.TypedView``); ``to_json`` is the wire's ``TunisianView``."""
 
+    game: str
     rules: TunisianRules
+    players: int
+    seat: int | None  # None: a spectator
+    dealer: int
+    to_move: int | None  # None once the deal is over
+    phase: str
+    turn: int
+    hand: tuple[Card, ...] | None  # the seat's own cards in card order (None: spectator)
+    discard_pile: tuple[Card, ...]  # bottom first
+    stock_size: int
+    history: tuple[HistoryEntry, ...]
+    legal: tuple[Action, ...]  # the seat's own legal moves (empty if not its turn)
     mode: str
     team: int | None
     teams: tuple[tuple[int, int], ...] | None
@@ -303,6 +309,10 @@ class TunisianTypedView(TypedView):
     must_open: bool  # T-8
     result: DealResult[TunisianDetails] | None
     farcha: Farcha | None  # T-9
+
+    def seats_active(self) -> tuple[bool, ...]:
+        """Per seat, whether it is still in the game (T-13)."""
+        return tuple([e.active for e in self.seats])
 
     def to_json(self) -> TunisianView:
         text = _TEXT
@@ -347,11 +357,19 @@ class TunisianTypedView(TypedView):
             "legal_actions": action_texts(self.legal),
             "result": None
             if result is None
-            else {"scores": list(result.scores), "winner": result.winner, "details": result.details},
+            else {
+                "scores": list(result.scores),
+                "winner": result.winner,
+                "details": result.details,
+            },
             "farcha": None
             if farcha is None
             else {"seat": farcha.seat, "card": None if farcha.card is None else text[farcha.card]},
         }
+
+
+def _result_json(result: DealResult[TunisianDetails]) -> TunisianResultJson:
+    return {"scores": list(result.scores), "winner": result.winner, "details": result.details}
 
 
 def _rules_doc(rules: TunisianRules) -> RulesJson:
@@ -401,7 +419,7 @@ def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
         hand=None if seat is None else _hand_cards(state.hand_counts(seat)),
         discard_pile=pile,
         stock_size=state.stock_size,
-        history=tuple(cache.history(seat, public_event)),
+        history=cache.history(seat, public_event),
         legal=tuple(state.legal_actions()) if seat is not None and seat == to_move else (),
         mode=rules.mode,
         team=None if seat is None or not teams else seat % 2,
@@ -424,15 +442,30 @@ def build_view(state: TunisianState, seat: int | None) -> TunisianView:
     return seat_view(state, seat).to_json()
 
 
+def tunisian_typed(view: TypedView | GameView) -> TunisianTypedView:
+    """``view`` as a Tunisian rami typed view (a JSON view read back); ``InputError`` if it
+    is another game's."""
+    if isinstance(view, TunisianTypedView):
+        return view
+    if isinstance(view, dict):
+        return view_from_json(view)
+    raise InputError(f"expected a Tunisian rami view, not a {view.game!r} one")
+
+
 def view_from_json(doc: GameView) -> TunisianTypedView:
     """A Tunisian JSON view read back as the typed view it was made from (a consumer fed
     JSON reads the same values); ``InputError`` if it is another game's."""
-    from rami.bots.base import card_of, parse_action
+    from rami.cards import cards_from_texts
     from rami.memo import rules_of
     from rami.tunisian.melds import make_meld
     from rami.tunisian.rules import rules_from
+    from rami.view_cache import action_of
 
     view = tunisian_view(doc)
+
+    def card_of(text: str) -> Card:
+        return cards_from_texts((text,))[0]
+
     hand = view["hand"]
     farcha = view["farcha"]
     result = view["result"]
@@ -447,11 +480,11 @@ def view_from_json(doc: GameView) -> TunisianTypedView:
         to_move=view["to_move"],
         phase=view["phase"],
         turn=view["turn"],
-        hand=None if hand is None else tuple(map(card_of, hand)),
-        discard_pile=tuple(map(card_of, view["discard_pile"])),
+        hand=None if hand is None else tuple(cards_from_texts(hand)),
+        discard_pile=tuple(cards_from_texts(view["discard_pile"])),
         stock_size=view["stock_size"],
         history=tuple(view["history"]),
-        legal=tuple(map(parse_action, view.get("legal_actions") or ())),
+        legal=tuple(map(action_of, view.get("legal_actions") or ())),
         mode=view["mode"],
         team=view["team"],
         teams=None if teams is None else tuple((t[0], t[1]) for t in teams),
@@ -492,37 +525,3 @@ def _meld_of(
     if found is None:
         found = _MELDS.remember(key, make([card(t) for t in texts]))
     return found
-
-
-# the keys ``partial_view`` builds by itself (what the random bot reads)
-_PARTIAL = frozenset(
-    ("game", "seat", "to_move", "phase", "turn", "hand", "history", "legal_actions")
-)
-
-
-def partial_view(state: TunisianState, seat: int, keys: frozenset[str]) -> GameView:
-    """Only ``keys`` of ``build_view(state, seat)``, with the same values (a test compares
-    them): a bot that reads a few keys gets these, where the whole view was about a fifth
-    of a Gymnasium step (profiled). A key it does not build comes from the whole view."""
-    if not keys <= _PARTIAL or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
-        full: Mapping[str, object] = build_view(state, seat)  # also: a bad seat's error
-        return cast(GameView, {k: full[k] for k in keys if k in full})
-    to_move = state.to_move
-    out: dict[str, object] = {}
-    if "game" in keys:
-        out["game"] = "tunisian"
-    if "seat" in keys:
-        out["seat"] = seat
-    if "to_move" in keys:
-        out["to_move"] = to_move
-    if "phase" in keys:
-        out["phase"] = state.phase
-    if "turn" in keys:
-        out["turn"] = state.turn
-    if "hand" in keys:
-        out["hand"] = _hand(state.hand_counts(seat))
-    if "history" in keys:
-        out["history"] = state.view_cache().history(seat, public_event)
-    if "legal_actions" in keys:
-        out["legal_actions"] = state.legal_texts() if seat == to_move else []
-    return cast(GameView, out)
