@@ -60,8 +60,11 @@ def parse_action(text: str) -> Action:
 
 
 def legal_actions(view: TypedView | GameView) -> list[Action]:
-    """The legal actions a view offers its seat (empty unless the seat is to move)."""
-    return list(typed_view(view).legal)
+    """The legal actions a view offers its seat (empty unless the seat is to move); of a
+    JSON view, only its ``legal_actions`` are read (front ends hand partial views)."""
+    if isinstance(view, dict):
+        return [action_of(t) for t in view.get("legal_actions") or ()]
+    return list(view.legal)
 
 
 def decision_key(view: TypedView) -> str:

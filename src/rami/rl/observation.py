@@ -321,13 +321,14 @@ class Encoder:
         out[size:] = scalars
         return out
 
-    def _history(self, view: TypedView, me: int) -> _History:
+    def _history(self, view: TypedView | GameView, me: int) -> _History:
         """Discards per relative seat and the cards each is known to hold.
 
         Known cards are the discards it took and has not laid down or thrown since (as
-        the determinizers read the history); the observer's own row stays empty.
+        the determinizers read the history); the observer's own row stays empty. (A
+        plug-in game's encoder may read its JSON views: their history is the same.)
         """
-        return self._history_of(view.history, me)
+        return self._history_of(view["history"] if isinstance(view, dict) else view.history, me)
 
     def _history_of(self, history: Sequence[HistoryEntry], me: int) -> _History:
         """``_history`` from the view's history list itself."""
