@@ -191,15 +191,15 @@ def test_a_deal_replays_from_its_log(spec: Game, preset: str) -> None:
 def test_a_view_does_not_change_when_hidden_cards_are_dealt_again(spec: Game, preset: str) -> None:
     """The hidden cards dealt again (the game's determinizer): the seat's view is the
     same but for the public history, which a state built from a position lacks."""
-    if spec.openspiel is None:
+    if spec.bots is None:
         pytest.skip(f"{spec.name} offers no determinizer to deal hidden cards again")
-    sample = spec.openspiel().sample
+    sample = spec.bots().sample
     moved = 0
     for i, state in enumerate(_positions(spec, preset, 5, 10)):
         seat = state.to_move
         assert seat is not None
         view = state.view(seat)
-        world = sample(view, random.Random(i))
+        world = sample(view, random.Random(i), None)
         again = world.view(seat)
         view.pop("history"), again.pop("history")
         assert _dump(again) == _dump(view)

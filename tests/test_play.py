@@ -188,8 +188,8 @@ def test_show_forms_m6() -> None:
         "show 3♠ 4♠ 5♠",
         "show 6♥ 6♥ 6♥",
     ]
-    assert parse_command("show all", view).kind == "auto_show"
-    assert parse_command("open", view).kind == "auto_show"
+    assert parse_command("show all", view).kind == "open"
+    assert parse_command("open", view).kind == "open"
 
 
 def test_numbers_need_a_list() -> None:

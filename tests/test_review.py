@@ -89,7 +89,8 @@ def test_a_skipped_marriage_finish_is_a_blunder() -> None:
     assert spec.review is not None
     hooks = spec.review()
     doc = state.to_json()
-    start = hooks.deal_from_json({**doc, "actions": doc["actions"][:-1]})
+    assert spec.load_deal is not None
+    start = spec.load_deal({**doc, "actions": doc["actions"][:-1]})
     view = start.view(0)
     decision = core.evaluate(kit_of("marriage"), hooks, view, taken, 0, SAMPLES)
     assert decision.label == "blunder", decision

@@ -77,7 +77,9 @@ def test_queued_moves_of_many_tables_share_one_commit_and_resolve_only_after_it(
     log: list[EventRecord] = []
     try:
         with held(group):  # a commit in progress: the moves queue behind it
-            futures = [write(group, t, EventRecord(1, "action", 0, "draw"), log) for t in tables]
+            futures = [
+                write(group, t, EventRecord.read(1, "action", 0, "draw"), log) for t in tables
+            ]
             done, _ = concurrent.futures.wait(futures, timeout=0.2)
             assert not done and not log  # nothing settled nor acknowledged before its commit
         for future in futures:
@@ -100,11 +102,11 @@ def test_a_cancelled_waiter_does_not_stop_the_writer(store: Store) -> None:
     log: list[EventRecord] = []
     try:
         with held(group):  # both queue behind a commit in progress
-            gone = write(group, first, EventRecord(1, "action", 0, "draw"), log)
+            gone = write(group, first, EventRecord.read(1, "action", 0, "draw"), log)
             assert gone.cancel()
-        write(group, second, EventRecord(1, "action", 0, "draw"), log).result(timeout=10)
+        write(group, second, EventRecord.read(1, "action", 0, "draw"), log).result(timeout=10)
         assert group._thread.is_alive()
-        later = write(group, first, EventRecord(2, "action", 0, "discard 7♣"), log)
+        later = write(group, first, EventRecord.read(2, "action", 0, "discard 7♣"), log)
         later.result(timeout=10)
         assert [e.data for e in store.events_since(first.id, 0)[0]] == ["draw", "discard 7♣"]
     finally:
@@ -116,15 +118,15 @@ def test_a_taken_sequence_number_fails_alone(store: Store, db_url: str) -> None:
     b's move is refused as a ``Conflict``, the batch's other moves are stored once."""
     a, b, c = make_tables(store, 3)
     other = Store(db_url)
-    other.append_event(b.id, 1, "action", 0, "draw")
+    other.append_event(b.id, EventRecord.read(1, "action", 0, "draw"))
     other.close()
     group = GroupCommitter(store)
     log: list[EventRecord] = []
     try:
         with held(group):
-            good1 = write(group, a, EventRecord(1, "action", 0, "draw"), log)
-            bad = write(group, b, EventRecord(1, "action", 0, "take"), log)
-            good2 = write(group, c, EventRecord(1, "action", 0, "draw"), log)
+            good1 = write(group, a, EventRecord.read(1, "action", 0, "draw"), log)
+            bad = write(group, b, EventRecord.read(1, "action", 0, "take"), log)
+            good2 = write(group, c, EventRecord.read(1, "action", 0, "draw"), log)
         good1.result(timeout=10)
         good2.result(timeout=10)
         with pytest.raises(Conflict):
@@ -154,7 +156,9 @@ def test_a_batch_that_fails_after_its_insert_is_stored_once_each(store: Store) -
     event.listen(store.engine, "after_cursor_execute", fail_once)
     try:
         with held(group):
-            futures = [write(group, t, EventRecord(1, "action", 0, "draw"), log) for t in tables]
+            futures = [
+                write(group, t, EventRecord.read(1, "action", 0, "draw"), log) for t in tables
+            ]
         for future in futures:
             future.result(timeout=10)
         assert failed["n"] == 1 and len(log) == 5
@@ -170,11 +174,11 @@ def test_close_stores_what_is_queued_then_refuses(store: Store) -> None:
     (t,) = make_tables(store, 1)
     group = GroupCommitter(store)
     log: list[EventRecord] = []
-    future = write(group, t, EventRecord(1, "action", 0, "draw"), log)
+    future = write(group, t, EventRecord.read(1, "action", 0, "draw"), log)
     group.close()
     future.result(timeout=1)
     with pytest.raises(RuntimeError):
-        write(group, t, EventRecord(2, "action", 1, "draw"), log).result(timeout=1)
+        write(group, t, EventRecord.read(2, "action", 1, "draw"), log).result(timeout=1)
 
 
 def test_a_refused_move_is_not_stored(store: Store) -> None:

@@ -21,9 +21,10 @@ from rami.server.storage import (
 
 def test_a_notification_carries_its_event_whole() -> None:
     for event in (
-        EventRecord(7, "action", 2, "meld 7♣ 8♣ 9♣ + K♥ K♠ K♦"),
-        EventRecord(12, "next_deal", None, ""),
-        EventRecord(1, "action", 0, "draw"),
+        EventRecord.read(7, "action", 2, "meld 7♣ 8♣ 9♣"),
+        EventRecord.read(8, "action", 2, "add 8♥ @2"),
+        EventRecord.read(12, "next_deal", None, ""),
+        EventRecord.read(1, "action", 0, "draw"),
     ):
         assert parse_payload(event_payload(41, "abc123", event)) == (41, "abc123", event)
     # a change of seats or status, or an older process: the table id and origin only
@@ -61,9 +62,11 @@ def test_another_process_hears_the_event_itself(pg_cluster: Any) -> None:
         try:
             await asyncio.wait_for(ready.wait(), 10)
             table = one_table(theirs)
-            drawn = EventRecord(1, "action", 0, "draw")
+            drawn = EventRecord.read(1, "action", 0, "draw")
             await asyncio.to_thread(theirs.append_events, [(table.id, drawn)])
-            await asyncio.to_thread(mine.append_event, table.id, 2, "action", 0, "discard 7♣")
+            await asyncio.to_thread(
+                mine.append_event, table.id, EventRecord.read(2, "action", 0, "discard 7♣")
+            )
             for _ in range(100):
                 if any(event is not None for _, event in heard):
                     break
@@ -116,7 +119,7 @@ def test_two_processes_batches_of_the_same_tables_never_deadlock(pg_cluster: Any
             try:
                 for i in range(40):
                     store.append_events(
-                        [(t, EventRecord(first_seq + i, "action", 0, "draw")) for t in order]
+                        [(t, EventRecord.read(first_seq + i, "action", 0, "draw")) for t in order]
                     )
             except Exception as exc:
                 errors.append(exc)

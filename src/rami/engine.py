@@ -30,7 +30,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import (
-    Any,
     Generic,
     Literal,
     NotRequired,
@@ -219,7 +218,10 @@ class ChanceReporting(Protocol):
     def chance_outcomes(self) -> list[Chance]: ...
 
 
-class DealsFromOrder(Protocol):
+RulesT = TypeVar("RulesT", contravariant=True)  # a game's own rules type
+
+
+class DealsFromOrder(Protocol[RulesT]):
     """A game's deal class that deals a given shoe order (both built-in games' states).
 
     ``dealt_seats`` says who gets each position of the order (``None``: the rest, the
@@ -227,10 +229,10 @@ class DealsFromOrder(Protocol):
     that order. The ``deal`` chance outcome of a deal is that order.
     """
 
-    def dealt_seats(self, rules: Any, seats: int, dealer: int = 0) -> list[int | None]: ...
+    def dealt_seats(self, rules: RulesT, seats: int, dealer: int = 0) -> list[int | None]: ...
 
     def from_deal(
-        self, rules: Any, seats: int, order: Sequence[int], seed: int, dealer: int = 0
+        self, rules: RulesT, seats: int, order: Sequence[int], seed: int, dealer: int = 0
     ) -> GameState: ...
 
 

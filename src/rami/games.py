@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
@@ -32,13 +32,19 @@ if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
 __all__ = [
     "GAMES",
     "Game",
+    "Lazy",
+    "LazyValue",
     "Match",
+    "RecordedMatch",
     "action_from_id",
     "action_space_of",
     "all_games",
+    "fixed_seats",
     "game_names",
     "get_game",
     "id_of",
+    "lazy",
+    "lazy_value",
     "legal_action_ids",
     "register",
     "rl_default_game",
@@ -66,29 +72,111 @@ class Match(Protocol):
     def to_json(self) -> dict[str, object]: ...
 
 
-@dataclass(frozen=True)
+_UNSET: Any = object()
+
+
+class _Ref:
+    """An object named ``module:name``, imported when first asked for: what a game's
+    registration holds, so that its modules (and their extras: Typer, Rich, FastAPI,
+    NumPy) load only when a consumer asks. Pickles as its reference."""
+
+    def __init__(self, ref: str) -> None:
+        module, _, name = ref.partition(":")
+        if not module or not name:
+            raise ValueError(f"a lazy reference is 'module:name', not {ref!r}")
+        self.ref = ref
+        # named like the object it stands for (``functools.wraps`` does the same)
+        self.__module__ = module
+        self.__qualname__ = self.__name__ = name
+        self._found: Any = _UNSET
+
+    def target(self) -> Any:
+        """The object the reference names, imported on the first call."""
+        if self._found is _UNSET:
+            module, _, name = self.ref.partition(":")
+            found: Any = importlib.import_module(module)
+            for part in name.split("."):  # 'Match.from_json': an attribute's attribute
+                found = getattr(found, part)
+            self._found = found
+        return self._found
+
+    def __reduce__(self) -> tuple[type[_Ref], tuple[str]]:
+        return type(self), (self.ref,)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.ref!r})"
+
+
+class Lazy(_Ref):
+    """A function named ``module:name``, imported on its first call."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.target()(*args, **kwargs)
+
+
+class LazyValue(_Ref):
+    """A module attribute named ``module:name`` (a hook record, a table), given by a call
+    without arguments and imported on the first one."""
+
+    def __call__(self) -> Any:
+        return self.target()
+
+
+def lazy(ref: str) -> Callable[..., Any]:
+    """The function ``module:name``, imported on its first call (see ``Lazy``)."""
+    return Lazy(ref)
+
+
+def lazy_value(ref: str) -> Callable[[], Any]:
+    """A call that gives the attribute ``module:name``, imported on the first one."""
+    return LazyValue(ref)
+
+
+def fixed_seats(rules: object) -> tuple[int, ...]:
+    """The player counts of rules that fix one (``rules.players``): the default
+    ``Game.players_for``."""
+    players = getattr(rules, "players", None)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TypeError(f"{type(rules).__name__} has no 'players': give Game.players_for")
+    return (players,)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Game:
     """One game as the registry knows it: everything a consumer may ask of it.
 
     Each game package builds one ``Game`` (``rami.<package>.registration.GAME``); the
     consumers (cli, sim, play, server, bots, rl) only use these fields and never name a
-    game. Hooks that a game may lack default to ``None``.
+    game. Only the first four are required, and ``new_deal`` or a match of its own; a
+    hook a game lacks is ``None`` and the consumers then offer nothing there. Hooks that
+    need the game's modules are usually ``lazy("module:function")`` /
+    ``lazy_value("module:VALUE")`` references.
     """
 
     name: str
     title: str
     presets: tuple[str, ...]
-    preset_label: str  # what users call a preset: "rules" (Marriage) or "mode" (Tunisian)
+    preset_label: str = "rules"  # what users call a preset: "rules" or "mode" (Tunisian)
     # the registry holds games of different rules types: rules are ``object`` here, and
     # each game's functions read them with its own ``rules_from``
     rules_from: Callable[[object], Rules]  # unchecked spec -> the game's rules object
-    players_for: Callable[[object], tuple[int, ...]]  # allowed player counts for these rules
-    _new_match: Callable[[object, int, int], Match]
-    match_from_json: Callable[[Mapping[str, object]], Match]
-    # integer action ids (docs/rl.md): the numbering for some rules, and which states
-    # are this game's deals
+    # allowed player counts for these rules (default: the one ``rules.players``)
+    players_for: Callable[[object], tuple[int, ...]] = fixed_seats
+    # A fresh deal: (rules, seats, seed, dealer); the default match, simulations and
+    # the conformance suite.
+    new_deal: Callable[[Any, int, int, int], GameState] | None = None
+    # The match: (rules, players, seed) -> a new one, and one resumed from its
+    # ``to_json``. Left out: ``rami.points_match.PointsMatch`` (deals in a row, points
+    # added up), played with ``new_deal``.
+    make_match: Callable[[object, int, int], Match] | None = None
+    load_match: Callable[[Mapping[str, object]], Match] | None = None
+    # A deal rebuilt from its ``to_json`` document (replayed): records (rami.records,
+    # docs/records.md) and the review; None: the game's deals cannot be rebuilt. A match
+    # whose deals can be recorded also offers ``deal_docs()`` (``RecordedMatch``).
+    load_deal: Callable[[Mapping[str, Any]], GameState] | None = None
+    # integer action ids (docs/rl.md): the numbering for some rules (the game of a deal
+    # is its ``to_json``'s "game")
     action_space: Callable[[object], ActionSpace] | None = None
-    owns: Callable[[GameState], bool] | None = None
     # --- bot hooks (part D): builds the kit the bots play this game with
     # (``rami.bots.kit.BotKit``); None means the game has only the ``random`` bot
     bots: Callable[[], BotKit[Any, Any]] | None = None
@@ -96,9 +184,6 @@ class Game:
     # (state, seat), and a JSON view read back (None: ``GenericView``, from the JSON).
     seat_view: Callable[[Any, int | None], TypedView] | None = None
     view_from_json: Callable[[GameView], TypedView] | None = None
-    # --- consumer hooks (part A)
-    # A fresh deal: (rules, seats, seed, dealer); simulations and the conformance suite.
-    new_deal: Callable[[Any, int, int, int], GameState] | None = None
     # The preset a table of n seats plays when none is named (default: the first preset).
     default_preset: Callable[[int], str] | None = None
     # Simulations: the turn cap that keeps deals between weak bots finite, whether whole
@@ -131,10 +216,12 @@ class Game:
     reward_sign: float = 1.0
     openspiel: Callable[[], OpenSpielHooks] | None = None  # explicit chance (rami.rl.openspiel)
     rl_default: bool = False  # the game ``rami train`` and the RL environments default to
-    # Records (rami.records, docs/records.md): every deal of a match, played or in play, in
-    # the deals' shared ``to_json`` layout; and a deal rebuilt from that layout (replayed).
-    match_deals: Callable[[Any], list[dict[str, Any]]] | None = None
-    load_deal: Callable[[Mapping[str, Any]], GameState] | None = None
+
+    def __post_init__(self) -> None:
+        if self.make_match is None and self.new_deal is None:
+            raise ValueError(f"the game {self.name!r} needs new_deal or a match (make_match)")
+        if (self.make_match is None) != (self.load_match is None):
+            raise ValueError(f"the game {self.name!r} gives make_match and load_match together")
 
     def typed_view(self, state: GameState, seat: int | None) -> TypedView:
         """``seat``'s typed view of ``state`` (from its JSON for a game without one)."""
@@ -159,7 +246,29 @@ class Game:
                 f"{self.title} with these rules is for {allowed[0]}–{allowed[-1]} players, "
                 f"not {count}"
             )
-        return self._new_match(rules, count, seed)
+        if self.make_match is None:
+            from rami.points_match import PointsMatch
+
+            return PointsMatch(self, rules, count, seed)
+        return self.make_match(rules, count, seed)
+
+    def match_from_json(self, doc: Mapping[str, object]) -> Match:
+        """A match resumed from its ``to_json`` document; ``InputError`` if it is not one."""
+        if self.load_match is None:
+            from rami.points_match import PointsMatch
+
+            return PointsMatch.from_json(self, doc)
+        return self.load_match(doc)
+
+
+@runtime_checkable
+class RecordedMatch(Protocol):
+    """A match whose every deal can be written as a record (``rami.records``)."""
+
+    def deal_docs(self) -> list[dict[str, object]]:
+        """Every deal of the match (the current one last) in the deals' ``to_json``
+        layout, which ``Game.load_deal`` replays."""
+        ...
 
 
 # The games that ship with rami; more come from the ``rami.games`` entry-point group, from
@@ -250,12 +359,29 @@ def get_game(name: object) -> Game:
     raise InputError(f"unknown game {name!r}: choose one of {', '.join(_REGISTRY)}")
 
 
+_OWNERS: dict[type, Game] = {}  # a deal's class -> its game, found once per class
+
+
+def _game_of(state: GameState) -> Game | None:
+    found = _OWNERS.get(type(state))
+    if found is None:
+        to_json = getattr(state, "to_json", None)
+        doc = to_json() if callable(to_json) else None
+        name = doc.get("game") if isinstance(doc, Mapping) else None
+        found = GAMES.get(name) if isinstance(name, str) else None
+        if found is not None:
+            _OWNERS[type(state)] = found
+    return found
+
+
 def action_space_of(state: GameState) -> ActionSpace:
     """The action space of the game and rules ``state`` is played under (docs/rl.md)."""
-    for spec in all_games():
-        if spec.owns is not None and spec.action_space is not None and spec.owns(state):
-            return spec.action_space(getattr(state, "rules", None))
-    raise InputError(f"no game in the registry has integer action ids for {type(state).__name__}")
+    spec = _game_of(state)
+    if spec is None or spec.action_space is None:
+        raise InputError(
+            f"no game in the registry has integer action ids for {type(state).__name__}"
+        )
+    return spec.action_space(getattr(state, "rules", None))
 
 
 def legal_action_ids(state: GameState) -> list[int]:

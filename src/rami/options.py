@@ -17,7 +17,7 @@ from rami.views import OptionValue, RulesJson
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
-T = TypeVar("T")
+T = TypeVar("T", bound="DataclassInstance")
 
 
 _HINTS: dict[object, dict[str, object]] = {}
@@ -88,7 +88,7 @@ def build_rules(
         )
     base = presets[preset_name]
     hints = _field_hints(cls)
-    fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields = {f.name for f in dataclasses.fields(cls)}
     changes: dict[str, object] = {}
     for key, value in spec.items():
         if key == "preset":
@@ -96,7 +96,7 @@ def build_rules(
         if key not in fields or key == "preset_name":
             raise InputError(f"unknown rule option '{key}'")
         changes[key] = _check_value(key, value, hints[key], choices)
-    rules = dataclasses.replace(base, **changes)  # type: ignore[type-var]
+    rules = dataclasses.replace(base, **changes)
     validate = getattr(rules, "validate", None)
     if validate is not None:
         validate()

@@ -8,33 +8,18 @@ through the registry (docs/architecture.md, "The registry and how to add a game"
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rami.action_space import ActionSpace
-from rami.engine import Action, GameState
-from rami.games import Game, Match
+from rami.engine import Action
+from rami.games import Game
 
 from .game import ToyState, new_deal
-from .match import ToyMatch
 from .rules import PRESETS, ToyRules, rules_from
 
-__all__ = ["GAME", "ToyMatch", "ToyRules", "ToyState", "new_deal"]
+__all__ = ["GAME", "ToyRules", "ToyState", "new_deal"]
 
 
-def _players(rules: Any) -> tuple[int, ...]:
-    return (rules.players,)
-
-
-def _new_match(rules: Any, players: int, seed: int) -> Match:
-    return ToyMatch(rules, players, seed)
-
-
-def _load_match(doc: Mapping[str, Any]) -> Match:
-    return ToyMatch.from_json(doc)
-
-
-def _action_space(rules: Any) -> ActionSpace:
+def action_space(rules: object) -> ActionSpace:
+    """Integer ids for the RL wrappers (docs/rl.md): one block per verb."""
     shoe = rules_from(rules).shoe()
     return ActionSpace(
         "toy",
@@ -47,25 +32,12 @@ def _action_space(rules: Any) -> ActionSpace:
     )
 
 
-def _owns(state: GameState) -> bool:
-    return isinstance(state, ToyState)
-
-
-def _new_deal(rules: Any, seats: int, seed: int, dealer: int) -> GameState:
-    return new_deal(rules, seats, seed, dealer)
-
-
 GAME = Game(
-    "toy",
-    "Toy rummy",
-    tuple(PRESETS),
-    "rules",
-    rules_from,
-    _players,
-    _new_match,
-    _load_match,
-    _action_space,
-    _owns,
-    new_deal=_new_deal,
+    name="toy",
+    title="Toy rummy",
+    presets=tuple(PRESETS),
+    rules_from=rules_from,  # the seats: ToyRules.players (``Game.players_for``'s default)
+    new_deal=new_deal,  # the match: rami.points_match, ToyRules.deals deals
+    action_space=action_space,
     turn_cap=60,
 )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import sys
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
+from typer._click.core import Context
 from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperOption
 from typer.exceptions import TyperException
@@ -29,7 +30,7 @@ app = typer.Typer(
 )
 
 
-def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+def _flag_type(self: TyperOption, ctx: Context) -> str | None:
     """Help shows no ``<bool>`` type for on/off flags (``--ascii``, ``--quiet/--no-quiet``)."""
     return None if self.is_flag else _option_type(self, ctx)
 

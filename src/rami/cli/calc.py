@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -28,7 +28,7 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tex
 AsciiOpt = Annotated[bool, typer.Option("--ascii", help="Write cards as 10C, QH (no Unicode).")]
 
 
-def read_json(source: str) -> Any:
+def read_json(source: str) -> object:
     """The JSON document in ``source`` (a path, or ``-`` for standard input)."""
     if source == "-":
         text, name = sys.stdin.read(), "standard input"
@@ -46,7 +46,7 @@ def read_json(source: str) -> Any:
     return loads(text, name)
 
 
-def loads(text: str | bytes, name: str) -> Any:
+def loads(text: str | bytes, name: str) -> object:
     """The JSON document in ``text`` (read from ``name``); ``InputError`` in one line if
     it is not JSON or nests too deeply for the parser (issue 23: no RecursionError)."""
     try:

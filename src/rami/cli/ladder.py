@@ -21,6 +21,7 @@ from rami.cli.simulate import check_writable, progress_bar
 from rami.errors import InputError
 from rami.games import game_names, get_game
 from rami.sim.ladder import LadderConfig
+from rami.sim.tournament import GameResult
 
 __all__ = ["canonical_command", "ladder"]
 
@@ -116,8 +117,8 @@ def ladder(
             completed=len(jobs) - len(todo),
         )
 
-        def done(i: int, res: object) -> None:
-            log.append(todo[i].pair, res)  # type: ignore[arg-type]
+        def done(i: int, res: GameResult) -> None:
+            log.append(todo[i].pair, res)
             progress.advance(task)
 
         try:

@@ -17,7 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -25,6 +25,9 @@ from rami.cli.hooks import Check, LedgerPrompts
 from rami.errors import InputError
 from rami.games import all_games, game_names, get_game
 from rami.wording import count
+
+if TYPE_CHECKING:  # the ledger's calculators load when a ledger is computed
+    from rami.ledger import LedgerResult
 
 _PRESETS_HELP = "; ".join(f"{g.title.split()[0]}: {', '.join(g.presets)}" for g in all_games())
 
@@ -49,7 +52,7 @@ def ledger_path(file: Path | None) -> Path:
     return data_dir() / "ledger.json"
 
 
-def load(path: Path) -> dict[str, Any]:
+def load(path: Path) -> dict[str, object]:
     if not path.is_file():
         raise InputError(
             f"no ledger at {path}: start one with "
@@ -67,17 +70,35 @@ def load(path: Path) -> dict[str, Any]:
     return doc
 
 
-def save(path: Path, doc: dict[str, Any]) -> None:
+def save(path: Path, doc: Mapping[str, object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, path)
 
 
-def compute(doc: dict[str, Any]) -> dict[str, Any]:
+def compute(doc: object) -> LedgerResult:
     from rami.ledger import compute as compute_ledger
 
     return compute_ledger(doc)
+
+
+def _object(doc: object) -> dict[str, object]:
+    """A computed ledger's document (``compute`` refused anything but a JSON object)."""
+    assert isinstance(doc, dict)
+    return doc
+
+
+def _deals(doc: Mapping[str, object]) -> list[object]:
+    deals = doc.get("deals", [])
+    return deals if isinstance(deals, list) else []
+
+
+def _entry(doc: Mapping[str, object], number: int) -> Mapping[str, object]:
+    """Deal ``number``'s entry (1-based) in a computed ledger's document."""
+    entry = _deals(doc)[number - 1]
+    assert isinstance(entry, dict)
+    return entry
 
 
 # ---------------------------------------------------------------------------- text
@@ -96,11 +117,11 @@ def _prompts(game: str) -> LedgerPrompts:
     return commands.ledger
 
 
-def standing_text(doc: dict[str, Any], result: dict[str, Any]) -> str:
+def standing_text(doc: Mapping[str, object], result: LedgerResult) -> str:
     """The ledger as a table: one line per deal, the totals, who deals next."""
     spec = get_game(result["game"])
     prompts = _prompts(spec.name)
-    names: list[str] = result["players"]
+    names = result["players"]
     chosen = result.get(spec.preset_label)
     preset = chosen.get("preset") if isinstance(chosen, Mapping) else chosen
     width = max(6, *(len(n) for n in names))
@@ -123,7 +144,7 @@ def standing_text(doc: dict[str, Any], result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def deal_text(result: dict[str, Any], number: int, entry: dict[str, Any]) -> str:
+def deal_text(result: LedgerResult, number: int, entry: Mapping[str, object]) -> str:
     """One deal: what each player scored and, where the game settles pairs, who pays whom."""
     deal = result["deals"][number - 1]
     lines = [f"Deal {number} (dealer {deal['dealer']})"]
@@ -197,14 +218,14 @@ def session(
                 doc, result = _change(doc, ask, result, _number(arg, doc))
             elif verb in ("d", "delete"):
                 k = _number(arg, doc)
-                doc, result = _apply(doc, [d for i, d in enumerate(doc["deals"]) if i != k - 1])
+                doc, result = _apply(doc, [d for i, d in enumerate(_deals(doc)) if i != k - 1])
             elif verb in ("u", "undo"):
-                if not doc["deals"]:
+                if not _deals(doc):
                     raise InputError("there is no deal to undo")
-                doc, result = _apply(doc, doc["deals"][:-1])
+                doc, result = _apply(doc, _deals(doc)[:-1])
             elif verb in ("s", "show"):
                 k = _number(arg, doc)
-                write(deal_text(result, k, doc["deals"][k - 1]))
+                write(deal_text(result, k, _entry(doc, k)))
                 continue
             else:
                 raise InputError(f"unknown command {verb!r}")
@@ -219,24 +240,26 @@ def session(
     write(f"Saved: {path}")
 
 
-def _number(arg: str, doc: dict[str, Any]) -> int:
-    count = len(doc.get("deals", []))
+def _number(arg: str, doc: Mapping[str, object]) -> int:
+    count = len(_deals(doc))
     if not arg.strip().isdigit() or not 1 <= int(arg) <= count:
         raise InputError(f"give a deal number from 1 to {count}" if count else "no deals yet")
     return int(arg)
 
 
-def _apply(doc: dict[str, Any], deals: list[Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _apply(
+    doc: Mapping[str, object], deals: list[object]
+) -> tuple[dict[str, object], LedgerResult]:
     changed = {**doc, "deals": deals}
     return changed, compute(changed)
 
 
 def _change(
-    doc: dict[str, Any], ask: Asker, result: dict[str, Any], number: int | None
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    old = doc["deals"][number - 1] if number else None
+    doc: Mapping[str, object], ask: Asker, result: LedgerResult, number: int | None
+) -> tuple[dict[str, object], LedgerResult]:
+    old = _entry(doc, number) if number else None
     entry = _prompts(result["game"]).ask_deal(ask, doc, result, number, old)
-    deals = list(doc["deals"])
+    deals: list[object] = list(_deals(doc))
     if number is None:
         deals.append(entry)
     else:
@@ -275,7 +298,7 @@ def ledger_new(
     """Start an evening's ledger (the previous one is kept as ledger-previous.json)."""
     spec = get_game(game)
     names = [n.strip() for n in players.split(",")]
-    doc: dict[str, Any] = {"game": spec.name, "players": names, "deals": []}
+    doc: dict[str, object] = {"game": spec.name, "players": names, "deals": []}
     doc["rules" if spec.preset_label == "rules" else "mode"] = rules or spec.presets[0]
     if first_dealer is not None:
         doc["first_dealer"] = first_dealer
@@ -305,7 +328,7 @@ def ledger_show(
     if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
     elif deal is not None:
-        print(deal_text(result, _number(str(deal), doc), doc["deals"][deal - 1]))
+        print(deal_text(result, _number(str(deal), doc), _entry(doc, deal)))
     else:
         print(standing_text(doc, result))
 
@@ -321,7 +344,7 @@ def ledger_add(
 
     path = _file(ctx, file)
     doc = load(path)
-    doc, result = _apply(doc, [*doc.get("deals", []), read_json(source)])
+    doc, result = _apply(doc, [*_deals(doc), read_json(source)])
     save(path, doc)
     print(standing_text(doc, result))
 
@@ -356,8 +379,9 @@ def ledger_import(
     else:
         doc = read_json(source)
     result = compute(doc)
+    ledger = _object(doc)
     path = _file(ctx, file)
     if path.is_file():
         os.replace(path, path.with_name(path.stem + "-previous" + path.suffix))
-    save(path, doc)
-    print(standing_text(doc, result))
+    save(path, ledger)
+    print(standing_text(ledger, result))

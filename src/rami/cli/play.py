@@ -5,7 +5,8 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable
-from typing import Annotated, Any
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -39,7 +40,7 @@ def level_help(game: str) -> str:
     )
 
 
-def level_option(game: str) -> Any:
+def level_option(game: str) -> object:
     """The ``--level`` option of a game's ``rami play`` (help from ``level_help``)."""
     return typer.Option(help=level_help(game))
 
@@ -91,7 +92,7 @@ def play_main(
     _resume(ascii, delay, _choose_save())
 
 
-def _choose_save() -> Any:
+def _choose_save() -> Path:
     """The save to resume: the only one, or the one the player picks (latest by default)."""
     import sys
 
@@ -163,7 +164,7 @@ def start(
         raise InputError("--max-turns must be at least 1")
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    rules: Any = preset if max_turns is None else {"preset": preset, "max_turns": max_turns}
+    rules: object = preset if max_turns is None else {"preset": preset, "max_turns": max_turns}
     match = spec.new_match(rules, players, seed)
     settings = Settings(game, level, seed, 0, ascii, _delay(delay, default_delay))
     old = save_path(game)
@@ -178,7 +179,7 @@ def start(
     raise typer.Exit(session.run())
 
 
-def _resume(ascii: bool, delay: float | None, path: Any) -> None:
+def _resume(ascii: bool, delay: float | None, path: Path) -> None:
     from rami.games import get_game
     from rami.play.saves import SavedGame
     from rami.play.session import Session, Settings, default_delay
@@ -204,7 +205,7 @@ def _line_editing() -> None:
         import readline  # noqa: F401 - importing it is what turns editing on
 
 
-def _delay(given: float | None, default: Any) -> float:
+def _delay(given: float | None, default: Callable[[], float]) -> float:
     if given is None:
         return float(default())
     if given < 0:

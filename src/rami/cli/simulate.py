@@ -12,7 +12,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -34,6 +34,9 @@ from rami.errors import InputError
 from rami.games import Game, all_games, game_names, get_game
 from rami.memo import freeze_collector
 from rami.wording import count
+
+if TYPE_CHECKING:  # the simulator loads when a simulation runs
+    from rami.sim.tournament import Summary
 
 __all__ = ["simulate"]
 
@@ -65,7 +68,7 @@ def progress_bar(console: Console, *, quiet: bool) -> Progress:
     )
 
 
-def _table(summary: Any) -> Table:
+def _table(summary: Summary) -> Table:
     config = summary.config
     spec = get_game(config.game)
     signed = spec.signed_points

@@ -74,7 +74,7 @@ _PATHS = ("melds", "dublees")
 
 
 def _check_keys(
-    obj: Mapping[str, Any], allowed: set[str], required: Sequence[str], where: str
+    obj: Mapping[str, object], allowed: set[str], required: Sequence[str], where: str
 ) -> None:
     for key in obj:
         if key not in allowed:
@@ -84,7 +84,7 @@ def _check_keys(
             raise InputError(f"missing required key '{key}' in {where}")
 
 
-def _cards(value: Any, what: str) -> list[Card]:
+def _cards(value: object, what: str) -> list[Card]:
     if not isinstance(value, str | list):
         raise InputError(f'{what} must be a list of cards such as ["10♣", "J♣"]')
     try:

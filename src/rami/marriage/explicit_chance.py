@@ -9,37 +9,30 @@ by ``state.chance_outcomes()``, as are reshuffled stocks (M-11).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Any
 
 from rami.cards import shoe
 from rami.engine import GameState
-from rami.marriage.determinize import sample_state
 from rami.marriage.game import MarriageState
+from rami.marriage.rules import MarriageRules
 from rami.rl.hooks import OpenSpielHooks
-from rami.views import GameView
 
 __all__ = ["HOOKS"]
 
 
-def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
+def deal(rules: MarriageRules, players: int, order: Sequence[int], seed: int) -> GameState:
     """The deal the chance outcomes ``order`` make: hands, the upcard, the stock (M-2)."""
     return MarriageState.from_deal(rules, players, order, seed)
 
 
-def _shoe(rules: Any) -> list[int]:
+def _shoe(rules: MarriageRules) -> list[int]:
     return [int(c) for c in shoe(rules.decks)]
 
 
-def _dealt(rules: Any, players: int, player: int) -> tuple[int, int]:
+def _dealt(rules: MarriageRules, players: int, player: int) -> tuple[int, int]:
     """Where ``player``'s 21 cards are in the order: seat by seat from seat 0 (M-2)."""
     where = [i for i, s in enumerate(MarriageState.dealt_seats(rules, players)) if s == player]
     return where[0], where[-1] + 1
-
-
-def _sample(view: GameView, rng: random.Random) -> GameState:
-    return sample_state(view, rng)
 
 
 HOOKS = OpenSpielHooks(
@@ -50,5 +43,4 @@ HOOKS = OpenSpielHooks(
     shoe=_shoe,
     deal=deal,
     dealt=_dealt,
-    sample=_sample,
 )

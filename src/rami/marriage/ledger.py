@@ -83,7 +83,7 @@ def attainable_maal(rules: MarriageRules, bonus_eligible: bool) -> frozenset[int
     return frozenset(values)
 
 
-def maal_cards(tiplu_text: Any, rules_spec: object = "nepali") -> dict[str, object]:
+def maal_cards(tiplu_text: object, rules_spec: object = "nepali") -> dict[str, object]:
     """The cards that are maal with this tiplu, and how many of each the decks hold
     (the tiplu card itself is out of play, M-7), for the page's tapping pad."""
     rules = _rules(rules_spec)
@@ -158,13 +158,15 @@ def score_deal(doc: object) -> dict[str, Any]:
     return result
 
 
-def _card_points(cards: Any) -> int:
+def _card_points(cards: object) -> int:
     """M-15 card points of an ``in_hand`` list the calculator has already checked."""
+    if not isinstance(cards, str | list):  # as ``parse_cards`` says it
+        raise CardError(f"expected a list of cards, got {type(cards).__name__}")
     return card_points(parse_cards(cards))
 
 
 def _deal(
-    entry: Any, names: list[str], rules: MarriageRules, rules_spec: Any, where: str
+    entry: object, names: list[str], rules: MarriageRules, rules_spec: object, where: str
 ) -> dict[str, Any]:
     """One deal of the ledger scored; ``where`` ("deal 3") starts every error."""
     try:
@@ -174,7 +176,7 @@ def _deal(
 
 
 def _deal_inner(
-    entry: Any, names: list[str], rules: MarriageRules, rules_spec: Any
+    entry: object, names: list[str], rules: MarriageRules, rules_spec: object
 ) -> dict[str, Any]:
     if not isinstance(entry, Mapping):
         raise InputError("a deal must be an object with 'players' and 'finisher'")

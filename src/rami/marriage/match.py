@@ -265,7 +265,7 @@ class Match:
     def deal_docs(self) -> list[dict[str, object]]:
         """Every deal of the match (the current one last) in the deals' ``to_json`` layout.
 
-        What ``rami.records`` writes a match's record from (``Game.match_deals``).
+        What ``rami.records`` writes a match's record from (``RecordedMatch.deal_docs``).
         """
         rules = self.rules.to_json()
         docs: list[dict[str, object]] = [

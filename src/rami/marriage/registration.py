@@ -1,75 +1,28 @@
-"""Marriage as the registry knows it (``rami.games``): the one object consumers use."""
+"""Marriage as the registry knows it (``rami.games``): the one object consumers use.
+
+Each hook is a reference into the game's own modules (``lazy``), imported on first use,
+so registering the game imports nothing but this file; what is written here is only
+what no module of the game says by itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from rami.action_space import ActionSpace
 from rami.engine import GameState
-from rami.games import Game, Match
-from rami.views import GameView, TypedView
+from rami.games import Game, lazy, lazy_value
 
 if TYPE_CHECKING:
     from rami.bots.kit import BotKit
-    from rami.cli.hooks import CliCommands
-    from rami.play.hooks import TerminalHooks
-    from rami.review.hooks import ReviewHooks
-    from rami.rl.hooks import OpenSpielHooks
-    from rami.rl.observation import Encoder
-    from rami.server.hooks import WebHooks
 
 __all__ = ["GAME"]
-
-
-def _rules(spec: Any) -> Any:
-    from rami.marriage.rules import rules_from
-
-    return rules_from(spec)
 
 
 def _players(rules: Any) -> tuple[int, ...]:
     return tuple(range(rules.min_players, rules.max_players + 1))
 
 
-def _new_match(rules: Any, players: int, seed: int) -> Match:
-    from rami.marriage.match import Match as MarriageMatch
-
-    return MarriageMatch(rules, players, seed)
-
-
-def _load_match(doc: Mapping[str, object]) -> Match:
-    from rami.marriage.match import Match as MarriageMatch
-
-    return MarriageMatch.from_json(doc)
-
-
-def _action_space(rules: Any) -> ActionSpace:
-    from rami.marriage.action_ids import action_space
-
-    return action_space(rules)
-
-
-def _owns(state: GameState) -> bool:
-    from rami.marriage.action_ids import owns
-
-    return owns(state)
-
-
-def _seat_view(state: Any, seat: int | None) -> TypedView:
-    from rami.marriage.view import seat_view
-
-    return seat_view(state, seat)
-
-
-def _view_from_json(doc: GameView) -> TypedView:
-    from rami.marriage.view import view_from_json
-
-    return view_from_json(doc)
-
-
-# --- bot hooks (part D)
 @cache
 def _bots() -> BotKit[Any, Any]:
     """The bots' kit (``rami.bots.kit``): the greedy player, its search hooks and the
@@ -102,12 +55,6 @@ def _bots() -> BotKit[Any, Any]:
     )
 
 
-def _new_deal(rules: Any, seats: int, seed: int, dealer: int) -> GameState:
-    from rami.marriage.game import new_deal
-
-    return new_deal(rules, seats, seed, dealer)
-
-
 def _progress(state: GameState) -> list[bool]:
     """Who showed (saw the tiplu) in a finished deal (M-6, M-7)."""
     from rami.marriage.game import MarriageState
@@ -117,107 +64,33 @@ def _progress(state: GameState) -> list[bool]:
     return [p["seen"] for p in players] or [False] * len(state.result.scores)
 
 
-def _cli() -> CliCommands:
-    from rami.marriage.cli import COMMANDS
-
-    return COMMANDS
-
-
-def _terminal() -> TerminalHooks:
-    from rami.marriage.terminal import HOOKS
-
-    return HOOKS
-
-
-def _observation(players: int, rules: Mapping[str, object]) -> Encoder:
-    from rami.marriage.observation import encoder
-
-    return encoder(players, rules)
-
-
-def _openspiel() -> OpenSpielHooks:
-    from rami.marriage.explicit_chance import HOOKS
-
-    return HOOKS
-
-
-def _review() -> ReviewHooks:
-    from rami.marriage.review import HOOKS
-
-    return HOOKS
-
-
-def _web() -> WebHooks:
-    from rami.marriage.web import HOOKS
-
-    return HOOKS
-
-
-def _ledger(doc: Mapping[str, object]) -> dict[str, object]:
-    from rami.marriage.ledger import ledger
-
-    return ledger(doc)
-
-
-def _score_deal(doc: object) -> dict[str, object]:
-    from rami.marriage.ledger import score_deal
-
-    return score_deal(doc)
-
-
-def _option_help() -> Mapping[str, str]:
-    from rami.marriage.rules_help import OPTION_HELP
-
-    return OPTION_HELP
-
-
-def _option_choices() -> Mapping[str, tuple[object, ...]]:
-    from rami.marriage.rules import CHOICES
-
-    return CHOICES
-
-
-def _match_deals(match: Any) -> list[dict[str, Any]]:
-    return list(match.deal_docs())
-
-
-def _load_deal(doc: Mapping[str, Any]) -> GameState:
-    from rami.marriage.game import MarriageState
-
-    return MarriageState.from_json(doc)
-
-
 GAME = Game(
-    "marriage",
-    "Marriage",
-    ("nepali", "indian"),
-    "rules",
-    _rules,
-    _players,
-    _new_match,
-    _load_match,
-    _action_space,
-    _owns,
+    name="marriage",
+    title="Marriage",
+    presets=("nepali", "indian"),
+    rules_from=lazy("rami.marriage.rules:rules_from"),
+    players_for=_players,
+    make_match=lazy("rami.marriage.match:Match"),
+    load_match=lazy("rami.marriage.match:Match.from_json"),
+    new_deal=lazy("rami.marriage.game:new_deal"),
+    load_deal=lazy("rami.marriage.game:MarriageState.from_json"),
+    action_space=lazy("rami.marriage.action_ids:action_space"),
     bots=_bots,
-    seat_view=_seat_view,
-    view_from_json=_view_from_json,
-    new_deal=_new_deal,
-    match_deals=_match_deals,
-    load_deal=_load_deal,
-    cli=_cli,
-    terminal=_terminal,
-    web=_web,
-    review=_review,
-    observation=_observation,
-    openspiel=_openspiel,
-    ledger=_ledger,
-    score_deal=_score_deal,
-    option_help=_option_help,
-    option_choices=_option_choices,
+    seat_view=lazy("rami.marriage.view:seat_view"),
+    view_from_json=lazy("rami.marriage.view:view_from_json"),
     turn_cap=1000,  # M-11 max_turns for simulations
     progress_of=_progress,
     progress_label="shows",
     points_label="ledger",
     signed_points=True,
-    match_word="the match",
+    ledger=lazy("rami.marriage.ledger:ledger"),
+    score_deal=lazy("rami.marriage.ledger:score_deal"),
+    cli=lazy_value("rami.marriage.cli:COMMANDS"),
+    terminal=lazy_value("rami.marriage.terminal:HOOKS"),
+    web=lazy_value("rami.marriage.web:HOOKS"),
+    review=lazy_value("rami.marriage.review:HOOKS"),
+    option_help=lazy_value("rami.marriage.rules_help:OPTION_HELP"),
+    option_choices=lazy_value("rami.marriage.rules:CHOICES"),
+    observation=lazy("rami.marriage.observation:encoder"),
+    openspiel=lazy_value("rami.marriage.explicit_chance:HOOKS"),
 )

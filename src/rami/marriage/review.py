@@ -13,10 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rami.cards import Card
-from rami.engine import Action, GameState
+from rami.engine import Action
 from rami.errors import InputError
 from rami.marriage import greedy_bot as g
-from rami.marriage.game import MarriageState
 from rami.marriage.match import Match
 from rami.marriage.rules import rules_from
 from rami.review.hooks import ReviewHooks, Verdict
@@ -52,10 +51,6 @@ def _deals_of(doc: Mapping[str, Any]) -> list[dict[str, Any]] | None:
     if match.current.actions:
         out.append(match.current.to_json())
     return out
-
-
-def _deal_from_json(doc: Mapping[str, Any]) -> GameState:
-    return MarriageState.from_json(doc)
 
 
 def _short(d: float) -> str:
@@ -156,7 +151,6 @@ def _checked_deals(doc: Mapping[str, Any]) -> list[dict[str, Any]] | None:
 
 HOOKS = ReviewHooks(
     deals_of=_checked_deals,
-    deal_from_json=_deal_from_json,
     exact=_exact,
     why=_why,
     thresholds=_thresholds,

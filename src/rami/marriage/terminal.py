@@ -331,7 +331,7 @@ def show_command(rest: Sequence[str], view: GameView, legal: list[Action]) -> Co
             "you cannot show now (type ? for a hint)",
         )
     if len(rest) == 1 and rest[0].lower() in ("all", "*", "everything"):
-        return Command("auto_show")
+        return Command("open")
     if len(rest) == 1 and rest[0].isdigit():
         shows = [a for a in options if a.kind != "see"]
         return pick(int(rest[0]), shows)
@@ -411,7 +411,6 @@ HOOKS = TerminalHooks(
     help_lines=help_lines,
     hint_lines=hint_lines,
     quick_lay=quick_lay,
-    open_command="auto_show",
     lays_on_table=table_melding,
     refusals={
         "swap": "Marriage has no joker swaps",

@@ -89,9 +89,9 @@ class Command:
     """What the player asked for.
 
     ``kind``: ``act`` (play ``actions`` in order, each checked by the engine),
-    ``choose`` (``options`` to offer, numbered, under ``title``), ``open`` (lay the
-    best opening the solver finds), ``auto_show`` (Marriage: complete a show step by
-    step), ``help``, ``hint``, ``log`` or ``quit``.
+    ``choose`` (``options`` to offer, numbered, under ``title``), ``open`` (lay or
+    show what the solver finds, step by step: ``TerminalHooks.quick_lay``), ``help``,
+    ``hint``, ``log`` or ``quit``.
     """
 
     kind: str
@@ -204,7 +204,7 @@ def parse_command(text: str, view: GameView, pending: Sequence[Action] = ()) -> 
     if verb == "finish":
         return _finish(rest, view, legal)
     if verb == "open":
-        return Command(hooks_of(view).open_command)
+        return Command("open")
     if verb == "show":  # a game with shows has its own command
         refuse("show", view)
         raise InputError("there is nothing to show in this game")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -29,20 +29,21 @@ if TYPE_CHECKING:
 __all__ = ["CommandFn", "TerminalHooks", "hooks_of"]
 
 View = GameView
+_Line = TypeVar("_Line")  # a line of text: ``str`` or rich's ``Text``
 #: A game's own command: what it makes of the words after the verb, given the view and
 #: the seat's legal actions (``rami.play.commands`` has the parts to write one with).
 CommandFn = Callable[[Sequence[str], View, "list[Action]"], "Command"]
 
 
-def _nothing(*_args: Any) -> None:
+def _nothing(*_args: object) -> None:
     return None
 
 
-def _no_lines(*_args: Any) -> list[Any]:
+def _no_lines(*_args: object) -> list[_Line]:
     return []
 
 
-def _no_text(*_args: Any) -> str:
+def _no_text(*_args: object) -> str:
     return ""
 
 
@@ -77,10 +78,9 @@ class TerminalHooks:
     # ``?``: advice from the solvers on the seat's own cards (never raises).
     hint_lines: Callable[[TypedView], list[str]] = _no_lines  # the seat's typed view
     # The command language: 'open' (lay/show everything the solver finds, step by
-    # step), whether melds go on the table, and why a verb the game lacks is refused
-    # (keys: show, finish, swap, add, lay_seen).
+    # step; Marriage's 'show all' too), whether melds go on the table, and why a verb
+    # the game lacks is refused (keys: show, finish, swap, add, lay_seen).
     quick_lay: Callable[[Session, View], None] | None = None
-    open_command: str = "open"  # the command kind 'open' becomes ("auto_show": shows)
     lays_on_table: Callable[[View], bool] = _always
     refusals: Mapping[str, str] = field(default_factory=dict)
     # The game's own commands (canonical verb -> its reader; one may replace a common

@@ -226,23 +226,23 @@ def recent_lines(view: GameView, names: Sequence[str], limit: int = 6) -> list[s
     while start > 0 and not (history[start - 1].get("seat") == me and "move" in history[start - 1]):
         start -= 1
     lines: list[str] = []
-    seat: Any = object()
+    seat: int | None = None  # whose moves ``current`` holds (a move always has its seat)
     current: list[str] = []
     for e in history[start:end]:
         if "move" in e:
             s = e.get("seat")
-            if s != seat and current:
+            if s != seat and current and seat is not None:
                 lines.append(f"{names[seat]}: {', '.join(current)}")
                 current = []
             seat = s
             current.append(str(e["move"]))
         else:
-            if current:
+            if current and seat is not None:
                 lines.append(f"{names[seat]}: {', '.join(current)}")
                 current = []
-                seat = object()
+                seat = None
             lines.append(_event_line(e, names))
-    if current:
+    if current and seat is not None:
         lines.append(f"{names[seat]}: {', '.join(current)}")
     return lines[-limit:]
 

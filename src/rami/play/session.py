@@ -269,7 +269,7 @@ class Session:
             self.screen.pending_title = command.title
         elif kind == "act":
             self.play(command.actions)
-        elif kind in ("open", self.hooks.open_command):
+        elif kind == "open":
             if self.hooks.quick_lay is None:
                 self.screen.notes.append(("error", "no solver lays cards for you in this game"))
             else:

@@ -3,7 +3,7 @@
 ``read(text) -> MatchRecord`` parses a record and replays every revealed deal through
 the engine (one ``RecordError`` naming the line and the rule for anything wrong);
 ``write(record, ascii=False)`` prints one; ``match_record`` builds one from a live match
-(through the registry's ``Game.match_deals`` and ``load_deal`` hooks); ``verify`` checks
+(its ``deal_docs()``, replayed through the registry's ``Game.load_deal``); ``verify`` checks
 the shuffle commitments. A deal's states move by move: ``DealRecord.states()``,
 ``DealRecord.replay()``.
 """

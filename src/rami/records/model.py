@@ -8,20 +8,23 @@ move by move (``replay``, ``states``); a deal still in play holds only its publi
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 from rami.engine import Event, GameState
 from rami.errors import IllegalAction, InputError
-from rami.games import Game, Match, get_game
+from rami.games import Game, Match, RecordedMatch, get_game
 from rami.records.shuffle import commitment, shuffle_salt
+from rami.views import JsonValue
 
 __all__ = [
     "FORMAT_VERSION",
     "ChanceStep",
     "DealRecord",
+    "JsonValue",
     "MatchRecord",
     "Move",
     "RecordError",
@@ -30,12 +33,15 @@ __all__ = [
     "StandingRecord",
     "Step",
     "deal_record",
+    "json_object",
+    "load_state",
     "match_record",
+    "steps_of",
 ]
 
 FORMAT_VERSION = 1
 
-JsonValue = Any  # a value of a rules option or of a settlement: whatever JSON holds
+# a value of a rules option or of a settlement: whatever JSON holds (``rami.views``)
 
 
 class RecordError(InputError):
@@ -93,7 +99,7 @@ class StandingRecord:
 
 
 class _Persistent(Protocol):
-    def to_json(self) -> dict[str, Any]: ...
+    def to_json(self) -> Mapping[str, object]: ...
 
 
 class _Clonable(Protocol):
@@ -134,7 +140,9 @@ class DealRecord:
     def moves(self) -> tuple[Move, ...]:
         return tuple(s for s in self.steps if isinstance(s, Move))
 
-    def _doc(self) -> dict[str, Any]:
+    def start_doc(self) -> dict[str, object]:
+        """The game's ``load_deal`` document of the deal as dealt (``RecordError`` while
+        the deal is in play: its seed is not revealed)."""
         if self.seed is None:
             raise RecordError(
                 f"deal {self.number} is still in play: its seed and cards are not revealed"
@@ -150,7 +158,7 @@ class DealRecord:
 
     def start(self) -> GameState:
         """The deal as dealt, before any move (needs the revealed seed)."""
-        return _load(get_game(self.game), self._doc())
+        return load_state(get_game(self.game), self.start_doc())
 
     def replay(self) -> Iterator[tuple[Move, GameState]]:
         """Each move with the deal's state just after it (one state, updated in place:
@@ -202,7 +210,9 @@ class MatchRecord:
 # --------------------------------------------------------------------------- building
 
 
-def _load(game: Game, doc: Mapping[str, Any]) -> GameState:
+def load_state(game: Game, doc: Mapping[str, object]) -> GameState:
+    """A deal rebuilt from its ``to_json`` layout (``Game.load_deal``): ``RecordError``
+    if the game cannot or the moves do not replay."""
     if game.load_deal is None:
         raise RecordError(f"{game.title} deals cannot be rebuilt from a record")
     try:
@@ -220,20 +230,35 @@ def _clone(state: GameState) -> GameState:
 
 def json_value(value: object) -> JsonValue:
     """``value`` as JSON would give it back (tuples become lists)."""
-    return json.loads(json.dumps(value, ensure_ascii=False))
+    back: JsonValue = json.loads(json.dumps(value, ensure_ascii=False))
+    return back
+
+
+def json_object(value: Mapping[str, object]) -> dict[str, JsonValue]:
+    """A mapping as JSON would give it back (``json_value`` of an object)."""
+    back = json_value(value)
+    assert isinstance(back, dict)
+    return back
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(f"the deal's {what} is not a whole number: {value!r}")
+    return value
 
 
 def _result(state: GameState) -> ResultRecord | None:
     result = state.result
     if result is None:
         return None
-    details = json_value(dict(result.details))
+    details = json_object(result.details)
     return ResultRecord(
         result.winner, tuple(result.scores), tuple((str(k), v) for k, v in details.items())
     )
 
 
-def _steps(events: Sequence[Event]) -> list[Step]:
+def steps_of(events: Sequence[Event]) -> list[Step]:
+    """The moves and chance of a deal's events, in order (a record's ``steps``)."""
     steps: list[Step] = []
     for event in events:
         action, seat = event.get("action"), event.get("seat")
@@ -280,37 +305,38 @@ def deal_record(
     doc = cast(_Persistent, state).to_json()
     if doc.get("start") is not None:
         raise RecordError("a deal set up from chosen cards has no shuffle to record")
-    seed = int(doc["seed"])
-    players = int(doc["seats"])
-    active = tuple(bool(a) for a in doc.get("active") or [True] * players)
+    seed = _whole(doc["seed"], "seed")
+    players = _whole(doc["seats"], "seat count")
+    flags = doc.get("active")
+    active = tuple(bool(a) for a in flags) if isinstance(flags, list | tuple) and flags else None
     commit = commitment(seed, salt) if salt is not None else None
-    common: dict[str, Any] = {
-        "game": game.name,
-        "rules": json_value(doc["rules"]),
-        "players": players,
-        "number": number,
-        "dealer": int(doc["dealer"]),
-        "active": active,
-        "commitment": commit,
-    }
+    rules = doc["rules"]
+    head = DealRecord(
+        game=game.name,
+        rules=json_object(rules) if isinstance(rules, Mapping) else {},
+        players=players,
+        number=number,
+        dealer=_whole(doc["dealer"], "dealer"),
+        active=active or (True,) * players,
+        commitment=commit,
+    )
     if not (state.is_over if reveal is None else reveal):
-        return DealRecord(**common, steps=tuple(_public_moves(state)))
-    start = _load(game, {**doc, "actions": []})
+        return dataclasses.replace(head, steps=tuple(_public_moves(state)))
+    start = load_state(game, {**doc, "actions": []})
     hands = tuple(tuple(start.view(s).get("hand") or ()) for s in range(players))
-    return DealRecord(
-        **common,
+    return dataclasses.replace(
+        head,
         seed=seed,
         salt=salt if commit is not None else None,
         hands=hands,
         pile=tuple(start.view(None).get("discard_pile") or ()),
-        steps=tuple(_steps(state.events)),
+        steps=tuple(steps_of(state.events)),
         result=_result(state),
     )
 
 
 def _rules_doc(game: Game, rules: object) -> dict[str, JsonValue]:
-    made = game.rules_from(rules)
-    return dict(json_value(made.to_json()))
+    return json_object(game.rules_from(rules).to_json())
 
 
 def match_record(
@@ -322,14 +348,15 @@ def match_record(
     date: str,
     reveal_current: bool | None = None,
 ) -> MatchRecord:
-    """The record of ``match``: every deal (``Game.match_deals``), the header, the standing.
+    """The record of ``match``: every deal (``RecordedMatch.deal_docs``), the header, the
+    standing.
 
     ``seed`` is the match seed the deals' salts derive from (None: no commitments).
     The deal in play is revealed only once it is over (``reveal_current`` overrides).
     """
-    if game.match_deals is not None:
-        docs = game.match_deals(match)
-        states = [_load(game, doc) for doc in docs[:-1]] + [match.current]
+    if isinstance(match, RecordedMatch):
+        docs = match.deal_docs()
+        states = [load_state(game, doc) for doc in docs[:-1]] + [match.current]
     else:
         states = [match.current]
     deals = tuple(

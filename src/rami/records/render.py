@@ -19,7 +19,7 @@ def _who(record: MatchRecord, seat: int) -> str:
     return f"S{seat} {record.seats[seat].name}"
 
 
-def _deal(record: MatchRecord, deal: DealRecord, seat: int | None) -> Iterator[str]:
+def deal_lines(record: MatchRecord, deal: DealRecord, seat: int | None) -> Iterator[str]:
     yield ""
     head = f"Deal {deal.number} - dealer {_who(record, deal.dealer)}"
     if deal.commitment is not None:
@@ -91,7 +91,7 @@ def render(record: MatchRecord, seat: int | None = None) -> list[str]:
         kind = info.kind + (f" {info.level}" if info.level else "")
         lines.append(f"  S{s}: {info.name} ({kind})")
     for deal in record.deals:
-        lines.extend(_deal(record, deal, seat))
+        lines.extend(deal_lines(record, deal, seat))
     if record.standing is not None:
         st = record.standing
         lines.append("")

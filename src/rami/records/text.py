@@ -13,7 +13,6 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
 
 from rami.cards import CardError, parse_card
 from rami.engine import Action, GameState
@@ -31,9 +30,9 @@ from rami.records.model import (
     SeatInfo,
     StandingRecord,
     Step,
-    _load,
-    _steps,
-    json_value,
+    json_object,
+    load_state,
+    steps_of,
 )
 from rami.records.shuffle import commits
 
@@ -189,9 +188,10 @@ def _parsed_action(text: str) -> Action:
 
 def _parse_json(line: _Line, text: str) -> JsonValue:
     try:
-        return json.loads(text)
+        value: JsonValue = json.loads(text)
     except json.JSONDecodeError as exc:
         raise line.fail(f"not a JSON value ({exc.msg})") from None
+    return value
 
 
 def _seat_ref(line: _Line, text: str, players: int) -> int:
@@ -295,7 +295,7 @@ def _header(lines: list[_Line], total: int) -> tuple[Game, MatchRecord]:
         doc["preset"] = preset_line.value
     try:
         made = game.rules_from(doc)
-        full = json_value(made.to_json())
+        full = json_object(made.to_json())
     except (InputError, ValueError, TypeError) as exc:
         raise (preset_line or fields["Game"]).fail(f"bad rules: {exc}") from None
     players = _int(fields["Players"], "Players", 1, 16)
@@ -500,7 +500,7 @@ def _replayed(game: Game, deal: DealRecord, text: _DealText) -> DealRecord:
             "published before the deal: the seed or the salt was changed"
         )
     try:
-        state = _load(game, deal._doc())
+        state = load_state(game, deal.start_doc())
     except (RecordError, InputError) as exc:
         raise seed_line.fail(f"deal {deal.number} cannot be dealt: {exc}") from None
     start_views = [state.view(s) for s in range(deal.players)]
@@ -513,7 +513,7 @@ def _replayed(game: Game, deal: DealRecord, text: _DealText) -> DealRecord:
         got = _parse_cards(fields["Pile"], fields["Pile"].value)
         if got != pile:
             raise fields["Pile"].fail(f"the pile at the start is not this: {_differ(pile, got)}")
-    pending: list[Step] = list(_steps(state.events))
+    pending: list[Step] = list(steps_of(state.events))
     steps: list[Step] = []
     last = seed_line
     actions = iter(text.actions)
@@ -544,7 +544,7 @@ def _replayed(game: Game, deal: DealRecord, text: _DealText) -> DealRecord:
             applied = state.apply(next(actions), step.seat)
         except IllegalAction as exc:
             raise line.fail(f"S{step.seat} '{step.action}' is refused: {exc}") from None
-        new = _steps(state.events[before:])
+        new = steps_of(state.events[before:])
         made = new.pop(0) if new and isinstance(new[0], Move) else Move(step.seat, str(applied))
         assert isinstance(made, Move)
         if step.card is not None and made.card != step.card:
@@ -570,7 +570,8 @@ def _replayed(game: Game, deal: DealRecord, text: _DealText) -> DealRecord:
 
 
 def _ascii_value(value: JsonValue) -> JsonValue:
-    return json.loads(json.dumps(value, ensure_ascii=False).translate(_SUITS))
+    back: JsonValue = json.loads(json.dumps(value, ensure_ascii=False).translate(_SUITS))
+    return back
 
 
 def _result_of(state: GameState, text: _DealText, last: _Line) -> ResultRecord | None:
@@ -600,7 +601,7 @@ def _result_of(state: GameState, text: _DealText, last: _Line) -> ResultRecord |
         if points != tuple(result.scores):
             want = " ".join(str(p) for p in result.scores)
             raise line.fail(f"the points are {want} by the rules, not {line.value}")
-    details: dict[str, Any] = json_value(dict(result.details))
+    details = json_object(result.details)
     for line, key, value in text.settlement:
         if key not in details:
             raise line.fail(f"the settlement has no {key!r}")

@@ -247,16 +247,17 @@ def _store(path: Path, result: Review) -> None:
         pass  # a cache that cannot be written only costs time
 
 
-def _decisions(
-    item: ReviewDeal, hooks: ReviewHooks, game: Game, seat: int
-) -> list[tuple[int, TypedView, Any]]:
+def _decisions(item: ReviewDeal, game: Game, seat: int) -> list[tuple[int, TypedView, Any]]:
     """``(index, view, move)`` of each decision of ``seat`` with more than one legal move
     (the seat's typed view, as the engine builds it)."""
     doc = dict(item.doc)
     actions = doc.get("actions")
     if not isinstance(actions, list):
         raise InputError("the deal's 'actions' must be a list")
-    state = hooks.deal_from_json({**doc, "actions": []})
+    load = game.load_deal
+    if load is None:
+        raise InputError(f"{game.title} deals cannot be rebuilt for a review")
+    state = load({**doc, "actions": []})
     if not 0 <= seat < state.num_players:
         raise InputError(f"seat {seat} is not at this table (seats 0 to {state.num_players - 1})")
     out: list[tuple[int, TypedView, Any]] = []
@@ -305,7 +306,7 @@ def review(
             if progress is not None:
                 progress(len(found.decisions), len(found.decisions))
             return found
-    todo = _decisions(item, hooks, game, seat)
+    todo = _decisions(item, game, seat)
     rules = item.doc.get("rules")
     thresholds = hooks.thresholds(rules if isinstance(rules, Mapping) else {})
     if progress is not None:

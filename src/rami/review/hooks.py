@@ -1,10 +1,11 @@
 """What the move-by-move review (``rami.review``) asks of a game.
 
-A game's ``Game.review`` returns one ``ReviewHooks``: how to rebuild its saved deals and
-matches, what its exact solvers settle at a decision (``exact``: "you could finish now"),
-a one-line reason for a move that fell short (``why``), and the label thresholds in its
-own points. The review itself (determinizations, playouts, losses) is written once,
-against these hooks and the bot kit (``rami.bots.kit``), and never names a game.
+A game's ``Game.review`` returns one ``ReviewHooks``: how to read its saved deals and
+matches as deal documents (which ``Game.load_deal`` replays), what its exact solvers
+settle at a decision (``exact``: "you could finish now"), a one-line reason for a move
+that fell short (``why``), and the label thresholds in its own points. The review itself
+(determinizations, playouts, losses) is written once, against these hooks and the bot
+kit (``rami.bots.kit``), and never names a game.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rami.engine import Action, GameState
+from rami.engine import Action
 from rami.views import TypedView
 
 __all__ = ["ReviewHooks", "Verdict"]
@@ -39,8 +40,6 @@ class ReviewHooks:
     # deals it holds, each in the deal ``to_json`` layout (rules, seats, seed, dealer,
     # actions); ``None`` when the document is not one of this game's.
     deals_of: Callable[[Mapping[str, Any]], list[dict[str, Any]] | None]
-    # A deal document in the ``to_json`` layout -> the deal with its actions replayed.
-    deal_from_json: Callable[[Mapping[str, Any]], GameState]
     # The move the exact solvers settle at this decision, if they settle it.
     exact: Callable[[TypedView], Verdict | None]
     # Why ``taken`` falls short of ``best`` in one line, where the solvers can say it.

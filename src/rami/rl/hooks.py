@@ -7,20 +7,19 @@ These hooks hold what differs per game; they need no third-party package.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rami.engine import GameState
-from rami.views import GameView
 
 __all__ = ["OpenSpielHooks"]
 
 
 @dataclass(frozen=True)
 class OpenSpielHooks:
-    """A game's OpenSpiel glue: parameters, the shoe, the deal from an order, resampling."""
+    """A game's OpenSpiel glue: parameters, the shoe, the deal from an order (resampling
+    is the bot kit's determinizer, ``BotKit.sample``)."""
 
     # The game's parameters and their defaults (``pyspiel.load_game(name, params)``);
     # ``preset_key`` names the one that holds the preset.
@@ -34,5 +33,3 @@ class OpenSpielHooks:
     deal: Callable[[Any, int, Sequence[int], int], GameState]
     # Where seat ``player``'s hand is in the order: (rules, players, player) -> (start, end).
     dealt: Callable[[Any, int, int], tuple[int, int]]
-    # A state consistent with one seat's view, the hidden cards dealt again.
-    sample: Callable[[GameView, random.Random], GameState]

@@ -12,6 +12,7 @@ import logging
 import random
 import time
 
+from rami.engine import Action
 from rami.server.bots import DEFAULT_LEVEL, make_seat_bot, seat_bot_seed
 from rami.server.broadcast import Broadcaster
 from rami.server.commits import Commits
@@ -104,14 +105,16 @@ class BotDriver:
                 async with live.lock:
                     if live.version != version or live.bot_to_move() != seat:
                         continue
-                    text = await asyncio.to_thread(self._bot_turn, live, seat)
+                    move = await asyncio.to_thread(self._bot_turn, live, seat)
                     try:
-                        await self.commits.commit(live, ACTION, seat, text)
+                        await self.commits.commit(live, ACTION, seat, move)
                     except TableError as exc:
                         if exc.code == "conflict":  # another process moved for this bot
                             continue
                         if exc.code != "unavailable":
-                            log.error("bot move %r at table %s refused: %s", text, live.code, exc)
+                            log.error(
+                                "bot move %r at table %s refused: %s", str(move), live.code, exc
+                            )
                             live.task = None
                             return
                         failures += 1
@@ -129,11 +132,13 @@ class BotDriver:
             log.exception("bot driver of table %s stopped", live.code)
             live.task = None
 
-    def _bot_turn(self, live: LiveTable, seat: int) -> str:
+    def _bot_turn(self, live: LiveTable, seat: int) -> Action | str:
         """The bot's view and its move in one worker-thread hop (lock held by the caller)."""
         return self._bot_move(live, seat, live.match.view(seat))
 
-    def _bot_move(self, live: LiveTable, seat: int, view: GameView) -> str:
+    def _bot_move(self, live: LiveTable, seat: int, view: GameView) -> Action | str:
+        """The bot's ``Action`` (given to the deal as it is: no text in between), or the
+        first legal move's text if the bot failed."""
         bot = live.bots.get(seat)
         if bot is None:
             level = live.seats[seat].level or DEFAULT_LEVEL
@@ -142,10 +147,10 @@ class BotDriver:
         legal = list(view.get("legal_actions") or ())
         started = time.perf_counter()
         try:
-            text = str(bot.act(view))
+            move = bot.act(view)
             if self.shared.metrics is not None:
                 self.shared.metrics.bot_think_seconds.observe(time.perf_counter() - started)
         except Exception:
             log.exception("bot at table %s seat %s failed; playing a legal move", live.code, seat)
             return str(legal[0])
-        return text
+        return move

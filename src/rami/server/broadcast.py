@@ -12,9 +12,9 @@ import asyncio
 from rami.server.aids import table_aids
 from rami.server.connection import Connection
 from rami.server.limits import dumps
-from rami.server.live import LiveTable
+from rami.server.live import LiveTable, TableSummaryJson
 from rami.server.seat_timer import seat_code
-from rami.server.turn_clock import TurnClock
+from rami.server.turn_clock import ClockInfo, TurnClock
 from rami.views import GameView
 
 __all__ = ["Broadcaster"]
@@ -32,8 +32,8 @@ class Broadcaster:
         live: LiveTable,
         seat: int | None,
         view: GameView,
-        timer: dict[str, object] | None,
-        summary: dict[str, object] | None = None,
+        timer: ClockInfo | None,
+        summary: TableSummaryJson | None = None,
     ) -> dict[str, object]:
         """A seat's state message; ``timer`` is read on the event loop (its clock).
 

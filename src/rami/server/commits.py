@@ -12,12 +12,13 @@ import concurrent.futures
 import logging
 from typing import NoReturn
 
+from rami.engine import Action
 from rami.errors import IllegalAction, NotYourTurn
 from rami.server.groupcommit import GroupCommitter
 from rami.server.live import LiveTable
 from rami.server.protocol import TableError
 from rami.server.shared import Shared
-from rami.server.storage import Conflict, EventRecord
+from rami.server.storage import Conflict, EventKind, EventRecord
 
 __all__ = ["Commits"]
 
@@ -38,8 +39,13 @@ class Commits:
         # the moves of all tables are committed in groups (SQLite and PostgreSQL)
         self._group: GroupCommitter | None = GroupCommitter(store)
 
-    async def commit(self, live: LiveTable, kind: str, seat: int | None, data: str) -> None:
-        """Run the commit in the store's writer thread (SQLite: one writer at a time).
+    async def commit(
+        self, live: LiveTable, kind: EventKind, seat: int | None, move: Action | str | None
+    ) -> None:
+        """Play ``move`` (a client's text or a bot's ``Action``; None for the next deal) and
+        store the event, the action as the deal applied it (``LiveTable.play``).
+
+        Runs the commit in the store's writer thread (SQLite: one writer at a time).
 
         SQLite takes one write transaction at a time: commits queued on a lock inside the
         shared worker pool kept its threads waiting while views and bot moves queued
@@ -48,30 +54,34 @@ class Commits:
         go to the group committer (``rami.server.groupcommit``) on both.
         """
         if self._group is not None:
-            await self._commit_grouped(live, kind, seat, data)
+            await self._commit_grouped(live, kind, seat, move)
             return
         if self._writer is None:
-            await asyncio.to_thread(self._commit, live, kind, seat, data)
+            await asyncio.to_thread(self._commit, live, kind, seat, move)
             return
         loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._writer, self._commit, live, kind, seat, data)
+        await loop.run_in_executor(self._writer, self._commit, live, kind, seat, move)
 
-    def _commit(self, live: LiveTable, kind: str, seat: int | None, data: str) -> None:
+    def _commit(
+        self, live: LiveTable, kind: EventKind, seat: int | None, move: Action | str | None
+    ) -> None:
         """Apply, then append to the log and commit; undo by replay if storage fails.
 
         Runs in a worker thread under the table's lock.
         """
-        event = self._apply(live, kind, seat, data)
+        event = self._apply(live, kind, seat, move)
         try:
-            self.shared.store.append_event(live.record.id, event.seq, kind, seat, event.data)
+            self.shared.store.append_event(live.record.id, event)
         except Exception as exc:
             self._not_stored(live, event, exc)
         live.log.append(event)
 
-    def _apply(self, live: LiveTable, kind: str, seat: int | None, data: str) -> EventRecord:
+    def _apply(
+        self, live: LiveTable, kind: EventKind, seat: int | None, move: Action | str | None
+    ) -> EventRecord:
         """Play the event on the match (worker thread, lock held); the event to store."""
         try:
-            data = live.replay(EventRecord(live.version + 1, kind, seat, data))
+            return live.play(kind, seat, move)
         except NotYourTurn as exc:
             raise TableError("not_your_turn", str(exc)) from None
         except IllegalAction as exc:  # nothing changed; the rule id travels with it
@@ -79,10 +89,9 @@ class Commits:
         except ValueError as exc:  # InputError, CardError: nothing changed
             raise TableError("illegal", str(exc)) from None
         except Exception as exc:  # an engine bug: make sure the match is as logged
-            log.exception("engine failed on %s %r at table %s", kind, data, live.code)
+            log.exception("engine failed on %s %r at table %s", kind, str(move), live.code)
             live.rebuild()
             raise TableError("internal", "the server could not play this move") from exc
-        return EventRecord(live.version + 1, kind, seat, data)  # the canonical text
 
     def _not_stored(self, live: LiveTable, event: EventRecord, exc: Exception) -> NoReturn:
         """Storing ``event`` failed: the match goes back to the log (worker thread, locked)."""
@@ -97,7 +106,7 @@ class Commits:
         raise TableError("unavailable", "the move could not be saved; try again") from exc
 
     async def _commit_grouped(
-        self, live: LiveTable, kind: str, seat: int | None, data: str
+        self, live: LiveTable, kind: EventKind, seat: int | None, move: Action | str | None
     ) -> None:
         """``_commit`` with the write in a group commit (``rami.server.groupcommit``): the
         same steps in the committer's thread, the commit shared with other tables' moves;
@@ -105,7 +114,7 @@ class Commits:
         assert self._group is not None
 
         def prepare() -> tuple[int, EventRecord]:
-            return live.record.id, self._apply(live, kind, seat, data)
+            return live.record.id, self._apply(live, kind, seat, move)
 
         def settle(event: EventRecord, error: Exception | None) -> None:
             if error is not None:

@@ -12,13 +12,14 @@ Notes are ``{"key": …, …values}`` so that the page words them in the player'
 from __future__ import annotations
 
 import logging
+from typing import TypedDict
 
 from rami.errors import IllegalAction, InputError
 from rami.games import get_game
 from rami.server.bots import make_seat_bot
 from rami.views import GameView
 
-__all__ = ["hint_for"]
+__all__ = ["Hint", "hint_for"]
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,15 @@ log = logging.getLogger(__name__)
 _SOLVER_ERRORS = (NotImplementedError, ValueError, KeyError, TypeError, IndexError)
 
 
-def hint_for(game: str, view: GameView, level: str, seed: int) -> dict[str, object]:
+class Hint(TypedDict):
+    """A hint as the clients get it (``protocol.HintResponse``): a move's text, and the
+    game's notes on the seat's cards (``WebHooks.notes``)."""
+
+    suggestion: str | None
+    notes: list[dict[str, object]]
+
+
+def hint_for(game: str, view: GameView, level: str, seed: int) -> Hint:
     """A suggested move and notes for the seat whose ``view`` this is."""
     suggestion: str | None = None
     if view.get("legal_actions"):

@@ -16,12 +16,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, NoReturn
-
-try:
-    import orjson
-except ImportError:  # optional: the web extra installs it
-    orjson = None  # type: ignore[assignment]
+from collections.abc import Callable
+from typing import NoReturn
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -117,15 +113,26 @@ def _finite(value: object) -> object:
     return value
 
 
+def _fast_dumps() -> Callable[[object], bytes] | None:
+    try:
+        import orjson
+    except ImportError:  # optional: the web extra installs it
+        return None
+    return orjson.dumps
+
+
+_ORJSON_DUMPS = _fast_dumps()
+
+
 def dumps(value: object) -> str:
     """Compact JSON that is always valid and encodable as UTF-8 (for sockets and bodies).
 
     orjson (when installed) encodes a state message several times faster than ``json``;
     it refuses lone surrogates and non-string keys, which take the ``json`` path below.
     """
-    if orjson is not None:
+    if _ORJSON_DUMPS is not None:
         try:
-            return orjson.dumps(value).decode("utf-8")
+            return _ORJSON_DUMPS(value).decode("utf-8")
         except TypeError:  # orjson.JSONEncodeError: surrogates, odd keys or types
             pass
     try:
@@ -140,7 +147,7 @@ def dumps(value: object) -> str:
 class SafeJSONResponse(JSONResponse):
     """A JSON response that cannot fail to render (NaN, lone surrogates: see ``dumps``)."""
 
-    def render(self, content: Any) -> bytes:
+    def render(self, content: object) -> bytes:
         return dumps(content).encode("utf-8")
 
 

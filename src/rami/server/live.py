@@ -8,24 +8,61 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
+from rami.engine import Action
 from rami.errors import InputError
 from rami.games import Game, Match
 from rami.server.bots import SeatBot
 from rami.server.protocol import TableError
-from rami.server.records import shuffle_info
+from rami.server.records import ShuffleInfo, shuffle_info
 from rami.server.seat_timer import game_rules, seat_code_matches
-from rami.server.storage import EventRecord, SeatRecord, Store, TableRecord, token_matches
+from rami.server.storage import (
+    ACTION,
+    NEXT_DEAL,
+    EventKind,
+    EventRecord,
+    SeatRecord,
+    Store,
+    TableRecord,
+    token_matches,
+)
 from rami.views import RulesJson
 
 if TYPE_CHECKING:
     from rami.server.connection import Connection
 
-__all__ = ["ACTION", "NEXT_DEAL", "LiveTable"]
+__all__ = ["ACTION", "NEXT_DEAL", "LiveTable", "SeatSummary", "TableSummaryJson"]
 
-ACTION = "action"
-NEXT_DEAL = "next_deal"
+
+class SeatSummary(TypedDict):
+    """A seat in a table's summary (``protocol.SeatInfo`` on the wire)."""
+
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    claimed: bool
+    online: bool
+    auto: bool
+
+
+class TableSummaryJson(TypedDict):
+    """A table's summary (``protocol.TableSummary`` on the wire)."""
+
+    code: str
+    game: str
+    title: str
+    preset: str
+    rules: RulesJson
+    players: int
+    status: str
+    seats: list[SeatSummary]
+    turn_seconds: int | None
+    rematch: str | None
+    version: int
+    created_at: float
+    shuffle: ShuffleInfo
 
 
 @dataclass
@@ -122,7 +159,7 @@ class LiveTable:
         if status == "over":
             raise TableError("match_over", "the match is over")
 
-    def summary(self) -> dict[str, object]:
+    def summary(self) -> TableSummaryJson:
         rules = self.record.rules
         return {
             "code": self.code,
@@ -153,18 +190,31 @@ class LiveTable:
 
     # ------------------------------------------------------------------ the log
 
-    def replay(self, event: EventRecord) -> str:
-        """Apply one logged event to the match (raises ``ValueError`` if it is refused).
-
-        Returns the event's data as the log keeps it: an action's canonical text (the
-        deal checks that the event's seat is the one to move).
-        """
-        if event.kind == ACTION:
-            return str(self.match.apply(event.data, event.seat))
-        if event.kind == NEXT_DEAL:
+    def play(self, kind: EventKind, seat: int | None, move: Action | str | None) -> EventRecord:
+        """Apply a new event to the match (``ValueError`` if it is refused, and then
+        nothing changed): ``move`` is a client's text or a bot's ``Action`` for an action,
+        None for the next deal. Returns the event as the log keeps it (the next number,
+        the canonical ``Action`` the deal applied; the deal checks the seat to move)."""
+        seq = self.version + 1
+        if kind == ACTION:
+            if move is None:
+                raise InputError("an action event names no action")
+            return EventRecord(seq, ACTION, seat, self.match.apply(move, seat))
+        if kind == NEXT_DEAL:
             self.match.next_deal()
-            return event.data
-        raise InputError(f"unknown event kind {event.kind!r}")
+            return EventRecord(seq, NEXT_DEAL, seat)
+        raise InputError(f"unknown event kind {kind!r}")
+
+    def replay(self, event: EventRecord) -> EventRecord:
+        """Apply one logged event to the match (``ValueError`` if it is refused); the
+        event as the log keeps it (its action the canonical one)."""
+        if event.action is None:
+            self.match.next_deal()
+            return event
+        applied = self.match.apply(event.action, event.seat)
+        if applied is event.action:  # already canonical (the deal kept it as it is)
+            return event
+        return EventRecord(event.seq, ACTION, event.seat, applied)
 
     def rebuild(self) -> None:
         """Make the match again from the seed and the logged events."""
@@ -179,8 +229,7 @@ class LiveTable:
         """
         events, record = store.events_since(self.record.id, self.version)
         for event in events:
-            self.replay(event)
-            self.log.append(event)
+            self.log.append(self.replay(event))
         seats = [(s.kind, s.level, s.name, s.token_hash) for s in self.seats]
         self.record.seats = record.seats
         status_changed = self.record.status != record.status

@@ -10,20 +10,31 @@ answered with an error to that client and changes nothing.
 from __future__ import annotations
 
 import asyncio
+from typing import TypedDict
 
 from rami.server.arrange import arrange_hand
 from rami.server.bot_driver import BotDriver
 from rami.server.broadcast import Broadcaster
 from rami.server.commits import Commits
 from rami.server.connection import Connection
-from rami.server.hints import hint_for
-from rami.server.live import ACTION, NEXT_DEAL, LiveTable
+from rami.server.hints import Hint, hint_for
+from rami.server.live import ACTION, NEXT_DEAL, LiveTable, TableSummaryJson
 from rami.server.protocol import TableError
 from rami.server.shared import Shared
+from rami.views import GameView
 
-__all__ = ["MAX_ACTION_TEXT", "Play"]
+__all__ = ["MAX_ACTION_TEXT", "Play", "TableState"]
 
 MAX_ACTION_TEXT = 200
+
+
+class TableState(TypedDict):
+    """A seat's state over HTTP (``protocol.StateResponse``)."""
+
+    version: int
+    seat: int | None
+    table: TableSummaryJson
+    view: GameView
 
 
 class Play:
@@ -73,20 +84,20 @@ class Play:
             live.check_playing()
             if not live.match.current.is_over:
                 raise TableError("deal_not_over", "the current deal is not over yet")
-            await self.commits.commit(live, NEXT_DEAL, seat, "")
+            await self.commits.commit(live, NEXT_DEAL, seat, None)
             if conn is not None:
                 conn.send({"type": "ack", "id": ref, "version": live.version})
             await self.broadcast.push(live)
             self.bots.kick(live)
             return live.version
 
-    async def state(self, live: LiveTable, seat: int | None) -> dict[str, object]:
+    async def state(self, live: LiveTable, seat: int | None) -> TableState:
         """The current version, summary and view of ``seat`` (HTTP and reconnects)."""
         async with live.lock:
             view = await asyncio.to_thread(live.match.view, seat)
             return {"version": live.version, "seat": seat, "table": live.summary(), "view": view}
 
-    async def hint(self, live: LiveTable, seat: int | None) -> dict[str, object]:
+    async def hint(self, live: LiveTable, seat: int | None) -> Hint:
         """A suggested move and notes on the seat's own cards (from its view only)."""
         if seat is None:
             raise TableError("spectator", "spectators get no hints")

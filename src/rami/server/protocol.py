@@ -3,7 +3,7 @@
 ``docs/protocol.md`` describes the same messages for people; the HTTP models also make
 the OpenAPI schema (``/openapi.json``). Views are the engine's JSON-ready dicts and are
 passed through as they are: the server adds nothing to what a seat may see. Fields that
-carry such JSON are typed ``object`` (the schema of ``Any``; mypy makes readers narrow).
+carry such JSON are typed ``object`` (any JSON in the schema; mypy makes readers narrow).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import TypedDict
 
 from rami.games import Game, Match
 from rami.server.live import ACTION, NEXT_DEAL, LiveTable
@@ -19,12 +20,22 @@ from rami.server.records import table_record
 from rami.server.storage import EventRecord
 from rami.views import RulesJson
 
-__all__ = ["MAX_FRAMES", "deal_frames", "open_record", "replay_deal"]
+__all__ = ["MAX_FRAMES", "Frame", "deal_frames", "open_record", "replay_deal"]
 
 MAX_FRAMES = 2000
 
 
-def _frame(match: Match, players: int, seat: int | None, move: str | None) -> dict[str, object]:
+class Frame(TypedDict):
+    """One position of a replayed deal: who moved and how, every hand, the pile's top."""
+
+    seat: int | None
+    move: str | None
+    hands: list[list[str]]
+    pile_top: str | None
+    stock_size: int | None
+
+
+def _frame(match: Match, players: int, seat: int | None, move: str | None) -> Frame:
     views = [match.view(s) for s in range(players)]
     pile = list(views[0].get("discard_pile") or ())
     return {
@@ -43,7 +54,7 @@ def replay_deal(
     seed: int,
     events: Sequence[EventRecord],
     deal: int,
-) -> list[dict[str, object]]:
+) -> list[Frame]:
     """The frames of deal ``deal`` (0-based): its start, then one per action.
 
     Refuses (``bad_request``) a deal that has not been played or is not over yet.
@@ -52,7 +63,7 @@ def replay_deal(
         raise TableError("bad_request", "deal must be 0 or more")
     match = spec.new_match(rules, players, seed)
     current = 0
-    frames: list[dict[str, object]] = []
+    frames: list[Frame] = []
     if deal == 0:
         frames.append(_frame(match, players, None, None))
     for event in events:
@@ -64,9 +75,9 @@ def replay_deal(
             if current == deal:
                 frames.append(_frame(match, players, None, None))
             continue
-        if event.kind != ACTION:
+        if event.kind != ACTION or event.action is None:
             continue
-        applied = str(match.apply(event.data, event.seat))  # older logs: any accepted form
+        applied = str(match.apply(event.action, event.seat))  # the canonical text
         if current == deal and len(frames) < MAX_FRAMES:
             frames.append(_frame(match, players, event.seat, applied))
     if current != deal or not frames:
@@ -76,7 +87,7 @@ def replay_deal(
     return frames
 
 
-async def deal_frames(live: LiveTable, deal: int) -> list[dict[str, object]]:
+async def deal_frames(live: LiveTable, deal: int) -> list[Frame]:
     """The frames of a finished deal of a live table (its log read under its lock)."""
     async with live.lock:
         events = list(live.log)

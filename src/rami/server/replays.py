@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, Response
@@ -36,10 +36,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Boolean, Column, Float, ForeignKey, Integer, String, Table, select, update
 from sqlalchemy.exc import IntegrityError
 
+from rami.engine import GameState
 from rami.errors import InputError
 from rami.games import get_game
 from rami.records import DealRecord, MatchRecord, Move, read, verify_record
-from rami.records.render import _deal as _deal_lines
+from rami.records.render import deal_lines as _deal_lines
 from rami.server.bearer import Token
 from rami.server.live import LiveTable
 from rami.server.protocol import ErrorResponse, TableError
@@ -123,7 +124,7 @@ def ensure_link(store: Store, table_id: int, creator_seat: int | None = None) ->
         "private": False,
         "created_at": time.time(),
     }
-    with contextlib.suppress(IntegrityError), store._writing() as conn:
+    with contextlib.suppress(IntegrityError), store.writing() as conn:
         conn.execute(links_t.insert().values(**row))  # another request may have been first
     made = _row(store, table_id=table_id)
     assert made is not None
@@ -140,7 +141,7 @@ async def check_replays_open(store: Store, live: LiveTable, token: str | None) -
 
 
 def set_private(store: Store, table_id: int, private: bool) -> None:
-    with store._writing() as conn:
+    with store.writing() as conn:
         conn.execute(update(links_t).where(links_t.c.table_id == table_id).values(private=private))
 
 
@@ -156,7 +157,7 @@ def _cards(value: object) -> list[str]:
     return [str(c) for c in value] if isinstance(value, list | tuple) else []
 
 
-def _items(value: object) -> list[Any]:
+def _items(value: object) -> list[object]:
     return list(value) if isinstance(value, list | tuple) else []
 
 
@@ -167,7 +168,9 @@ def _wild_card(public: GameView) -> str | None:
     return hook(public) if hook is not None else None
 
 
-def _frame(state: Any, players: int, move: Move | None, public: GameView) -> dict[str, object]:
+def _frame(
+    state: GameState, players: int, move: Move | None, public: GameView
+) -> dict[str, object]:
     """One position: every hand (the deal is over), the public table, the move that led here."""
     hands = [_cards(state.view(s).get("hand")) for s in range(players)]
     seats = _items(public.get("seats"))
@@ -322,7 +325,7 @@ class Job:
         }
 
 
-Reviewer = Callable[[Mapping[str, Any], int, Callable[[int, int], None]], Mapping[str, Any]]
+Reviewer = Callable[[Mapping[str, object], int, Callable[[int, int], None]], Mapping[str, object]]
 
 
 def review_available() -> bool:
@@ -341,8 +344,8 @@ class ProcessReviewer:
         self._current: subprocess.Popen[str] | None = None
 
     def __call__(
-        self, doc: Mapping[str, Any], seat: int, progress: Callable[[int, int], None]
-    ) -> Mapping[str, Any]:
+        self, doc: Mapping[str, object], seat: int, progress: Callable[[int, int], None]
+    ) -> Mapping[str, object]:
         request = json.dumps({"doc": dict(doc), "seat": seat, "samples": self.samples})
         proc = subprocess.Popen(
             [sys.executable, "-m", "rami.server.review_worker"],
@@ -363,7 +366,7 @@ class ProcessReviewer:
                     done, total = message["progress"]
                     progress(int(done), int(total))
                 elif "done" in message:
-                    result: Mapping[str, Any] = message["done"]
+                    result: Mapping[str, object] = message["done"]
                     return result
                 else:
                     raise InputError(str(message.get("error") or "the review failed"))
@@ -403,7 +406,7 @@ class ReviewJobs:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rami-review")
         return self._pool
 
-    def start(self, key: tuple[int, int, int], doc: Mapping[str, Any]) -> Job:
+    def start(self, key: tuple[int, int, int], doc: Mapping[str, object]) -> Job:
         with self._lock:
             found = self.by_key.get(key)
             if found is not None and found.status != "failed":
@@ -424,7 +427,7 @@ class ReviewJobs:
         self._executor().submit(self._work, job, doc)
         return job
 
-    def _work(self, job: Job, doc: Mapping[str, Any]) -> None:
+    def _work(self, job: Job, doc: Mapping[str, object]) -> None:
         job.status = "running"
 
         def progress(done: int, total: int) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
+from collections.abc import Mapping
 
 from rami.errors import InputError
 from rami.review import ReviewDeal, review
@@ -20,7 +20,7 @@ from rami.review import ReviewDeal, review
 __all__ = ["main"]
 
 
-def _say(message: dict[str, Any]) -> None:
+def _say(message: Mapping[str, object]) -> None:
     sys.stdout.write(json.dumps(message, ensure_ascii=True) + "\n")
     sys.stdout.flush()
 

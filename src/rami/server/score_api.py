@@ -14,7 +14,6 @@ import asyncio
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -85,7 +84,8 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": first}}, status_code=status)
 
 
-async def _document(request: Request) -> Any:
+async def _document(request: Request) -> object:
+    """The request's JSON body, unchecked (``work`` reads it: ``rami.ledger``)."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise _TooLarge
@@ -104,8 +104,8 @@ class _TooLarge(Exception):
 
 
 async def _answer(
-    request: Request, work: Callable[[str, Any], dict[str, object]], game: str
-) -> Any:
+    request: Request, work: Callable[[str, object], Mapping[str, object]], game: str
+) -> Mapping[str, object] | JSONResponse:
     """Read the JSON body and run ``work(game, doc)`` off the event loop; every user
     error (``ValueError``: InputError, CardError) becomes a one-line 400."""
     try:
@@ -146,13 +146,14 @@ async def service_worker() -> FileResponse:
     tags=["score"],
     responses=_ERRORS,
     openapi_extra=_ledger_body(),
+    response_model=None,
 )
-async def post_ledger(game: str, request: Request) -> Any:
+async def post_ledger(game: str, request: Request) -> Mapping[str, object] | JSONResponse:
     """Recompute a whole ledger: every deal's result and dealer, the running totals
     (Marriage: balances summing to zero; Tunisian: totals, eliminations, the winner)."""
     from rami.ledger import compute
 
-    def work(name: str, doc: Any) -> dict[str, object]:
+    def work(name: str, doc: object) -> Mapping[str, object]:
         return compute(doc, get_game(name).name)
 
     return await _answer(request, work, game)
@@ -163,8 +164,9 @@ async def post_ledger(game: str, request: Request) -> Any:
     tags=["score"],
     responses=_ERRORS,
     openapi_extra=_deal_body(),
+    response_model=None,
 )
-async def post_deal(game: str, request: Request) -> Any:
+async def post_deal(game: str, request: Request) -> Mapping[str, object] | JSONResponse:
     """Score one deal exactly as ``rami score GAME`` (Marriage adds ``pairs``: who pays
     whom)."""
     from rami.ledger import compute_deal

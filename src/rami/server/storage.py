@@ -15,14 +15,16 @@ import hmac
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Final, Literal
 
 from sqlalchemy import (
     JSON,
     BigInteger,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -38,13 +40,20 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import ConnectionPoolEntry
 
+from rami.engine import Action, read_action
+from rami.errors import InputError
 from rami.views import RulesJson
 
 __all__ = [
+    "ACTION",
     "CHANNEL",
+    "NEXT_DEAL",
     "Conflict",
+    "EventKind",
     "EventRecord",
     "SeatRecord",
     "Store",
@@ -159,12 +168,48 @@ class SeatRecord:
     token_hash: str | None = None
 
 
+EventKind = Literal["action", "next_deal"]
+ACTION: Final = "action"
+NEXT_DEAL: Final = "next_deal"
+
+
 @dataclass(frozen=True)
 class EventRecord:
+    """One event of a table's log: a seat's action or the start of the next deal.
+
+    An action is held as the engine's canonical ``Action`` (the value ``apply`` returned
+    when it was played), so rebuilding a match replays typed actions; its text (``data``)
+    is made only to store it or to notify the other processes. A stored row is read once
+    (``read``), when its table is loaded.
+    """
+
     seq: int
-    kind: str
+    kind: EventKind
     seat: int | None
-    data: str
+    action: Action | None = None  # kind "action" only
+
+    def __post_init__(self) -> None:
+        if (self.action is None) != (self.kind == NEXT_DEAL):
+            raise InputError(f"a {self.kind} event with action {self.action!r}")
+
+    @cached_property
+    def data(self) -> str:
+        """The stored form: the action's canonical text, "" for the next deal."""
+        return "" if self.action is None else self.action.text()
+
+    @classmethod
+    def read(cls, seq: int, kind: str, seat: int | None, data: str) -> EventRecord:
+        """A stored row or a notification's event, read once (``ValueError`` if unreadable:
+        an unknown kind, an action's text that does not parse).
+
+        Rows stored before the typed log (or by an older server) hold any text the engine
+        accepted then; the engine still reads it (``apply`` normalises what it is given).
+        """
+        if kind == ACTION:
+            return cls(seq, ACTION, seat, read_action(data))
+        if kind == NEXT_DEAL:
+            return cls(seq, NEXT_DEAL, seat)
+        raise InputError(f"unknown event kind {kind!r}")
 
 
 @dataclass
@@ -198,11 +243,15 @@ def parse_payload(payload: str) -> tuple[int, str, EventRecord | None] | None:
     if len(parts) != 6 or not parts[2].isdigit() or not (parts[4] == "-" or parts[4].isdigit()):
         return table_id, origin, None  # a change of seats or status (or an older sender)
     seat = None if parts[4] == "-" else int(parts[4])
-    return table_id, origin, EventRecord(int(parts[2]), parts[3], seat, parts[5])
+    try:
+        event = EventRecord.read(int(parts[2]), parts[3], seat, parts[5])
+    except ValueError:  # not readable here: the receiver reads the table again
+        return table_id, origin, None
+    return table_id, origin, event
 
 
-def _sqlite_pragmas(busy_ms: int) -> Any:
-    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(busy_ms: int) -> Callable[[DBAPIConnection, ConnectionPoolEntry], None]:
+    def on_connect(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
@@ -235,7 +284,7 @@ class Store:
         self.origin = secrets.token_hex(6)
         self._write_lock = threading.Lock()
         self._lease_guard = threading.Lock()
-        self._lease_conn: Any = None
+        self._lease_conn: Connection | None = None
         self._leased: set[int] = set()  # tables whose bots' lease this process holds
 
     def close(self) -> None:
@@ -244,8 +293,10 @@ class Store:
         self.engine.dispose()
 
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[Any]:
-        """A write transaction. SQLite allows one writer at a time, and a second one
+    def writing(self) -> Iterator[Connection]:
+        """A write transaction (for the other tables of the database too: replay links).
+
+        SQLite allows one writer at a time, and a second one
         waits in SQLite's busy handler, which sleeps in steps of up to 100 ms: taking
         turns on a lock in this process instead keeps acknowledgements fast."""
         if self.shared:
@@ -318,7 +369,7 @@ class Store:
             code = new_code()
             now = time.time()
             try:
-                with self._writing() as conn:
+                with self.writing() as conn:
                     result = conn.execute(
                         insert(tables_t).values(
                             code=code,
@@ -355,7 +406,8 @@ class Store:
         raise RuntimeError("could not find a free table code")
 
     def load(self, code: str) -> TableRecord | None:
-        """A table with its seats and its whole event log, or None."""
+        """A table with its seats and its whole event log, or None (``ValueError`` if a
+        stored event cannot be read: ``EventRecord.read``)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(tables_t).where(tables_t.c.code == code)).first()
             if row is None:
@@ -378,7 +430,7 @@ class Store:
             for e in conn.execute(
                 select(events_t).where(events_t.c.table_id == row.id).order_by(events_t.c.seq)
             ):
-                record.events.append(EventRecord(e.seq, e.kind, e.seat, e.data))
+                record.events.append(EventRecord.read(e.seq, e.kind, e.seat, e.data))
         return record
 
     def existing_codes(self, codes: Iterable[str]) -> list[str]:
@@ -392,7 +444,7 @@ class Store:
 
     # ---------------------------------------------------------------- changes
 
-    def append_event(self, table_id: int, seq: int, kind: str, seat: int | None, data: str) -> None:
+    def append_event(self, table_id: int, event: EventRecord) -> None:
         """Append one event; commits before returning.
 
         ``Conflict`` if ``seq`` is taken: another process sharing the database stored a
@@ -400,16 +452,15 @@ class Store:
         processes, and the other processes are told (``NOTIFY``) when this commits.
         """
         try:
-            with self._writing() as conn:
+            with self.writing() as conn:
                 if self.shared:
                     conn.execute(select(func.pg_advisory_xact_lock(TABLE_LOCKS, table_id)))
-                self._insert_event(conn, table_id, seq, kind, seat, data)
+                self._insert_event(conn, table_id, event)
                 if self.shared:
-                    event = EventRecord(seq, kind, seat, data)
                     payload = event_payload(table_id, self.origin, event)
                     conn.execute(select(func.pg_notify(CHANNEL, payload)))
         except IntegrityError:
-            raise Conflict(f"event {seq} of table {table_id} is already stored") from None
+            raise Conflict(f"event {event.seq} of table {table_id} is already stored") from None
 
     def append_events(self, events: Sequence[tuple[int, EventRecord]]) -> None:
         """Append the events of several tables in one transaction (``rami.server.groupcommit``).
@@ -419,7 +470,7 @@ class Store:
         """
         tables = sorted({table_id for table_id, _ in events})
         try:
-            with self._writing() as conn:
+            with self.writing() as conn:
                 if self.shared:
                     self._append_shared(conn, tables, events)
                     return
@@ -442,7 +493,7 @@ class Store:
             raise Conflict(f"an event of tables {tables} is already stored") from None
 
     def _append_shared(
-        self, conn: Any, tables: list[int], events: Sequence[tuple[int, EventRecord]]
+        self, conn: Connection, tables: list[int], events: Sequence[tuple[int, EventRecord]]
     ) -> None:
         """PostgreSQL: three statements whatever the batch's size (five round trips with
         BEGIN and COMMIT): the tables' advisory locks in table order, so that two
@@ -463,7 +514,7 @@ class Store:
         payloads = [event_payload(t, self.origin, e) for t, e in events]
         conn.execute(_NOTIFY_TABLES, {"payloads": payloads})
 
-    def _notify(self, conn: Any, table_id: int) -> None:
+    def _notify(self, conn: Connection, table_id: int) -> None:
         if self.shared:
             conn.execute(select(func.pg_notify(CHANNEL, f"{table_id} {self.origin}")))
 
@@ -486,7 +537,7 @@ class Store:
             ):
                 record.seats.append(SeatRecord(s.seat, s.kind, s.level, s.name, s.token_hash))
             events = [
-                EventRecord(e.seq, e.kind, e.seat, e.data)
+                EventRecord.read(e.seq, e.kind, e.seat, e.data)
                 for e in conn.execute(
                     select(events_t)
                     .where(events_t.c.table_id == table_id, events_t.c.seq > seq)
@@ -496,19 +547,17 @@ class Store:
         return events, record
 
     @staticmethod
-    def _insert_event(
-        conn: Any, table_id: int, seq: int, kind: str, seat: int | None, data: str
-    ) -> None:
-        row = {"table_id": table_id, "seq": seq, "kind": kind, "seat": seat, "data": data}
+    def _insert_event(conn: Connection, table_id: int, e: EventRecord) -> None:
+        row = {"table_id": table_id, "seq": e.seq, "kind": e.kind, "seat": e.seat, "data": e.data}
         conn.execute(_INSERT_EVENT, {**row, "created_at": time.time()})
 
     def set_invite(self, table_id: int, invite: str) -> None:
-        with self._writing() as conn:
+        with self.writing() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(invite=invite))
 
     def claim_seat(self, table_id: int, seat: int, token_hash: str, name: str) -> bool:
         """Give an unclaimed human seat to a player; False if someone was faster."""
-        with self._writing() as conn:
+        with self.writing() as conn:
             result = conn.execute(
                 update(seats_t)
                 .where(
@@ -524,7 +573,7 @@ class Store:
 
     def start(self, table_id: int, bots: dict[int, tuple[str, str]]) -> None:
         """Turn the given open seats into bots ``(level, name)`` and start the table."""
-        with self._writing() as conn:
+        with self.writing() as conn:
             for seat, (level, name) in bots.items():
                 conn.execute(
                     update(seats_t)

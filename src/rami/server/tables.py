@@ -160,7 +160,11 @@ class TableManager:
         return live
 
     def _load(self, code: str) -> LiveTable:
-        record = self.store.load(code) if len(code) <= 16 else None
+        try:
+            record = self.store.load(code) if len(code) <= 16 else None
+        except ValueError as exc:  # a stored event this server cannot read
+            log.error("table %s cannot be restored: %s", code, exc)
+            raise TableError("internal", f"table {code} cannot be restored: {exc}") from None
         if record is None:
             raise TableError("no_table", f"there is no table {code}")
         events, record.events = record.events, []
@@ -169,9 +173,8 @@ class TableManager:
             live = LiveTable(
                 record, spec, spec.new_match(game_rules(record.rules), record.players, record.seed)
             )
-            for event in events:
-                live.replay(event)  # a stored event was accepted once: it replays
-                live.log.append(event)
+            for event in events:  # a stored event was accepted once: it replays
+                live.log.append(live.replay(event))
         except ValueError as exc:  # the engine no longer accepts this log
             log.error("table %s cannot be restored: %s", code, exc)
             raise TableError("internal", f"table {code} cannot be restored: {exc}") from None
@@ -215,10 +218,10 @@ def _take(live: LiveTable, event: EventRecord) -> bool:
     """Apply another process's stored event (lock held); False if the match refuses it
     (then the table is read again from the database)."""
     try:
-        live.replay(event)
+        played = live.replay(event)
     except Exception:
         log.exception("table %s: notified event %s does not apply", live.code, event.seq)
         live.rebuild()
         return False
-    live.log.append(event)
+    live.log.append(played)
     return True

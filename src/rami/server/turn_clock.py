@@ -10,13 +10,22 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TypedDict
 
 from rami.server.live import LiveTable
 from rami.server.shared import Shared
 
-__all__ = ["TurnClock"]
+__all__ = ["ClockInfo", "TurnClock"]
 
 log = logging.getLogger(__name__)
+
+
+class ClockInfo(TypedDict):
+    """A running clock as the clients get it (``timer`` in state and presence messages)."""
+
+    seat: int | None
+    remaining: float
+    seconds: int | None
 
 
 class TurnClock:
@@ -26,7 +35,7 @@ class TurnClock:
         self.shared = shared
         self._on_timeout = on_timeout  # a bot now plays a seat: push the table, kick its bots
 
-    def info(self, live: LiveTable) -> dict[str, object] | None:
+    def info(self, live: LiveTable) -> ClockInfo | None:
         """The running clock: whose it is and the seconds left (None: no clock runs)."""
         if live.deadline is None or live.timer_key is None:
             return None

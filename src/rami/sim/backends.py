@@ -12,7 +12,8 @@ import multiprocessing
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import TypeVar
 
 from rami.errors import InputError
 from rami.sim.tournament import GameResult, Job, TableConfig, play_job
@@ -57,7 +58,7 @@ def _run_pool(
     return [results[i] for i in range(len(jobs))]
 
 
-def _start_ray(workers: int) -> tuple[Any, bool]:
+def _start_ray(workers: int) -> tuple[ModuleType, bool]:
     """Ray, and whether this call started it (then the caller shuts it down): the
     cluster named by ``RAY_ADDRESS``, else a local one of ``workers`` CPUs."""
     try:
@@ -85,7 +86,7 @@ def _run_ray(
         remote = ray.remote(num_cpus=1)(play_job)
         config_ref = ray.put(config)
         results: dict[int, GameResult] = {}
-        index: dict[Any, int] = {}
+        index: dict[object, int] = {}  # Ray's object refs
         queue = list(reversed(range(len(jobs))))
         window = max(workers, 1) * 4
         while queue or index:
@@ -191,7 +192,7 @@ def _ray_tasks(
     ray, started = _start_ray(workers)
     try:
         remote = ray.remote(num_cpus=1)(fn)
-        index: dict[Any, int] = {}
+        index: dict[object, int] = {}  # Ray's object refs
         queue = list(reversed(range(len(tasks))))
         while queue or index:
             while queue and len(index) < workers * 4:

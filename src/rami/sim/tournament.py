@@ -17,12 +17,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from rami.engine import GameState, chance_rng
 from rami.errors import InputError
 from rami.games import Game, Match, all_games, get_game
 from rami.sim.stats import Estimate, TimeHistogram, mean_ci, proportion_ci
+from rami.views import Rules
 from rami.wording import count
 
 __all__ = [
@@ -65,7 +66,7 @@ class TableConfig:
     def spec(self) -> Game:
         return get_game(self.game)
 
-    def rules(self) -> Any:
+    def rules(self) -> Rules:
         spec: dict[str, object] = {"preset": self.preset}
         if self.max_turns is not None:
             spec["max_turns"] = self.max_turns

@@ -61,7 +61,7 @@ _PLAYER_KEYS = {"name", "hand", "opened"}
 
 
 def _check_keys(
-    obj: Mapping[str, Any], allowed: set[str], required: Sequence[str], where: str
+    obj: Mapping[str, object], allowed: set[str], required: Sequence[str], where: str
 ) -> None:
     for key in obj:
         if key not in allowed:
@@ -71,7 +71,7 @@ def _check_keys(
             raise InputError(f"missing required key {key!r} in {where}")
 
 
-def _rules(mode: Any) -> TunisianRules:
+def _rules(mode: object) -> TunisianRules:
     if isinstance(mode, str):
         if mode not in MODES:
             raise InputError(f"unknown mode {mode!r}: choose one of {', '.join(MODES)}")
@@ -81,7 +81,7 @@ def _rules(mode: Any) -> TunisianRules:
     raise InputError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
 
 
-def _whole(value: Any, what: str) -> int:
+def _whole(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InputError(f"{what} must be a whole number, not {value!r}")
     if value < 0:
@@ -89,7 +89,7 @@ def _whole(value: Any, what: str) -> int:
     return value
 
 
-def _hand(value: Any, name: str) -> list[int]:
+def _hand(value: object, name: str) -> list[int]:
     if not isinstance(value, (str, list)):
         raise InputError(f'player {name}: hand must be a list of cards such as ["7♥", "JK"]')
     try:

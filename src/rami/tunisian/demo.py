@@ -10,11 +10,10 @@ at a turn cap (T-11, ``max_turns``; the demo sets 400 if the rules set none).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
-from rami.engine import Action
+from rami.engine import Action, Event
 from rami.tunisian.game import TunisianState, new_deal
 from rami.tunisian.match import Match
 from rami.tunisian.rules import rules_from
@@ -38,13 +37,13 @@ def choose_layer(state: TunisianState, rng: random.Random) -> Action:
     return rng.choice(legal)
 
 
-def describe_event(event: Mapping[str, Any]) -> str | None:
+def describe_event(event: Event) -> str | None:
     """One line of plain text for a logged event (omniscient: shows drawn cards)."""
     kind = event.get("news")
     data = event.get("data") or {}
-    if event.get("action") is not None:
+    text = event.get("action")
+    if text is not None:
         seat = event["seat"]
-        text = event["action"]
         if text == "draw":
             return f"seat {seat}: draw ({event['card']})"
         if text == "take":

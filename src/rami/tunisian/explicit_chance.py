@@ -9,37 +9,30 @@ the rest the stock): the order is the deal's ``deal`` chance outcome. Reshuffled
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Any
 
 from rami.cards import shoe
 from rami.engine import GameState
 from rami.rl.hooks import OpenSpielHooks
-from rami.tunisian.determinize import sample_state
 from rami.tunisian.game import TunisianState
-from rami.views import GameView
+from rami.tunisian.rules import TunisianRules
 
 __all__ = ["HOOKS"]
 
 
-def deal(rules: Any, players: int, order: Sequence[int], seed: int) -> GameState:
+def deal(rules: TunisianRules, players: int, order: Sequence[int], seed: int) -> GameState:
     """The deal the chance outcomes ``order`` make: hands, then the stock (T-2)."""
     return TunisianState.from_deal(rules, players, order, seed)
 
 
-def _shoe(rules: Any) -> list[int]:
+def _shoe(rules: TunisianRules) -> list[int]:
     return [int(c) for c in shoe(rules.decks, rules.jokers)]
 
 
-def _dealt(rules: Any, players: int, player: int) -> tuple[int, int]:
+def _dealt(rules: TunisianRules, players: int, player: int) -> tuple[int, int]:
     """The dealer (seat 0) is dealt first, one card more, then the others in turn (T-2)."""
     where = [i for i, s in enumerate(TunisianState.dealt_seats(rules, players)) if s == player]
     return where[0], where[-1] + 1
-
-
-def _sample(view: GameView, rng: random.Random) -> GameState:
-    return sample_state(view, rng)
 
 
 HOOKS = OpenSpielHooks(
@@ -50,5 +43,4 @@ HOOKS = OpenSpielHooks(
     shoe=_shoe,
     deal=deal,
     dealt=_dealt,
-    sample=_sample,
 )

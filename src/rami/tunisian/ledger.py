@@ -52,9 +52,9 @@ def _next_dealer(dealer: int, out: Sequence[bool]) -> int:
 
 
 def _deal(
-    entry: Any,
+    entry: object,
     names: list[str],
-    mode: Any,
+    mode: object,
     rules: TunisianRules,
     totals: list[int],
     out: list[bool],

@@ -177,7 +177,7 @@ class Match:
     def deal_docs(self) -> list[dict[str, object]]:
         """Every deal of the game (the current one last) in the deals' ``to_json`` layout.
 
-        What ``rami.records`` writes a game's record from (``Game.match_deals``).
+        What ``rami.records`` writes a game's record from (``RecordedMatch.deal_docs``).
         """
         return [*(dict(d) for d in self._past_docs), self.current.to_json()]
 

@@ -1,75 +1,24 @@
-"""Tunisian rami as the registry knows it (``rami.games``): the one object consumers use."""
+"""Tunisian rami as the registry knows it (``rami.games``): the one object consumers use.
+
+Each hook is a reference into the game's own modules (``lazy``), imported on first use,
+so registering the game imports nothing but this file; what is written here is only
+what no module of the game says by itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from rami.action_space import ActionSpace
 from rami.engine import GameState
-from rami.games import Game, Match
-from rami.views import GameView, TypedView
+from rami.games import Game, Match, lazy, lazy_value
 
 if TYPE_CHECKING:
     from rami.bots.kit import BotKit
-    from rami.cli.hooks import CliCommands
-    from rami.play.hooks import TerminalHooks
-    from rami.review.hooks import ReviewHooks
-    from rami.rl.hooks import OpenSpielHooks
-    from rami.rl.observation import Encoder
-    from rami.server.hooks import WebHooks
 
 __all__ = ["GAME"]
 
 
-def _rules(spec: Any) -> Any:
-    from rami.tunisian.rules import rules_from
-
-    return rules_from(spec)
-
-
-def _players(rules: Any) -> tuple[int, ...]:
-    return (rules.players,)
-
-
-def _new_match(rules: Any, players: int, seed: int) -> Match:
-    from rami.tunisian.match import Match
-
-    return Match(rules, seed)
-
-
-def _load_match(doc: Mapping[str, object]) -> Match:
-    from rami.tunisian.match import Match
-
-    return Match.from_json(doc)
-
-
-def _action_space(rules: Any) -> ActionSpace:
-    from rami.tunisian.action_ids import action_space
-
-    return action_space(rules)
-
-
-def _owns(state: GameState) -> bool:
-    from rami.tunisian.action_ids import owns
-
-    return owns(state)
-
-
-def _seat_view(state: Any, seat: int | None) -> TypedView:
-    from rami.tunisian.view import seat_view
-
-    return seat_view(state, seat)
-
-
-def _view_from_json(doc: GameView) -> TypedView:
-    from rami.tunisian.view import view_from_json
-
-    return view_from_json(doc)
-
-
-# --- bot hooks (part D)
 @cache
 def _bots() -> BotKit[Any, Any]:
     """The bots' kit (``rami.bots.kit``): the greedy player, its search hooks and the
@@ -99,10 +48,11 @@ def _bots() -> BotKit[Any, Any]:
     )
 
 
-def _new_deal(rules: Any, seats: int, seed: int, dealer: int) -> GameState:
-    from rami.tunisian.game import new_deal
+def _match(rules: object, players: int, seed: int) -> Match:
+    """A new game: the rules fix the seats (``players_for``)."""
+    from rami.tunisian.match import Match as TunisianMatch
 
-    return new_deal(rules, seats, seed, dealer)
+    return TunisianMatch(rules, seed)
 
 
 def _default_preset(seats: int) -> str:
@@ -117,103 +67,35 @@ def _progress(state: GameState) -> list[bool]:
     return list(state.result.details["opened"])
 
 
-def _cli() -> CliCommands:
-    from rami.tunisian.cli import COMMANDS
-
-    return COMMANDS
-
-
-def _terminal() -> TerminalHooks:
-    from rami.tunisian.terminal import HOOKS
-
-    return HOOKS
-
-
-def _observation(players: int, rules: Mapping[str, object]) -> Encoder:
-    from rami.tunisian.observation import encoder
-
-    return encoder(players, rules)
-
-
-def _openspiel() -> OpenSpielHooks:
-    from rami.tunisian.explicit_chance import HOOKS
-
-    return HOOKS
-
-
-def _review() -> ReviewHooks:
-    from rami.tunisian.review import HOOKS
-
-    return HOOKS
-
-
-def _web() -> WebHooks:
-    from rami.tunisian.web import HOOKS
-
-    return HOOKS
-
-
-def _ledger(doc: Mapping[str, object]) -> dict[str, object]:
-    from rami.tunisian.ledger import ledger
-
-    return ledger(doc)
-
-
-def _score_deal(doc: object) -> dict[str, object]:
-    from rami.tunisian.calculator import score
-
-    return score(doc)
-
-
-def _option_help() -> Mapping[str, str]:
-    from rami.tunisian.rules_help import OPTION_HELP
-
-    return OPTION_HELP
-
-
-def _match_deals(match: Any) -> list[dict[str, Any]]:
-    return list(match.deal_docs())
-
-
-def _load_deal(doc: Mapping[str, Any]) -> GameState:
-    from rami.tunisian.game import TunisianState
-
-    return TunisianState.from_json(doc)
-
-
 GAME = Game(
-    "tunisian",
-    "Tunisian rami",
-    ("1v1", "ffa", "2v2"),
-    "mode",
-    _rules,
-    _players,
-    _new_match,
-    _load_match,
-    _action_space,
-    _owns,
+    name="tunisian",
+    title="Tunisian rami",
+    presets=("1v1", "ffa", "2v2"),
+    preset_label="mode",
+    rules_from=lazy("rami.tunisian.rules:rules_from"),
+    make_match=_match,
+    load_match=lazy("rami.tunisian.match:Match.from_json"),
+    new_deal=lazy("rami.tunisian.game:new_deal"),
+    load_deal=lazy("rami.tunisian.game:TunisianState.from_json"),
+    action_space=lazy("rami.tunisian.action_ids:action_space"),
     bots=_bots,
-    seat_view=_seat_view,
-    view_from_json=_view_from_json,
-    new_deal=_new_deal,
-    match_deals=_match_deals,
-    load_deal=_load_deal,
-    cli=_cli,
-    terminal=_terminal,
-    web=_web,
-    review=_review,
-    observation=_observation,
-    openspiel=_openspiel,
-    rl_default=True,
-    reward_sign=-1.0,  # deal points are bad (T-10)
-    ledger=_ledger,
-    score_deal=_score_deal,
-    option_help=_option_help,
+    seat_view=lazy("rami.tunisian.view:seat_view"),
+    view_from_json=lazy("rami.tunisian.view:view_from_json"),
     default_preset=_default_preset,
     turn_cap=400,  # T-11 max_turns for simulations
     whole_matches=True,  # whole games to elimination (T-13)
     progress_of=_progress,
     progress_label="openings",
-    points_label="points",
     match_word="the game",
+    ledger=lazy("rami.tunisian.ledger:ledger"),
+    score_deal=lazy("rami.tunisian.calculator:score"),
+    cli=lazy_value("rami.tunisian.cli:COMMANDS"),
+    terminal=lazy_value("rami.tunisian.terminal:HOOKS"),
+    web=lazy_value("rami.tunisian.web:HOOKS"),
+    review=lazy_value("rami.tunisian.review:HOOKS"),
+    option_help=lazy_value("rami.tunisian.rules_help:OPTION_HELP"),
+    observation=lazy("rami.tunisian.observation:encoder"),
+    reward_sign=-1.0,  # deal points are bad (T-10)
+    openspiel=lazy_value("rami.tunisian.explicit_chance:HOOKS"),
+    rl_default=True,
 )

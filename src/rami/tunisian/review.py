@@ -12,11 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rami.cards import JOKER, Card
-from rami.engine import Action, GameState
+from rami.engine import Action
 from rami.errors import IllegalAction, InputError
 from rami.review.hooks import ReviewHooks, Verdict
 from rami.tunisian import greedy_bot as g
-from rami.tunisian.game import TunisianState
 from rami.tunisian.match import Match
 from rami.tunisian.solver import best_opening, can_go_out
 from rami.views import TypedView
@@ -47,10 +46,6 @@ def _deals_of(doc: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         if actions:
             out.append(match.current.to_json())
     return out
-
-
-def _deal_from_json(doc: Mapping[str, Any]) -> GameState:
-    return TunisianState.from_json(doc)
 
 
 def _value(hand: list[int]) -> int:
@@ -120,7 +115,6 @@ def _checked_deals(doc: Mapping[str, Any]) -> list[dict[str, Any]] | None:
 
 HOOKS = ReviewHooks(
     deals_of=_checked_deals,
-    deal_from_json=_deal_from_json,
     exact=_exact,
     why=_why,
     thresholds=lambda rules: (3.0, 8.0, 15.0),  # deal points: an unopened hand pays 100 (T-10)

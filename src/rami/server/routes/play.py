@@ -6,6 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from rami.server.bearer import Token
+from rami.server.hints import Hint
+from rami.server.play import TableState
 from rami.server.protocol import ActionRequest, HintResponse, StateResponse
 from rami.server.routes.common import ERRORS, Manager, find
 
@@ -15,7 +17,7 @@ router = APIRouter(tags=["play"])
 
 
 @router.get("/api/tables/{code}/view", response_model=StateResponse, responses=ERRORS)
-async def get_view(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, object]:
+async def get_view(code: str, request: Request, token: Token, mgr: Manager) -> TableState:
     """The view of the token's seat; without a token, the spectators' view."""
     live = await find(request, mgr, code, token)
     return await mgr.play.state(live, live.seat_for_token(token))
@@ -24,7 +26,7 @@ async def get_view(code: str, request: Request, token: Token, mgr: Manager) -> d
 @router.post("/api/tables/{code}/actions", response_model=StateResponse, responses=ERRORS)
 async def post_action(
     code: str, body: ActionRequest, request: Request, token: Token, mgr: Manager
-) -> dict[str, object]:
+) -> TableState:
     """Play one action for the token's seat (the same check as over the WebSocket)."""
     live = await find(request, mgr, code, token)
     seat = live.seat_for_token(token)
@@ -33,9 +35,7 @@ async def post_action(
 
 
 @router.post("/api/tables/{code}/next-deal", response_model=StateResponse, responses=ERRORS)
-async def post_next_deal(
-    code: str, request: Request, token: Token, mgr: Manager
-) -> dict[str, object]:
+async def post_next_deal(code: str, request: Request, token: Token, mgr: Manager) -> TableState:
     """Deal the next deal of the match once the current one is over."""
     live = await find(request, mgr, code, token)
     seat = live.seat_for_token(token)
@@ -44,7 +44,7 @@ async def post_next_deal(
 
 
 @router.get("/api/tables/{code}/hint", response_model=HintResponse, responses=ERRORS)
-async def get_hint(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, object]:
+async def get_hint(code: str, request: Request, token: Token, mgr: Manager) -> Hint:
     """A suggested move and notes on the seat's own cards."""
     live = await find(request, mgr, code, token)
     return await mgr.play.hint(live, live.seat_for_token(token))

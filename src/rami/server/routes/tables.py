@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from rami.server.bearer import Token
+from rami.server.live import TableSummaryJson
 from rami.server.protocol import (
     CreatedTable,
     CreateTable,
@@ -56,7 +57,7 @@ async def list_tables(
     request: Request,
     mgr: Manager,
     codes: Annotated[str, Query(max_length=600, description="codes, comma-separated")] = "",
-) -> list[dict[str, object]]:
+) -> list[TableSummaryJson]:
     """Summaries of the tables named (the page keeps the user's codes in its storage)."""
     wanted = list(dict.fromkeys(c.strip().upper() for c in codes.split(",") if c.strip()))
     wanted = wanted[:30]
@@ -85,7 +86,7 @@ async def list_tables(
 
 
 @router.get("/api/tables/{code}", response_model=TableSummary, responses=ERRORS)
-async def get_table(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, object]:
+async def get_table(code: str, request: Request, token: Token, mgr: Manager) -> TableSummaryJson:
     """A table's public summary: game, rules, seats, status."""
     return (await find(request, mgr, code, token)).summary()
 
@@ -122,7 +123,7 @@ async def get_invite(code: str, request: Request, token: Token, mgr: Manager) ->
 
 
 @router.post("/api/tables/{code}/start", response_model=TableSummary, responses=ERRORS)
-async def start_table(code: str, request: Request, token: Token, mgr: Manager) -> dict[str, object]:
+async def start_table(code: str, request: Request, token: Token, mgr: Manager) -> TableSummaryJson:
     """Fill the free seats with bots and start play."""
     live = await find(request, mgr, code, token)
     await mgr.lifecycle.start(live, live.seat_for_token(token))
