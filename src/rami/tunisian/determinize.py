@@ -40,7 +40,7 @@ def unseen_cards(view: TunisianTypedView) -> list[int]:
 
 def known_cards(view: TunisianTypedView) -> list[list[int]]:
     """Per seat, the cards that seat is known to hold (taken discards, swapped jokers)."""
-    n = len(view.seats)
+    n = view.players
     known = [[0] * KINDS for _ in range(n)]
     me = view.seat
     for entry in view.history:
@@ -61,8 +61,8 @@ def known_cards(view: TunisianTypedView) -> list[list[int]]:
             for c in cards:
                 if mine[c]:
                     mine[c] -= 1
-    for s, row in enumerate(view.seats):
-        if sum(known[s]) > row.hand_size or not row.active:
+    for s in range(n):
+        if sum(known[s]) > view.hand_sizes[s] or not view.active[s]:
             known[s] = [0] * KINDS  # out of date (a restock, or out of the game)
     return known
 
@@ -83,7 +83,6 @@ def sample_state(
     if seat is None or to_move is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
     rules = typed.rules
-    seats = typed.seats
 
     def build(hidden: list[list[int]], left: list[int]) -> TunisianState:
         hands: list[list[Card]] = [[CARDS[c] for c in cards] for cards in hidden]
@@ -93,7 +92,7 @@ def sample_state(
             raise InputError("the view's card counts do not add up to the shoe")
         table = [(list(meld.cards), owner) for meld, owner in typed.table]
         staged = sorted(typed.staged)
-        values = [s.opening_value for s in seats]
+        values = list(typed.opening_values)
         threshold = typed.threshold
         last = None
         if any(v is not None for v in values) or threshold != rules.opening_threshold:
@@ -104,14 +103,14 @@ def sample_state(
             stock=stock,
             discard=list(typed.discard_pile),
             table=table,
-            opened=[s.opened for s in seats],
+            opened=list(typed.opened),
             opening_values=values,
             last_opening=last,
             to_move=to_move,
             dealer=typed.dealer,
             phase=typed.phase,
             turn=typed.turn,
-            active=[s.active for s in seats],
+            active=list(typed.active),
             seed=rng.getrandbits(48),
             taken=_taken_this_turn(typed),
         )

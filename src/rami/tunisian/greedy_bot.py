@@ -100,7 +100,6 @@ def observe(view: TypedView | GameView) -> Observation:
     """The observation of a Tunisian view (the only input a bot gets): its typed values
     as they are, cards as ``Card`` and legal moves as ``Action``."""
     view = tunisian_typed(view)
-    seats = view.seats
     hand = [0] * len(CARDS)
     for c in view.hand or ():
         hand[c] += 1
@@ -110,9 +109,9 @@ def observe(view: TypedView | GameView) -> Observation:
         phase=view.phase,
         first_round=view.first_round,
         hand=hand,
-        opened=[s.opened for s in seats],
-        sizes=[s.hand_size for s in seats],
-        active=[s.active for s in seats],
+        opened=list(view.opened),
+        sizes=list(view.hand_sizes),
+        active=list(view.active),
         threshold=view.threshold,
         staged_value=view.staged_value,
         table=list(view.table),

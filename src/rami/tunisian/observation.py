@@ -331,14 +331,17 @@ class TunisianEncoder(Encoder):
         seat_scalars = [0.0] * (6 * n)
         my_team = view.team
         to_move = view.to_move
-        for s, entry in enumerate(view.seats):
+        sizes, active, opened = view.hand_sizes, view.active, view.opened
+        values = view.opening_values
+        teams = view.teams is not None
+        for s in range(n):
             rel = (s - me) % n
-            value = entry.opening_value
-            team = entry.team
+            value = values[s]
+            team = s % 2 if teams else None
             seat_scalars[rel * 6 : rel * 6 + 6] = (
-                min(1.0, entry.hand_size / 16.0),
-                1.0 if entry.active else 0.0,
-                1.0 if entry.opened else 0.0,
+                min(1.0, sizes[s] / 16.0),
+                1.0 if active[s] else 0.0,
+                1.0 if opened[s] else 0.0,
                 0.0 if value is None else min(1.0, value / threshold),
                 1.0 if team is not None and team == my_team and s != me else 0.0,
                 1.0 if to_move == s else 0.0,

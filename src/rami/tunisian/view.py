@@ -238,17 +238,19 @@ def public_event(event: Event, seat: int | None) -> HistoryEntry:
     return out
 
 
-_HANDS: GenerationMemo[tuple[int, ...], tuple[Card, ...]] = GenerationMemo(
+_HANDS: GenerationMemo[int, tuple[Card, ...]] = GenerationMemo(
     50_000, name="tunisian.view.hands", shared=True
 )
 
 
-def _hand_cards(counts: tuple[int, ...]) -> tuple[Card, ...]:
-    """A hand's cards in card index order (``_hand``'s order), as ``Card`` values; kept
-    per count vector (a hand changes by a card or two a turn, and is read every turn)."""
-    found = _HANDS.table.get(counts)
+def _hand_cards(state: TunisianState, seat: int) -> tuple[Card, ...]:
+    """The hand of ``seat`` in card index order, as ``Card`` values; kept per packed hand
+    (``hand_key``: a hand changes by a card or two a turn, and is read every turn)."""
+    key = state.hand_key(seat)
+    found = _HANDS.table.get(key)
     if found is not None:
         return found
+    counts = state.hand_counts(seat)
     out: list[Card] = []
     for c in compress(_KINDS, counts):
         count = counts[c]
@@ -256,7 +258,7 @@ def _hand_cards(counts: tuple[int, ...]) -> tuple[Card, ...]:
             out.append(CARDS[c])
         else:
             out += [CARDS[c]] * count
-    return _HANDS.remember(counts, tuple(out))
+    return _HANDS.remember(key, tuple(out))
 
 
 class TunisianSeat(NamedTuple):
@@ -278,6 +280,11 @@ class Farcha(NamedTuple):
 
 
 _TEAMS = ((0, 2), (1, 3))
+_NONE: frozenset[int] = frozenset()
+
+
+def _staged(indices: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(indices) if indices else _NONE
 
 
 class TunisianTypedView(NamedTuple):
@@ -301,7 +308,11 @@ class TunisianTypedView(NamedTuple):
     team: int | None
     teams: tuple[tuple[int, int], ...] | None
     first_round: bool
-    seats: tuple[TunisianSeat, ...]
+    # per seat (the seats' entries, by columns: ``seats`` makes the entries)
+    hand_sizes: tuple[int, ...]
+    active: tuple[bool, ...]  # T-13
+    opened: tuple[bool, ...]  # T-6
+    opening_values: tuple[int | None, ...]
     table: tuple[TableMeld, ...]  # (meld, owner), by index (``@N``)
     staged: frozenset[int]  # the table indices laid this turn before the opening (T-6)
     threshold: int  # the value an opening needs now (T-6)
@@ -312,7 +323,21 @@ class TunisianTypedView(NamedTuple):
 
     def seats_active(self) -> tuple[bool, ...]:
         """Per seat, whether it is still in the game (T-13)."""
-        return tuple([e.active for e in self.seats])
+        return self.active
+
+    @property
+    def seats(self) -> tuple[TunisianSeat, ...]:
+        """What everyone sees of each seat, one entry a seat (made on demand: the view
+        keeps them by columns, which bots read directly)."""
+        teams = self.teams is not None
+        return tuple(
+            [
+                TunisianSeat(s, s % 2 if teams else None, a, size, o, v)
+                for s, (size, a, o, v) in enumerate(
+                    zip(self.hand_sizes, self.active, self.opened, self.opening_values, strict=True)
+                )
+            ]
+        )
 
     def to_json(self) -> TunisianView:
         text = _TEXT
@@ -389,17 +414,7 @@ def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
     ):
         raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
     to_move = state.to_move
-    sizes = state.hand_sizes
-    opened = state.opened
-    values = state.opening_values
-    active = state.active
     teams = rules.teams
-    seats = tuple(
-        [
-            TunisianSeat(s, s % 2 if teams else None, active[s], sizes[s], opened[s], values[s])
-            for s in range(n)
-        ]
-    )
     result = state.result
     pile = state.discard_pile
     farcha: Farcha | None = None
@@ -416,7 +431,7 @@ def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
         to_move=to_move,
         phase=state.phase,
         turn=state.turn,
-        hand=None if seat is None else _hand_cards(state.hand_counts(seat)),
+        hand=None if seat is None else _hand_cards(state, seat),
         discard_pile=pile,
         stock_size=state.stock_size,
         history=cache.history(seat, public_event),
@@ -425,9 +440,12 @@ def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
         team=None if seat is None or not teams else seat % 2,
         teams=_TEAMS if teams else None,
         first_round=state.first_round,
-        seats=seats,
+        hand_sizes=state.hand_sizes,
+        active=state.active,
+        opened=state.opened,
+        opening_values=state.opening_values,
         table=state.table,
-        staged=frozenset(state.staged_melds) if to_move is not None else frozenset(),
+        staged=_staged(state.staged_melds) if to_move is not None else _NONE,
         threshold=state.threshold,
         staged_value=state.staged_value if to_move is not None else 0,
         must_open=state.must_open if to_move is not None else False,
@@ -489,12 +507,10 @@ def view_from_json(doc: GameView) -> TunisianTypedView:
         team=view["team"],
         teams=None if teams is None else tuple((t[0], t[1]) for t in teams),
         first_round=view["first_round"],
-        seats=tuple(
-            TunisianSeat(
-                e["seat"], e["team"], e["active"], e["hand_size"], e["opened"], e["opening_value"]
-            )
-            for e in view["seats"]
-        ),
+        hand_sizes=tuple([e["hand_size"] for e in view["seats"]]),
+        active=tuple([e["active"] for e in view["seats"]]),
+        opened=tuple([e["opened"] for e in view["seats"]]),
+        opening_values=tuple([e["opening_value"] for e in view["seats"]]),
         table=tuple((_meld_of(m["cards"], make_meld, card_of), m["owner"]) for m in table),
         staged=frozenset(m["index"] for m in table if m["staged"]),
         threshold=view["threshold"],
