@@ -107,3 +107,24 @@ def test_bad_views_are_refused_in_one_line() -> None:
         tunisian_typed(typed)
     with pytest.raises(InputError, match="Tunisian"):
         tunisian_typed(marriage.view(0))
+
+
+def test_a_game_without_a_typed_view_of_its_own_gets_the_common_part() -> None:
+    """The plug-in toy game gives no ``seat_view``: its typed view is ``GenericView``,
+    the common part read from its JSON (which it keeps as its ``to_json``), and the
+    random bot plays from it as from the JSON."""
+    from toy_support import toy_registered
+
+    from rami.views import GenericView
+
+    with toy_registered() as spec:
+        assert spec.seat_view is None
+        state = spec.new_match(spec.rules_from(None), 2, 3).current
+        while not state.is_over:
+            seat = state.to_move
+            typed = spec.typed_view(state, seat)
+            assert isinstance(typed, GenericView) and typed.to_json() == state.view(seat)
+            assert list(typed.legal) == state.legal_actions()
+            move = make_bot(spec.name, "random", 1).act(typed)
+            assert move == make_bot(spec.name, "random", 1).act(state.view(seat))
+            state.apply(move)
