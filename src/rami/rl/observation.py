@@ -170,7 +170,7 @@ class _Planes:
         self.hand: list[int] = [0] * enc.kinds
         self.kinds: list[int] = []  # the kinds own NAMED actions named since the last sync
         self.hand_key = 0  # the hand packed, for a game whose state keeps it so (empty: 0)
-        self.pile: list[int] = []
+        self.pile: Sequence[int] = []
         self.parts: dict[object, tuple[object, list[int]]] = {}
         # what the game's scalars were last computed from (``encode_state``): a scalar is
         # written only when its inputs changed; None (the start) matches nothing
@@ -565,7 +565,7 @@ class Encoder:
                 if now >= 0:
                     out[row + now] = 1.0
             row += k
-        p.pile = list(pile)
+        p.pile = pile if type(pile) is tuple else list(pile)  # a tuple is kept as it is
 
     def _emit(self, p: _Planes) -> Obs:
         """Apply the gathered changes as ``_finish`` computes each entry and hand out a

@@ -116,7 +116,7 @@ class TunisianEncoder(Encoder):
             if dirty & HAND:
                 self._sync_hand_key(p, state.hand_key(seat))
             if dirty & PILE:  # the won deal's farcha lies face down, off the pile (T-9)
-                pile = list(state.discard_pile)  # a list: the kept pile is one (_sync_pile)
+                pile = state.discard_pile  # a tuple, kept as it is (_sync_pile)
                 won = state.result is not None and state.result.winner is not None
                 self._sync_pile(p, pile[:-1] if won else pile)
             if dirty & TABLE:
