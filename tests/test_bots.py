@@ -19,6 +19,7 @@ from rami.bots import LEVELS, Bot, check_spec, make_bot
 from rami.cards import CARDS, KINDS, from_counts
 from rami.engine import Action
 from rami.errors import InputError
+from rami.games import get_game
 from rami.marriage.game import MarriageState
 from rami.marriage.game import new_deal as marriage_deal
 from rami.marriage.melds import wild_kinds
@@ -182,6 +183,8 @@ def test_hidden_cards_never_change_a_move(game: str, preset: str, players: int) 
                 twin = HIDERS[game](state, seat, rng)
                 twin_view = twin.view(seat)
                 assert twin_view == view
+                see = get_game(game).typed_view  # what the engine's loops hand the bots
+                assert see(twin, seat) == see(state, seat)
                 for level, bot in bots.items():
                     assert bot.act(view) == bot.act(twin_view), level
                 if searched < 3:
@@ -212,6 +215,8 @@ def test_hidden_tiplu_differs_but_unseen_bot_moves_the_same() -> None:
         if twin.tiplu == state.tiplu:
             continue
         assert twin.view(seat) == state.view(seat)
+        see = get_game("marriage").typed_view
+        assert see(twin, seat) == see(state, seat)
         for level in ("search:3it", "ismcts:6it"):
             bot = make_bot("marriage", level, 5)
             assert bot.act(state.view(seat)) == bot.act(twin.view(seat)), level

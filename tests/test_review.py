@@ -163,8 +163,8 @@ def test_review_reads_views_only_runs_in_a_thread_and_is_cached(
     assert [d for d, _ in calls] == list(range(total + 1))
     # every decision was judged from seat 1's own view: its cards, never seat 0's
     assert len(seen) == total
-    for view in seen:
-        assert view["seat"] == 1 and view["to_move"] == 1
+    for view in seen:  # typed views (rami.views.TypedView), as the engine builds them
+        assert view.seat == 1 and view.to_move == 1
     # cached: the second review is read back, not computed
     monkeypatch.setattr(rv, "evaluate", lambda *a: pytest.fail("not cached"))
     again = review(state, 1, samples=4)

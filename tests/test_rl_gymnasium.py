@@ -72,35 +72,3 @@ def test_legal_ids_are_the_masks_ones() -> None:
         _o, _r, term, trunc, _i = env.step(ids[rng.randrange(len(ids))])
         if term or trunc:
             env.reset(seed=rng.randrange(1000))
-
-
-@pytest.mark.parametrize(
-    ("game", "preset", "players"), [("tunisian", "1v1", 2), ("marriage", "nepali", 4)]
-)
-def test_random_opponents_play_the_same_from_partial_views(
-    game: str, preset: str, players: int
-) -> None:
-    """The random bots are given ``Game.partial_view`` (the keys they read): the episodes
-    are the ones they play from whole views."""
-    import dataclasses
-
-    def run(partial: bool) -> list[object]:
-        env = RamiGymEnv(game, preset, players, opponents="random", max_turns=40)
-        if not partial:
-            env.spec_ = dataclasses.replace(env.spec_, partial_view=None)
-        rng = random.Random(2)
-        trace: list[object] = []
-        for episode in range(2):
-            obs, _info = env.reset(seed=episode)
-            while True:
-                trace.append(obs.tobytes())
-                ids = env.legal_ids()
-                obs, reward, term, trunc, _info = env.step(ids[rng.randrange(len(ids))])
-                trace.append(reward)
-                if term or trunc:
-                    break
-            assert env.state is not None
-            trace += [e["action"] for e in env.state.events]
-        return trace
-
-    assert run(True) == run(False)

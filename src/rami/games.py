@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import InputError
-from rami.views import GameView, Rules, Standing
+from rami.views import GameView, Rules, Standing, TypedView
 
 if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
     from rami.bots.kit import BotKit
@@ -196,10 +196,10 @@ class Game:
     # --- bot hooks (part D): builds the kit the bots play this game with
     # (``rami.bots.kit.BotKit``); None means the game has only the ``random`` bot
     bots: Callable[[], BotKit[Any, Any]] | None = None
-    # Only some keys of a seat's view, with the whole view's values: (state, seat, keys).
-    # A bot that names the keys it reads (``Bot.view_keys``, the random bot) is given
-    # this where building the whole view would be most of its move (the Gymnasium env).
-    partial_view: Callable[[Any, int, frozenset[str]], GameView] | None = None
+    # Typed views (``rami.views.TypedView``): a seat's view as the engine builds it
+    # (state, seat), and a JSON view read back (None: ``GenericView``, from the JSON).
+    seat_view: Callable[[Any, int | None], TypedView] | None = None
+    view_from_json: Callable[[GameView], TypedView] | None = None
     # The preset a table of n seats plays when none is named (default: the first preset).
     default_preset: Callable[[int], str] | None = None
     # Simulations: the turn cap that keeps deals between weak bots finite, whether whole
@@ -243,6 +243,15 @@ class Game:
             raise ValueError(f"the game {self.name!r} needs new_deal or a match (make_match)")
         if (self.make_match is None) != (self.load_match is None):
             raise ValueError(f"the game {self.name!r} gives make_match and load_match together")
+
+    def typed_view(self, state: GameState, seat: int | None) -> TypedView:
+        """``seat``'s typed view of ``state`` (from its JSON for a game without one)."""
+        if self.seat_view is not None:
+            return self.seat_view(state, seat)
+        from rami.views import GenericView
+
+        doc = state.view(seat)
+        return GenericView.from_json(doc, self.rules_from(doc.get("rules")))
 
     def preset_for(self, seats: int) -> str:
         """The preset a table of ``seats`` plays when the user names none."""

@@ -20,12 +20,12 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from rami.errors import InputError
-from rami.views import GameView, own_seat, seat_entries
+from rami.views import TypedView, own_seat
 
 __all__ = ["deal_others", "deal_unseen", "deal_weighted", "determinize"]
 
 T = TypeVar("T")
-V = TypeVar("V", bound=GameView)  # the game's own view type
+V = TypeVar("V", bound=TypedView)  # the game's own typed view
 Weights = Sequence[Sequence[float] | None] | None
 
 
@@ -47,7 +47,7 @@ def determinize(
     other seat's cards (known first, then dealt; the seat's own list is empty) and the
     rest in random order. ``what`` names the card set in the error for bad counts.
     """
-    sizes = [s["hand_size"] for s in seat_entries(view)]
+    sizes = [s.hand_size for s in view.seats]
     hidden, rest = deal_unseen(unseen(view), known(view), sizes, own_seat(view), weights, rng, what)
     return build(hidden, rest)
 

@@ -7,7 +7,7 @@ actions' texts are kept while the state's cached legal list is the same object. 
 cache belongs to one events list: a state whose log was replaced (a clone, a
 determinized world) or shortened starts afresh, so a view never shows stale entries.
 
-Views hand out fresh lists, but the history *entries* are shared between successive
+Views hand out fresh tuples, but the history *entries* are shared between successive
 views of one state: readers must treat them as read-only (every consumer does).
 """
 
@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from rami.engine import Action, read_action
 from rami.memo import GenerationMemo
-from rami.views import HistoryEntry, RulesJson
+from rami.views import HistoryEntry
 
-__all__ = ["ViewCache", "action_texts"]
+__all__ = ["ViewCache", "action_of", "action_texts"]
 
 Entry = HistoryEntry
 
@@ -27,6 +28,18 @@ Entry = HistoryEntry
 _ACTION_TEXTS: GenerationMemo[object, str] = GenerationMemo(
     200_000, name="view_cache.action_texts", shared=True
 )
+
+
+# text -> its action: the inverse, for views read back from JSON (``rami.views.typed_view``)
+_ACTIONS: GenerationMemo[str, Action] = GenerationMemo(50_000, name="bots.actions", shared=True)
+
+
+def action_of(text: str) -> Action:
+    """``read_action`` with a memo: views list the same few dozen action texts."""
+    found = _ACTIONS.table.get(text)
+    if found is None:
+        found = _ACTIONS.remember(text, read_action(text))
+    return found
 
 
 def action_texts(actions: Sequence[object]) -> list[str]:
@@ -44,7 +57,7 @@ def action_texts(actions: Sequence[object]) -> list[str]:
 class ViewCache:
     """Per-seat rendered histories and the legal actions' texts of one state."""
 
-    __slots__ = ("_histories", "_last", "_legal", "_legal_texts", "events", "rules_json")
+    __slots__ = ("_histories", "_last", "_legal", "_legal_texts", "events")
 
     def __init__(self, events: Sequence[object]) -> None:
         self.events = events
@@ -52,12 +65,12 @@ class ViewCache:
         self._last: dict[int | None, object] = {}  # the last event rendered, per seat
         self._legal: object = None
         self._legal_texts: list[str] = []
-        self.rules_json: tuple[object, RulesJson] | None = None  # (rules, their JSON)
 
     def history(
         self, seat: int | None, render: Callable[[Any, int | None], Entry]
-    ) -> list[Entry]:  # render takes one of the game's events
-        """``seat``'s history (a new list): the kept entries plus the new events rendered."""
+    ) -> tuple[Entry, ...]:  # render takes one of the game's events
+        """``seat``'s history (a tuple, for its typed view): the kept entries plus the new
+        events rendered."""
         events = self.events
         out = self._histories.get(seat)
         if out is not None:
@@ -70,7 +83,7 @@ class ViewCache:
         if done < len(events):
             out.extend([render(e, seat) for e in events[done:]])
             self._last[seat] = events[-1]
-        return out[:]
+        return tuple(out)
 
     def legal_texts(self, legal: object, texts: Callable[[], list[str]]) -> list[str]:
         """The texts of the legal actions, computed again when ``legal`` is a new object."""

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import Field
-from typing import Any, ClassVar, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, NotRequired, Protocol, TypedDict, cast
 
 from rami.errors import InputError
+
+if TYPE_CHECKING:
+    from rami.cards import Card
+    from rami.engine import Action
 
 __all__ = [
     "EventArgs",
     "GameView",
+    "GenericSeat",
+    "GenericView",
     "HistoryEntry",
     "JsonObject",
     "JsonValue",
@@ -26,11 +32,15 @@ __all__ = [
     "PublicValue",
     "Rules",
     "RulesJson",
+    "SeatPart",
     "SeatView",
     "Standing",
     "StandingDeal",
+    "TypedView",
+    "legal_texts",
     "own_seat",
     "seat_entries",
+    "typed_view",
 ]
 
 #: A JSON document built to be sent or saved (read-only containers, so any list or dict
@@ -152,9 +162,9 @@ class GameView(TypedDict):
     match: NotRequired[Standing]  # in a match's view (``Match.view``)
 
 
-def own_seat(view: GameView) -> int:
+def own_seat(view: GameView | TypedView) -> int:
     """The seat whose view this is; ``InputError`` for a spectator's (bots act from a seat)."""
-    seat = view["seat"]
+    seat = view["seat"] if isinstance(view, dict) else view.seat
     if seat is None:
         raise InputError("a spectator's view has no seat to act from")
     return seat
@@ -165,3 +175,149 @@ def seat_entries(view: GameView) -> list[SeatView]:
     types its own; read the game-specific keys with ``.get``)."""
     seats = view.get("seats")
     return seats if isinstance(seats, list) else []
+
+
+class SeatPart(Protocol):
+    """What every game's typed view tells of each seat (games add their own fields)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def hand_size(self) -> int: ...
+
+
+class GenericSeat(NamedTuple):
+    seat: int
+    hand_size: int
+
+
+class TypedView(Protocol):
+    """A seat's view as a typed value: what bots, hints, the review and the RL encoders
+    read (cards as ``Card``, legal moves as ``Action``, melds as tuples), built by the
+    game's engine (``Game.typed_view``). ``to_json()`` makes the wire's JSON
+    (``GameView``) from it, the one place a view turns into text; each game's view holds
+    exactly what its JSON holds, nothing the seat may not see. These are the fields every
+    game's view has; each game's typed view (a ``NamedTuple``: immutable, no instance
+    dict, and built in one C call, where a frozen dataclass's field-by-field init cost a
+    third of a view) adds its own: ``rami.tunisian.view.TunisianTypedView``,
+    ``rami.marriage.view.MarriageTypedView``.
+
+    The history's entries stay the JSON entries (``HistoryEntry``), shared between views
+    of one state: read-only.
+    """
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def seat(self) -> int | None: ...  # None: a spectator
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def to_move(self) -> int | None: ...  # None once the deal is over
+    @property
+    def phase(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def hand(self) -> tuple[Card, ...] | None: ...  # own cards, card order (None: spectator)
+    @property
+    def discard_pile(self) -> tuple[Card, ...]: ...  # bottom first
+    @property
+    def stock_size(self) -> int: ...
+    @property
+    def history(self) -> tuple[HistoryEntry, ...]: ...
+    @property
+    def legal(self) -> tuple[Action, ...]: ...  # own legal moves (empty if not to move)
+    @property
+    def seats(self) -> Sequence[SeatPart]: ...  # by seat number
+
+    def to_json(self) -> GameView:
+        """The view as the wire's JSON (docs/protocol.md)."""
+        ...
+
+    def seats_active(self) -> tuple[bool, ...]:
+        """Per seat, whether it is still in the deal (T-13; always, in most games)."""
+        ...
+
+
+def legal_texts(view: TypedView) -> list[str]:
+    """The legal moves' canonical texts, as the JSON view lists them."""
+    from rami.view_cache import action_texts
+
+    return action_texts(view.legal)
+
+
+class GenericView(NamedTuple):
+    """The typed view of a game that has no typed view of its own (``Game.seat_view`` and
+    ``Game.view_from_json`` unset): the common part read from its JSON, which it keeps."""
+
+    game: str
+    rules: Rules
+    players: int
+    seat: int | None
+    dealer: int
+    to_move: int | None
+    phase: str
+    turn: int
+    hand: tuple[Card, ...] | None
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    history: tuple[HistoryEntry, ...]
+    legal: tuple[Action, ...]
+    seats: tuple[GenericSeat, ...]
+    doc: GameView
+
+    def to_json(self) -> GameView:
+        return self.doc
+
+    def seats_active(self) -> tuple[bool, ...]:
+        return (True,) * self.players
+
+    @classmethod
+    def from_json(cls, doc: GameView, rules: Rules) -> GenericView:
+        from rami.cards import parse_card
+        from rami.engine import read_action
+
+        hand = doc.get("hand")
+        return cls(
+            doc["game"],
+            rules,
+            doc["players"],
+            doc["seat"],
+            doc["dealer"],
+            doc["to_move"],
+            doc["phase"],
+            doc["turn"],
+            None if hand is None else tuple(map(parse_card, hand)),
+            tuple(map(parse_card, doc["discard_pile"])),
+            doc["stock_size"],
+            tuple(doc["history"]),
+            tuple(map(read_action, doc.get("legal_actions") or ())),
+            tuple(GenericSeat(e["seat"], e["hand_size"]) for e in seat_entries(doc)),
+            doc,
+        )
+
+
+def typed_view(view: TypedView | GameView | Mapping[str, object]) -> TypedView:
+    """``view`` as a typed view: itself, or a JSON view read back by its game
+    (``Game.view_from_json``) so that a consumer fed JSON (a test, a saved view) reads the
+    same values as one fed the engine's typed view. ``InputError`` if it is malformed."""
+    if not isinstance(view, Mapping):
+        return view  # a game's typed view (JSON views are objects, typed ones tuples)
+    from rami.games import get_game
+
+    if not isinstance(view.get("game"), str):
+        raise InputError("a view must be a JSON object naming its game")
+    spec = get_game(cast(str, view["game"]))
+    doc = cast(GameView, view)
+    try:
+        if spec.view_from_json is not None:
+            return spec.view_from_json(doc)
+        rules = spec.rules_from(doc.get("rules"))
+        return GenericView.from_json(doc, rules)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"a malformed {spec.title} view: {exc}") from None

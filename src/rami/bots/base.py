@@ -1,7 +1,9 @@
 """The bot interface: a seeded player that sees one seat's view and nothing else.
 
-A bot is given the JSON-ready dict that ``state.view(seat)`` returns, never the state,
-so it cannot read hidden cards: the only path from a deal to a bot is a view. Its
+A bot is given a seat's typed view (``rami.views.TypedView``: ``Game.typed_view(state,
+seat)``; a JSON view ``state.view(seat)`` is read back into one), never the state, so it
+cannot read hidden cards: the only path from a deal to a bot is a view. It reads cards
+as ``Card`` and legal moves as ``Action`` there, never their texts. Its
 randomness is derived from its seed and the view itself (``decision_rng``), so the same
 seeded bot facing the same view always makes the same move, however it was reached and
 whatever the cards it cannot see.
@@ -12,13 +14,12 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import ClassVar
 
 from rami.cards import CARDS, Card
 from rami.engine import Action
 from rami.errors import InputError
-from rami.memo import GenerationMemo
-from rami.views import GameView
+from rami.view_cache import action_of
+from rami.views import GameView, TypedView, legal_texts, typed_view
 
 __all__ = [
     "Bot",
@@ -31,7 +32,6 @@ __all__ = [
 ]
 
 _CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in CARDS}
-_ACTIONS: GenerationMemo[str, Action] = GenerationMemo(50_000, name="bots.actions", shared=True)
 
 
 def card_of(text: str) -> Card:
@@ -56,28 +56,26 @@ def hand_counts(texts: Sequence[str]) -> list[int]:
 
 def parse_action(text: str) -> Action:
     """``Action.parse`` with a cache: views list the same few dozen action texts."""
-    found = _ACTIONS.table.get(text)
-    if found is None:
-        found = _ACTIONS.remember(text, Action.parse(text))
-    return found
+    return action_of(text)
 
 
-def legal_actions(view: GameView) -> list[Action]:
-    """The legal actions a view offers its seat (empty unless the seat is to move)."""
-    return [parse_action(t) for t in view.get("legal_actions") or ()]
+def legal_actions(view: TypedView | GameView) -> list[Action]:
+    """The legal actions a view offers its seat (empty unless the seat is to move); of a
+    JSON view, only its ``legal_actions`` are read (front ends hand partial views)."""
+    if isinstance(view, dict):
+        return [action_of(t) for t in view.get("legal_actions") or ()]
+    return list(view.legal)
 
 
-def decision_key(view: GameView) -> str:
+def decision_key(view: TypedView) -> str:
     """A text that names this decision point from what the view shows.
 
     It combines the seat, the length of the public history, the turn, the phase and the
     legal actions: two views that agree on these are the same decision for the bot.
     """
-    history = view.get("history") or ()
-    legal = view.get("legal_actions") or ()
     return (
-        f"{view.get('seat')}|{len(history)}|{view.get('turn')}|{view.get('phase')}|"
-        f"{len(view.get('hand') or ())}|{'/'.join(legal)}"
+        f"{view.seat}|{len(view.history)}|{view.turn}|{view.phase}|"
+        f"{len(view.hand or ())}|{'/'.join(legal_texts(view))}"
     )
 
 
@@ -88,33 +86,31 @@ class Bot(ABC):
     """
 
     name: str = "bot"
-    # The view keys this bot reads (None: any). A caller may then hand it a view with
-    # only these keys and the whole view's values (``Game.partial_view``): cheaper to
-    # build, and still nothing the seat may not know.
-    view_keys: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, seed: int = 0) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InputError("a bot's seed must be a whole number")
         self.seed = seed
 
-    def rng(self, view: GameView, salt: str = "") -> random.Random:
+    def rng(self, view: TypedView, salt: str = "") -> random.Random:
         """A generator that depends only on the seed and the view (never on hidden cards)."""
         return random.Random(self.rng_text(view, salt))
 
-    def rng_text(self, view: GameView, salt: str = "") -> str:
+    def rng_text(self, view: TypedView, salt: str = "") -> str:
         """The text ``rng`` seeds its generator with (a bot that draws once per decision may
         seed a generator of its own with it: the same draws)."""
         return f"{self.name}:{self.seed}:{salt}:{decision_key(view)}"
 
-    def act(self, view: GameView) -> Action:
-        """The move for ``view``; ``InputError`` if the view offers no legal action."""
-        if not view.get("legal_actions"):
+    def act(self, view: TypedView | GameView) -> Action:
+        """The move for ``view`` (typed, or JSON read back: the same move); ``InputError``
+        if the view offers no legal action."""
+        typed = typed_view(view)
+        if not typed.legal:
             raise InputError("the bot was asked to move but its view lists no legal action")
-        return self.choose(view)
+        return self.choose(typed)
 
     @abstractmethod
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: TypedView) -> Action:
         """Pick a move from a view that has legal actions."""
 
     def __repr__(self) -> str:

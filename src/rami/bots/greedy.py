@@ -18,7 +18,7 @@ from rami.bots.base import Bot
 from rami.cards import CARDS
 from rami.engine import Action
 from rami.memo import rules_of
-from rami.views import GameView
+from rami.views import TypedView
 
 __all__ = [
     "GreedyBot",
@@ -83,14 +83,14 @@ class GreedyBot(Bot, Generic[ObsT]):
         self.name = "easy" if noise else "greedy"
 
     @abstractmethod
-    def observe(self, view: GameView) -> ObsT:
+    def observe(self, view: TypedView) -> ObsT:
         """What the seat of ``view`` knows, in the game's terms."""
 
     @abstractmethod
     def decide(self, obs: ObsT, rng: random.Random | None, noise: float) -> Action:
         """The move for ``obs`` (``rng`` and ``noise`` only for ``easy``)."""
 
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: TypedView) -> Action:
         obs = self.observe(view)
         rng = self.rng(view) if self.noise else None
         return self.decide(obs, rng, self.noise)

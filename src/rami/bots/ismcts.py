@@ -39,12 +39,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from rami.bots.base import Bot, legal_actions
+from rami.bots.base import Bot
 from rami.bots.kit import BotKit, kit_of
 from rami.bots.opponent_model import OpponentModel, model_of
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
-from rami.views import GameView, own_seat
+from rami.views import TypedView, own_seat
 
 __all__ = ["ISMCTSBot", "Node", "game_for"]
 
@@ -124,10 +124,10 @@ class ISMCTSBot(Bot):
         # iteration budgets spent where the decision is close (the kit's tree_settle)
         self.settle = self.rules.tree_settle
 
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: TypedView) -> Action:
         start = time.perf_counter()
         gm = self.rules
-        legal = legal_actions(view)
+        legal = list(view.legal)
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
@@ -138,8 +138,8 @@ class ISMCTSBot(Bot):
             return root_moves[0] if root_moves else legal[0]
         weights = model.weights() if self.modelled else None
         seat = own_seat(view)
-        turn = view["turn"]
-        players = view["players"]
+        turn = view.turn
+        players = view.players
         stop = turn + self.rounds * players
         rng = self.rng(view, "ismcts")
         deadline = None

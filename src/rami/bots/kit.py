@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, Self, TypeVar
 
 from rami.engine import Action
 from rami.errors import InputError
-from rami.views import GameView, seat_entries
+from rami.views import TypedView
 
 if TYPE_CHECKING:
     from rami.bots.base import Bot
@@ -54,15 +54,15 @@ StateT = TypeVar("StateT", bound=SearchState)  # the game's deal state
 Weights = Sequence[Sequence[float]] | None
 
 
-def _no_wilds(view: GameView) -> frozenset[int]:
+def _no_wilds(view: TypedView) -> frozenset[int]:
     return frozenset()
 
 
-def _nobody(view: GameView) -> list[bool]:
-    return [False] * len(seat_entries(view))
+def _nobody(view: TypedView) -> list[bool]:
+    return [False] * view.players
 
 
-def _clockwise(view: GameView) -> int:
+def _clockwise(view: TypedView) -> int:
     return 1
 
 
@@ -71,17 +71,18 @@ class BotKit(Generic[ObsT, StateT]):
     """One game's hooks for the ``greedy``/``easy``, ``search`` and ``ismcts`` levels.
 
     Every function sees a view or a state only through the seat it plays for: the
-    observations read what that seat's view shows, nothing more.
+    observations read what that seat's view shows, nothing more. Views are typed
+    (``rami.views.TypedView``: the game's own, ``Bot.act`` reads JSON back into one).
     """
 
     greedy: Callable[[int, float], Bot]  # (seed, noise): ``greedy``; noise > 0 is ``easy``
     easy_noise: float  # noise of ``easy``, in units of the greedy's discard scores
-    observe: Callable[[GameView], ObsT]
+    observe: Callable[[TypedView], ObsT]
     observe_state: Callable[[StateT, int], ObsT]
     decide: Callable[[ObsT], Action]  # the greedy move
     candidates: Callable[[ObsT, int], list[Action]]  # ``search``: the greedy move first
     tree_moves: Callable[[ObsT, OpponentModel, int], list[Action]]  # ``ismcts``: one node
-    sample: Callable[[GameView, random.Random, Weights], StateT]  # a determinization
+    sample: Callable[[TypedView, random.Random, Weights], StateT]  # a determinization
     policy: Callable[[StateT], Action]  # the rollout policy: greedy for the seat to move
     leaf_value: Callable[[StateT, int], float]  # points of a position for a seat
     # ``ismcts``'s value at its depth cut, when it differs from ``search``'s ``leaf_value``
@@ -89,10 +90,10 @@ class BotKit(Generic[ObsT, StateT]):
     turns_ahead: Callable[[int], int] = lambda players: players  # ``search``'s horizon
     search_margin: float = 0.0  # standard errors by which a move must beat greedy's
     tree_scale: float = 10.0  # points that count as one unit in the tree's UCB
-    wilds: Callable[[GameView], frozenset[int]] = _no_wilds  # wild kinds a view shows
+    wilds: Callable[[TypedView], frozenset[int]] = _no_wilds  # wild kinds a view shows
     # per seat, whether it knows the wild cards (and keeps those it draws)
-    wild_knowers: Callable[[GameView], list[bool]] = _nobody
-    play_step: Callable[[GameView], int] = _clockwise  # +1 or -1: who plays next
+    wild_knowers: Callable[[TypedView], list[bool]] = _nobody
+    play_step: Callable[[TypedView], int] = _clockwise  # +1 or -1: who plays next
     own_policy: Callable[[StateT], Action] | None = None  # ``ismcts``'s own moves in its
     # default line and rollouts, if not ``policy`` (the others are modelled by ``policy``)
     # ``ismcts`` with an iteration budget N: (a, b) stops after a·N iterations when no

@@ -17,11 +17,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from rami.bots.base import Bot, legal_actions
+from rami.bots.base import Bot
 from rami.engine import Action
 from rami.errors import InputError
 from rami.games import get_game
-from rami.views import GameView
+from rami.views import TypedView
 
 __all__ = ["LearnedBot", "check_policy", "learned_levels", "shipped_models"]
 
@@ -111,16 +111,16 @@ class LearnedBot(Bot):
         self._tables: dict[tuple[int, str], tuple[Any, Any]] = {}
         self._ranking = self.policy.meta.get("policy") == "rank"
 
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: TypedView) -> Action:
         from rami.rl.observation import encoder_for
 
-        key = (int(view["players"]), str(view["rules"]))
+        key = (view.players, repr(view.rules))
         if self._ranking:
             return self._choose_ranked(view, key)
         found = self._tables.get(key)
         if found is None:
             assert self.game.action_space is not None
-            found = self._tables[key] = (encoder_for(view), self.game.action_space(view["rules"]))
+            found = self._tables[key] = (encoder_for(view), self.game.action_space(view.rules))
         encoder, space = found
         expected = self.policy.meta.get("observation_size")
         if expected is not None and encoder.size != expected:
@@ -130,12 +130,12 @@ class LearnedBot(Bot):
                 f"{self.policy.meta.get('players')} players)"
             )
         encoder.reset()  # views may come from any deal: read the history afresh
-        actions = legal_actions(view)
+        actions = list(view.legal)
         ids = space.ids_of(actions)
         best = self.policy.best(encoder.encode(view), ids)
         return space.action_from_id(best)
 
-    def _choose_ranked(self, view: GameView, key: tuple[int, str]) -> Action:
+    def _choose_ranked(self, view: TypedView, key: tuple[int, str]) -> Action:
         """A ranking policy's move: the best-scored legal action (``rami.rl.afterstate``)."""
         from rami.rl.afterstate import AfterstateFeatures
 
@@ -155,7 +155,7 @@ class LearnedBot(Bot):
                 f"{self.name} was trained on other action inputs than this rami builds "
                 "(train it again with this version)"
             )
-        legal = legal_actions(view)
+        legal = view.legal
         if len(legal) == 1:
             return legal[0]
         candidates = features.build(view, self.rng(view, "rank"))

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from rami.cards import KINDS
 from rami.engine import read_action
 from rami.runs import positions
-from rami.views import GameView, own_seat, seat_entries
+from rami.views import GameView, TypedView, own_seat, typed_view
 
 __all__ = ["OpponentModel", "affinity", "model_of"]
 
@@ -103,22 +103,22 @@ class OpponentModel:
 
 
 def model_of(
-    view: GameView, wilds: frozenset[int] = frozenset(), step: int | None = None
+    view: TypedView | GameView, wilds: frozenset[int] = frozenset(), step: int | None = None
 ) -> OpponentModel:
     """The model of ``view``'s history (``take X``, ``draw``, ``discard X``); ``step`` is
     +1 or -1, the way play goes (M-2, T-2), by default the game kit's ``play_step``."""
-    seats = seat_entries(view)
-    n = len(seats)
+    view = typed_view(view)
+    n = view.players
     seat = own_seat(view)
     if step is None or wilds:
         from rami.bots.kit import kit_of
 
-        kit = kit_of(str(view.get("game")))
+        kit = kit_of(view.game)
         step = kit.play_step(view) if step is None else step
         knowers = kit.wild_knowers(view) if wilds else [False] * n
     else:
         knowers = [False] * n  # no wild cards: nobody keeps one
-    active = [bool(s.get("active", True)) for s in seats]
+    active = view.seats_active()
     nxt = (seat + step) % n
     for _ in range(n):
         if active[nxt] and nxt != seat:
@@ -135,7 +135,7 @@ def model_of(
         knows_wilds=knowers,
     )
     top: int | None = None
-    for entry in view.get("history") or ():
+    for entry in view.history:
         move = entry.get("move")
         who = entry.get("seat")
         if not move or who is None:

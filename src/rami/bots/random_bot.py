@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from rami.bots.base import Bot, parse_action
+from rami.bots.base import Bot
 from rami.engine import Action
-from rami.views import GameView
+from rami.views import TypedView
 
 __all__ = ["RandomBot"]
 
@@ -15,8 +15,6 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions listed in the view."""
 
     name = "random"
-    # what ``act``, ``choose`` and ``decision_key`` (its generator's seed) read
-    view_keys = frozenset(("seat", "turn", "phase", "hand", "history", "legal_actions"))
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -24,7 +22,7 @@ class RandomBot(Bot):
         # ``self.rng(view)`` without a new generator object per move
         self._gen = random.Random(0)
 
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: TypedView) -> Action:
         gen = self._gen
         gen.seed(self.rng_text(view))
-        return parse_action(gen.choice(view["legal_actions"]))
+        return gen.choice(view.legal)

@@ -24,11 +24,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from rami.bots.base import Bot, legal_actions
+from rami.bots.base import Bot
 from rami.bots.kit import kit_of
 from rami.engine import Action
 from rami.errors import IllegalAction, InputError
-from rami.views import GameView, own_seat
+from rami.views import TypedView, own_seat
 
 __all__ = ["SearchBot"]
 
@@ -63,10 +63,10 @@ class SearchBot(Bot):
         self.margin = self.kit.search_margin if margin is None else margin
         self.last_iterations = 0
 
-    def choose(self, view: GameView) -> Action:
+    def choose(self, view: TypedView) -> Action:
         start = time.perf_counter()
         ad = self.kit
-        legal = legal_actions(view)
+        legal = list(view.legal)
         if len(legal) == 1:
             return legal[0]
         obs = ad.observe(view)

@@ -18,56 +18,47 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rami.cards import CARDS, Card, cards_from_texts, counts, take_out
+from rami.cards import CARDS, Card, counts, take_out
 from rami.engine import read_action
 from rami.errors import InputError
 from rami.marriage.game import DUBLEES_PATH, MarriageState, Phase
 from rami.marriage.melds import is_meld, wild_kinds
-from rami.marriage.rules import MarriageRules, rules_from
-from rami.marriage.view import MarriageView, is_marriage_view
-from rami.memo import rules_of
+from rami.marriage.rules import MarriageRules
+from rami.marriage.view import MarriageTypedView, marriage_typed
 from rami.sampling import determinize
-from rami.views import GameView
+from rami.views import GameView, TypedView
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
 _VERBS_OUT = ("discard", "finish", "show", "dublee", "expose", "meld", "add")
 
 
-def _card(text: str) -> Card:
-    return cards_from_texts((text,))[0]
-
-
-_cards = cards_from_texts
-
-
-def unseen_cards(view: MarriageView) -> list[int]:
+def unseen_cards(view: MarriageTypedView) -> list[int]:
     """Count vector (52 kinds) of the cards ``view``'s seat cannot see.
 
     They are the other hands, the stock and, when picked but not seen, the tiplu.
     """
-    rules = rules_of(view["rules"], rules_from)
-    pool = [rules.decks] * 52
-    visible: list[Card] = _cards(view.get("hand") or [])
-    for s in view["seats"]:
-        for meld in s["melds"]:
-            visible += _cards(meld)
-        for t in s["exposed_tunnelas"]:
-            visible += [_card(t)] * 3
-        for d in s["dublees"]:
-            visible += [_card(d)] * 2
-    visible += _cards(view["discard_pile"])
-    if view.get("tiplu"):
-        visible.append(_card(view["tiplu"]))
+    pool = [view.rules.decks] * 52
+    visible: list[Card] = list(view.hand or ())
+    for s in view.seats:
+        for meld in s.melds:
+            visible += meld
+        for t in s.exposed_tunnelas:
+            visible += [t] * 3
+        for d in s.dublees:
+            visible += [d] * 2
+    visible += view.discard_pile
+    if view.tiplu is not None:
+        visible.append(view.tiplu)
     return take_out(pool, visible)
 
 
-def known_cards(view: MarriageView) -> list[list[int]]:
+def known_cards(view: MarriageTypedView) -> list[list[int]]:
     """Per seat, the cards that seat is known to hold (discards it took and kept)."""
-    n = len(view["seats"])
+    n = len(view.seats)
     known = [[0] * 52 for _ in range(n)]
-    me = view["seat"]
-    for entry in view["history"]:
+    me = view.seat
+    for entry in view.history:
         move = entry.get("move")
         seat = entry.get("seat")
         if not move or seat is None or seat == me:
@@ -81,8 +72,8 @@ def known_cards(view: MarriageView) -> list[list[int]]:
             for c in cards * (3 if verb == "expose" and len(cards) == 1 else 1):
                 if mine[c]:
                     mine[c] -= 1
-    for s, row in enumerate(view["seats"]):
-        if sum(known[s]) > row["hand_size"]:
+    for s, row in enumerate(view.seats):
+        if sum(known[s]) > row.hand_size:
             known[s] = [0] * 52
     return known
 
@@ -103,7 +94,7 @@ def _tiplu_for(
 
 
 def sample_state(
-    view: GameView,
+    view: TypedView | GameView,
     rng: random.Random,
     weights: Sequence[Sequence[float]] | None = None,
 ) -> MarriageState:
@@ -112,71 +103,68 @@ def sample_state(
     ``weights[s][c]`` (optional, from ``rami.bots.opponent_model``) makes card kind ``c``
     that much more likely in seat ``s``'s hand than in the stock.
     """
-    if not is_marriage_view(view):
-        raise InputError("sample_state needs a Marriage view")
-    seat = view.get("seat")
-    to_move = view.get("to_move")
+    typed = marriage_typed(view)  # InputError for another game's view
+    seat = typed.seat
+    to_move = typed.to_move
     if seat is None or to_move is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
-    rules = rules_of(view["rules"], rules_from)
-    seats = view["seats"]
+    rules = typed.rules
+    seats = typed.seats
 
     def build(hidden: list[list[int]], left: list[int]) -> MarriageState:
         hands = [counts(cards) for cards in hidden]
-        for own in _cards(view.get("hand") or []):
+        for own in typed.hand or ():
             hands[seat][own] += 1
         rest = [CARDS[c] for c in left]
-        melds = [[tuple(_cards(m)) for m in s["melds"]] for s in seats]
-        tiplu: Card | None = _card(view["tiplu"]) if view.get("tiplu") else None
-        picked = bool(view.get("tiplu_picked"))
+        melds = [list(s.melds) for s in seats]
+        tiplu: Card | None = typed.tiplu
+        picked = typed.tiplu_picked
         if picked and tiplu is None:
             tiplu = _tiplu_for(rest, melds, rules)
-        if len(rest) != int(view["stock_size"]):
+        if len(rest) != typed.stock_size:
             raise InputError("the view's card counts do not add up to the decks")
-        history = view["history"]
+        history = typed.history
         moves = [e["move"] for e in history if "move" in e]
-        taken = view.get("taken")
-        taken_card = _card(taken) if taken else None
-        path = [s["path"] for s in seats]
-        seen = [bool(s["seen"]) for s in seats]
+        taken_card = typed.taken
+        path = [s.path for s in seats]
+        seen = [s.seen for s in seats]
         # M-5: a seen dublee player who took a discard must finish; one who took it before
         # showing in the same turn need not. Only finishes are offered in the first case.
-        legal = view.get("legal_actions") or []
+        legal = typed.legal
         must_finish = (
             taken_card is not None
             and seen[to_move]
             and path[to_move] == DUBLEES_PATH
             and bool(legal)
-            and all(a.startswith("finish") for a in legal)
+            and all(a.kind == "finish" for a in legal)
         )
+        base = typed.turn_start_melds
         return MarriageState.from_position(
             rules,
             rng.getrandbits(48),
-            int(view["dealer"]),
+            typed.dealer,
             hands=hands,
-            sizes=[int(s["hand_size"]) for s in seats],
+            sizes=[s.hand_size for s in seats],
             melds=melds,
-            exposed=[_cards(s["exposed_tunnelas"]) for s in seats],
-            dublees=[_cards(s["dublees"]) for s in seats],
+            exposed=[list(s.exposed_tunnelas) for s in seats],
+            dublees=[list(s.dublees) for s in seats],
             seen=seen,
             path=path,
             stock=rest,
-            pile=[int(c) for c in _cards(view["discard_pile"])],
+            pile=[int(c) for c in typed.discard_pile],
             tiplu=tiplu if picked else None,
             tiplu_picked=picked,
-            phase=Phase(str(view["phase"])),
-            to_move=int(to_move),
+            phase=Phase(typed.phase),
+            to_move=to_move,
             passes=sum(1 for m in moves if m == "pass"),
             taken=taken_card,
             must_finish=must_finish,
-            turn=int(view["turn"]),
+            turn=typed.turn,
             recycles=sum(1 for e in history if e.get("news") == "restock"),  # M-11
             actions=moves,
-            turn_start=[tuple(_cards(m)) for m in view.get("turn_start_melds") or []]
-            if "turn_start_melds" in view
-            else None,
+            turn_start=None if base is None else list(base),
         )
 
     return determinize(
-        view, rng, weights, unseen=unseen_cards, known=known_cards, build=build, what="decks"
+        typed, rng, weights, unseen=unseen_cards, known=known_cards, build=build, what="decks"
     )

@@ -29,19 +29,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rami.bots.base import card_of, hand_counts, legal_actions
-from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard, rules_of
+from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard
 from rami.bots.opponent_model import OpponentModel
 from rami.cards import CARDS, Card
 from rami.engine import Action
 from rami.marriage.maal import maal
 from rami.marriage.melds import is_pure_meld, wild_kinds
-from rami.marriage.rules import MarriageRules, rules_from
+from rami.marriage.rules import MarriageRules
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
-from rami.marriage.view import marriage_view
+from rami.marriage.view import marriage_typed
 from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH_THREE, NEAR_ABOVE
-from rami.views import GameView, own_seat, seat_entries
+from rami.views import GameView, TypedView, own_seat
 
 if TYPE_CHECKING:
     from rami.marriage.game import MarriageState
@@ -104,32 +103,35 @@ class Observation:
         return (self.seat + step) % self.players
 
 
-def observe(view: GameView) -> Observation:
-    """The observation of a Marriage view (the only input a bot gets)."""
-    view = marriage_view(view)
+def observe(view: TypedView | GameView) -> Observation:
+    """The observation of a Marriage view (the only input a bot gets): its typed values
+    as they are, cards as ``Card`` and legal moves as ``Action``."""
+    view = marriage_typed(view)
     seat = own_seat(view)
-    seats = view["seats"]
+    seats = view.seats
     mine = seats[seat]
-    tiplu = card_of(view["tiplu"]) if view.get("tiplu") else None
-    seen = bool(view.get("seen"))
-    taken = view.get("taken")
+    tiplu = view.tiplu
+    seen = bool(view.seen)
+    hand = [0] * len(CARDS)
+    for c in view.hand or ():
+        hand[c] += 1
     return Observation(
-        rules=rules_of(view["rules"], rules_from),
+        rules=view.rules,
         seat=seat,
         players=len(seats),
-        phase=str(view["phase"]),
-        hand=hand_counts(view.get("hand") or ()),
+        phase=view.phase,
+        hand=hand,
         seen=seen,
-        path=mine.get("path"),
+        path=mine.path,
         wilds=wild_kinds(tiplu) if seen and tiplu is not None else _NO_WILDS,
         tiplu=tiplu if seen else None,
-        taken=int(card_of(taken)) if taken else None,
-        shown=len(mine["melds"]) + len(mine["exposed_tunnelas"]),
-        dublees=len(mine["dublees"]),
-        pile=[int(card_of(c)) for c in view["discard_pile"]],
-        legal=legal_actions(view),
-        seen_by=[bool(s["seen"]) for s in seats],
-        stock_size=int(view["stock_size"]),
+        taken=None if view.taken is None else int(view.taken),
+        shown=len(mine.melds) + len(mine.exposed_tunnelas),
+        dublees=len(mine.dublees),
+        pile=[int(c) for c in view.discard_pile],
+        legal=list(view.legal),
+        seen_by=[s.seen for s in seats],
+        stock_size=view.stock_size,
     )
 
 
@@ -557,7 +559,7 @@ def _table_step(obs: Observation) -> Action | None:
 class MarriageGreedy(GreedyBot[Observation]):
     """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
 
-    def observe(self, view: GameView) -> Observation:
+    def observe(self, view: TypedView) -> Observation:
         return observe(view)
 
     def decide(self, obs: Observation, rng: random.Random | None, noise: float) -> Action:
@@ -624,23 +626,23 @@ def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Actio
     return out
 
 
-def wilds_of_view(view: GameView) -> frozenset[int]:
+def wilds_of_view(view: TypedView) -> frozenset[int]:
     """The wild card kinds the seat of ``view`` knows (M-7: once it has seen the tiplu)."""
-    tiplu = view.get("tiplu")
-    if view.get("seen") and isinstance(tiplu, str) and tiplu:
-        return frozenset(int(k) for k in wild_kinds(card_of(tiplu)))
+    view = marriage_typed(view)
+    tiplu = view.tiplu
+    if view.seen and tiplu is not None:
+        return frozenset(int(k) for k in wild_kinds(tiplu))
     return frozenset()
 
 
-def wild_knowers(view: GameView) -> list[bool]:
+def wild_knowers(view: TypedView) -> list[bool]:
     """Per seat, whether it knows the wild cards (M-7: it has seen the tiplu)."""
-    return [bool(s.get("seen")) for s in seat_entries(view)]
+    return [s.seen for s in marriage_typed(view).seats]
 
 
-def play_step(view: GameView) -> int:
+def play_step(view: TypedView) -> int:
     """+1 if play goes clockwise (seat numbers up), -1 otherwise (M-2)."""
-    rules = view.get("rules") or {}
-    return -1 if rules.get("direction") == "counterclockwise" else 1
+    return -1 if marriage_typed(view).rules.direction == "counterclockwise" else 1
 
 
 def policy(state: MarriageState) -> Action:

@@ -9,7 +9,7 @@ from typing import cast
 from rami.engine import GameState
 from rami.marriage.game import MarriageState
 from rami.marriage.rules import rules_from
-from rami.marriage.view import marriage_view
+from rami.marriage.view import marriage_typed
 from rami.rl.observation import (
     ALL_PARTS,
     HAND,
@@ -22,7 +22,7 @@ from rami.rl.observation import (
     Obs,
     _Planes,
 )
-from rami.views import GameView, own_seat
+from rami.views import GameView, TypedView, own_seat
 
 # rami: compiled with mypyc in the accelerated build
 
@@ -244,54 +244,54 @@ class MarriageEncoder(Encoder):
                 out[b + 11 + 5 * ((to_move - me) % n)] = 1.0
             keys[7] = to_move
 
-    def encode(self, view: GameView) -> Obs:
-        view = marriage_view(view)
+    def encode(self, view: TypedView | GameView) -> Obs:
+        view = marriage_typed(view)
         me = own_seat(view)
         n = self.players
-        rows = self._rows
+        pos = self._pos
         flat: list[int] = []
-        hand = view.get("hand")
+        hand = view.hand
         if hand:
-            flat += map(rows[0].__getitem__, hand)
-        pile = view["discard_pile"]
+            flat += map(pos[0].__getitem__, hand)
+        pile = view.discard_pile
         if pile:
-            flat += map(rows[1].__getitem__, pile)
+            flat += map(pos[1].__getitem__, pile)
             for depth in range(min(3, len(pile))):
-                flat.append(rows[2 + depth][pile[-1 - depth]])
-        tiplu = view.get("tiplu")
-        if tiplu:
-            flat.append(rows[5][tiplu])
-            flat += map(rows[6].__getitem__, view.get("wild_cards") or ())
-        taken = view.get("taken")
-        if taken:
-            flat.append(rows[7][taken])
+                flat.append(pos[2 + depth][pile[-1 - depth]])
+        tiplu = view.tiplu
+        if tiplu is not None:
+            flat.append(pos[5][tiplu])
+            flat += map(pos[6].__getitem__, view.wild_cards or ())
+        taken = view.taken
+        if taken is not None:
+            flat.append(pos[7][taken])
         h = self._history(view, me)
-        to_move = view.get("to_move")
-        phase = view["phase"]
+        to_move = view.to_move
+        phase = view.phase
         scalars = [1.0 if phase == p else 0.0 for p in self._phases]
         scalars += [
-            view["stock_size"] / self.shoe,
-            min(1.0, view["turn"] / TURN_SCALE),
-            1.0 if view.get("tiplu_picked") else 0.0,
+            view.stock_size / self.shoe,
+            min(1.0, view.turn / TURN_SCALE),
+            1.0 if view.tiplu_picked else 0.0,
         ]
         seat_scalars = [0.0] * (5 * n)
         size_scale = self.hand_size + 1
-        seat_maps = self._seat_maps
-        for s, entry in enumerate(view["seats"]):
+        seat_pos = self._seat_pos
+        for s, entry in enumerate(view.seats):
             rel = (s - me) % n
-            shown, exposing, dubleeing = seat_maps[rel]
-            for meld in entry["melds"]:
+            shown, exposing, dubleeing = seat_pos[rel]
+            for meld in entry.melds:
                 flat += map(shown, meld)
-            exposed = entry["exposed_tunnelas"]
+            exposed = entry.exposed_tunnelas
             if exposed:
                 flat += list(map(exposing, exposed)) * 3
-            dublees = entry["dublees"]
+            dublees = entry.dublees
             if dublees:
                 flat += list(map(dubleeing, dublees)) * 2
-            path = entry["path"]
+            path = entry.path
             seat_scalars[rel * 5 : rel * 5 + 5] = (
-                entry["hand_size"] / size_scale,
-                1.0 if entry["seen"] else 0.0,
+                entry.hand_size / size_scale,
+                1.0 if entry.seen else 0.0,
                 1.0 if path == "melds" else 0.0,
                 1.0 if path == "dublees" else 0.0,
                 1.0 if to_move == s else 0.0,

@@ -19,7 +19,7 @@ from rami.marriage import greedy_bot as g
 from rami.marriage.match import Match
 from rami.marriage.rules import rules_from
 from rami.review.hooks import ReviewHooks, Verdict
-from rami.views import GameView
+from rami.views import TypedView
 
 __all__ = ["HOOKS"]
 
@@ -71,7 +71,7 @@ def _with_top(obs: g.Observation) -> float | None:
     return min((v for c, v in after.items() if c != top), default=None)
 
 
-def _exact(view: GameView) -> Verdict | None:
+def _exact(view: TypedView) -> Verdict | None:
     obs = g.observe(view)
     finishes = [a for a in obs.legal if a.kind == "finish"]
     if finishes:
@@ -90,7 +90,7 @@ def _pure_melds(obs: g.Observation, hand: list[int]) -> int:
     return sum(g._pure_score(t, obs.rules.tunnela_melds) // 10 for t in suits)
 
 
-def _why(view: GameView, taken: Action, best: Action) -> str | None:
+def _why(view: TypedView, taken: Action, best: Action) -> str | None:
     obs = g.observe(view)
     now = g.deficiency(obs, obs.hand)
     if {taken, best} == {_TAKE, _DRAW} and obs.pile:

@@ -13,14 +13,13 @@ from collections.abc import Mapping, Sequence
 from rich.console import RenderableType
 from rich.text import Text
 
-from rami.cards import Card, counts, parse_card, parse_cards
+from rami.cards import Card, counts, parse_cards
 from rami.engine import Action
 from rami.errors import InputError
 from rami.marriage.game import SHOW_MELDS as _SHOW_MELDS
 from rami.marriage.maal import maal
-from rami.marriage.rules import rules_from
 from rami.marriage.solver import dublee_count, dublees_to_finish, max_show_melds, missing_at_least
-from rami.marriage.view import MarriageSeatView, MarriageView, marriage_view
+from rami.marriage.view import MarriageSeatView, MarriageView, marriage_typed, marriage_view
 from rami.play.commands import (
     Command,
     act,
@@ -36,7 +35,7 @@ from rami.play.hooks import TerminalHooks
 from rami.play.panels import Ledger, panel_table
 from rami.play.render import Frame, card_text, cards_text, meld_text
 from rami.play.session import Session
-from rami.views import GameView, HistoryEntry, SeatView, Standing, own_seat
+from rami.views import GameView, HistoryEntry, SeatView, Standing, TypedView, own_seat
 
 __all__ = ["HOOKS"]
 
@@ -225,15 +224,16 @@ def _me(view: MarriageView) -> MarriageSeatView:
     return view["seats"][own_seat(view)]  # seats are listed in seat order
 
 
-def hint_lines(view: GameView) -> list[str]:
-    """Whether the hand can show or finish, how many cards it misses, its maal."""
-    view = marriage_view(view)
-    rules = rules_from(view.get("rules"))
+def hint_lines(view: TypedView | GameView) -> list[str]:
+    """Whether the hand can show or finish, how many cards it misses, its maal (read from
+    the seat's typed view: its cards as ``Card``, its legal moves as ``Action``)."""
+    view = marriage_typed(view)
+    rules = view.rules
     show_dublees = dublees_to_finish(rules) - 1  # M-9
-    hand = _cards(view.get("hand") or [])
-    me = _me(view)
-    legal = legal_actions(view)
-    phase = view.get("phase")
+    hand = list(view.hand or ())
+    me = view.seats[own_seat(view)]
+    legal = view.legal
+    phase = view.phase
     lines: list[str] = []
     if phase == "expose":
         exposes = [str(a.cards[0]) for a in legal if a.kind == "expose"]
@@ -246,29 +246,31 @@ def hint_lines(view: GameView) -> list[str]:
             lines.append("you hold no tunnela: type 'pass'")
         return lines
     vec = counts(hand)
-    pile = view["discard_pile"]
+    pile = view.discard_pile
     top = pile[-1] if pile else None
-    if not me.get("seen"):
-        shown = len(me.get("melds") or []) + len(me.get("exposed_tunnelas") or [])
-        dublees = len(me.get("dublees") or [])
+    if not me.seen:
+        shown = len(me.melds) + len(me.exposed_tunnelas)
+        dublees = len(me.dublees)
         if phase == "play" and any(a.kind in ("show", "dublee", "see") for a in legal):
             lines.append("you can show now and see the tiplu: type 'show' (or 'show all')")
         have = shown + max_show_melds(vec, rules, _SHOW_MELDS - shown)
         text = f"you hold {min(have, _SHOW_MELDS)} of the {_SHOW_MELDS} pure melds needed to show"
-        if rules.dublees_allowed(int(view.get("players") or 0)):
+        if rules.dublees_allowed(view.players):
             pairs = dublees + dublee_count(vec)
             text += f", and {min(pairs, show_dublees)} of {show_dublees} dublees"
         lines.append(text)
         if phase == "draw" and top is not None and any(a.kind == "take" for a in legal):
-            more = counts([*hand, parse_card(top)])
+            more = counts([*hand, top])
             if shown + max_show_melds(more, rules, _SHOW_MELDS - shown) > have:
                 lines.append(f"taking {top} would give you another pure meld")
         return lines
-    tiplu = parse_card(view["tiplu"])
+    tiplu = view.tiplu
+    if tiplu is None:  # a seat that has seen knows the tiplu (M-7)
+        return lines
     finishes = [str(a.cards[0]) for a in legal if a.kind == "finish"]
-    shown_melds = [_cards(m) for m in me.get("melds") or []]
-    shown_melds += [[parse_card(t)] * 3 for t in me.get("exposed_tunnelas") or []]
-    shown_melds += [[parse_card(d)] * 2 for d in me.get("dublees") or []]
+    shown_melds = [list(m) for m in me.melds]
+    shown_melds += [[t] * 3 for t in me.exposed_tunnelas]
+    shown_melds += [[d] * 2 for d in me.dublees]
     if finishes:
         lines.append("you can finish: " + " or ".join(f"'finish {c}'" for c in finishes[:4]))
     elif phase == "play":
@@ -280,8 +282,8 @@ def hint_lines(view: GameView) -> list[str]:
     own = [*hand]
     for m in shown_melds:
         own.extend(m)
-    exposed = tuple(parse_card(t) for t in me.get("exposed_tunnelas") or [])
-    bonus = me.get("path") == "melds" and bool(exposed)
+    exposed = me.exposed_tunnelas
+    bonus = me.path == "melds" and bool(exposed)
     points, items = maal(own, tiplu, rules, exposed, bonus)
     detail = f": {', '.join(items)}" if items else ""
     lines.append(f"your maal now: {points}{detail}")

@@ -10,17 +10,18 @@ a seat that has seen (M-7), or for everyone once the deal is over. A stock draw 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard, cast
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, TypeGuard
 
-from rami.cards import CARDS
+from rami.cards import CARDS, Card
+from rami.engine import DealResult
 from rami.errors import InputError
 from rami.marriage.rules import MarriageRules
 from rami.view_cache import ViewCache, action_texts
-from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView
+from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
-    from rami.engine import Event
+    from rami.engine import Action, Event
     from rami.marriage.game import MarriageState
 
 __all__ = [
@@ -28,13 +29,17 @@ __all__ = [
     "MarriageDetails",
     "MarriagePlayerResult",
     "MarriageResultJson",
+    "MarriageSeat",
     "MarriageSeatView",
+    "MarriageTypedView",
     "MarriageView",
     "build_view",
     "history",
     "is_marriage_view",
+    "marriage_typed",
     "marriage_view",
-    "partial_view",
+    "seat_view",
+    "view_from_json",
 ]
 
 
@@ -121,18 +126,6 @@ def marriage_view(view: GameView) -> MarriageView:
 _RULES_JSON: dict[MarriageRules, RulesJson] = {}
 
 
-def _rules_json(rules: MarriageRules, cache: ViewCache) -> RulesJson:
-    """The rules' JSON, built once per rules object and kept by the state's views."""
-    kept = cache.rules_json
-    if kept is not None and kept[0] is rules:
-        return dict(kept[1])
-    doc = _RULES_JSON.get(rules)
-    if doc is None:
-        doc = _RULES_JSON[rules] = rules.to_json()
-    cache.rules_json = (rules, doc)
-    return dict(doc)
-
-
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS[:52])  # card index -> its text
 
 
@@ -200,113 +193,244 @@ def _cache(state: MarriageState) -> ViewCache:
     return cache
 
 
-def history(state: MarriageState, seat: int | None) -> list[HistoryEntry]:
+def history(state: MarriageState, seat: int | None) -> tuple[HistoryEntry, ...]:
     """The event log as ``seat`` may read it (private cards hidden from others)."""
     return _cache(state).history(seat, _entry)
 
 
-def _hand(counts: Iterable[int]) -> list[str]:
-    """A hand's card texts in card index order."""
-    cards: list[str] = []
+Cards = tuple[Card, ...]
+
+
+class MarriageSeat(NamedTuple):
+    """What everyone sees of a seat (``MarriageSeatView`` on the wire)."""
+
+    seat: int
+    hand_size: int
+    melds: tuple[Cards, ...]
+    exposed_tunnelas: Cards
+    dublees: Cards
+    seen: bool  # M-7
+    path: str | None  # "melds" or "dublees" once chosen (M-6, M-9)
+
+
+class MarriageTypedView(NamedTuple):
+    """A Marriage seat's view as a typed value (see the module docstring and
+    ``rami.views.TypedView``); ``to_json`` is the wire's ``MarriageView``. The tiplu and
+    the wild cards are None unless the seat may know them (M-7)."""
+
+    game: str
+    rules: MarriageRules
+    players: int
+    seat: int | None  # None: a spectator
+    dealer: int
+    to_move: int | None  # None once the deal is over
+    phase: str
+    turn: int
+    hand: tuple[Card, ...] | None  # the seat's own cards in card order (None: spectator)
+    discard_pile: tuple[Card, ...]  # bottom first
+    stock_size: int
+    history: tuple[HistoryEntry, ...]
+    legal: tuple[Action, ...]  # the seat's own legal moves (empty if not its turn)
+    seats: tuple[MarriageSeat, ...]
+    tiplu_picked: bool
+    taken: Card | None  # the card taken from the pile this turn
+    seen: bool | None  # a seat's own (None: a spectator's view)
+    tiplu: Card | None
+    wild_cards: Cards | None
+    turn_start_melds: tuple[Cards, ...] | None  # M-10
+    result: DealResult[MarriageDetails] | None  # once the deal is over
+
+    def seats_active(self) -> tuple[bool, ...]:
+        """Every seat plays the whole deal."""
+        return (True,) * self.players
+
+    def to_json(self) -> MarriageView:
+        text = _TEXT
+        view: MarriageView = {
+            "game": "marriage",
+            "rules": _rules_doc(self.rules),
+            "players": self.players,
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "turn": self.turn,
+            "seats": [
+                {
+                    "seat": e.seat,
+                    "hand_size": e.hand_size,
+                    "melds": [[text[c] for c in m] for m in e.melds],
+                    "exposed_tunnelas": [text[c] for c in e.exposed_tunnelas],
+                    "dublees": [text[c] for c in e.dublees],
+                    "seen": e.seen,
+                    "path": e.path,
+                }
+                for e in self.seats
+            ],
+            "discard_pile": _texts(self.discard_pile),
+            "stock_size": self.stock_size,
+            "tiplu_picked": self.tiplu_picked,
+            "taken": None if self.taken is None else text[self.taken],
+            "history": list(self.history),
+        }
+        if self.turn_start_melds is not None:
+            view["turn_start_melds"] = [[text[c] for c in m] for m in self.turn_start_melds]
+        if self.seat is not None:
+            view["hand"] = _texts(self.hand or ())
+            view["seen"] = bool(self.seen)
+            view["legal_actions"] = action_texts(self.legal)
+        if self.tiplu is not None:
+            view["tiplu"] = text[self.tiplu]
+            view["wild_cards"] = _texts(self.wild_cards or ())
+        if self.result is not None:
+            view["result"] = {
+                "scores": list(self.result.scores),
+                "winner": self.result.winner,
+                "details": self.result.details,
+            }
+        return view
+
+
+def _rules_doc(rules: MarriageRules) -> RulesJson:
+    """The rules' JSON (a fresh dict), built once per rules object."""
+    doc = _RULES_JSON.get(rules)
+    if doc is None:
+        doc = _RULES_JSON[rules] = rules.to_json()
+    return dict(doc)
+
+
+def _hand_cards(counts: Iterable[int]) -> Cards:
+    """A hand's cards in card index order."""
+    cards: list[Card] = []
     for c, count in enumerate(counts):
         if count:
-            cards += [_TEXT[c]] * count
-    return cards
+            cards += [CARDS[c]] * count
+    return tuple(cards)
 
 
-def _legal_texts(state: MarriageState) -> list[str]:
-    actions = state.legal_actions()  # fills state._legal, the list the texts are kept for
-    return _cache(state).legal_texts(state._legal, lambda: action_texts(actions))
-
-
-def build_view(state: MarriageState, seat: int | None) -> MarriageView:
-    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
+def seat_view(state: MarriageState, seat: int | None) -> MarriageTypedView:
+    """The typed view of ``state`` for ``seat`` (``None``: a spectator)."""
     n = state.n
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
     ):
         raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
     over = state.is_over
-    text = _TEXT
-    seats: list[MarriageSeatView] = []
-    for s in range(n):
-        exposed = state.exposed[s]
-        dublees = state.dublees[s]
-        seats.append(
-            {
-                "seat": s,
-                "hand_size": state.sizes[s],
-                "melds": [[text[c] for c in m] for m in state.melds[s]],
-                "exposed_tunnelas": [text[c] for c in exposed] if exposed else [],
-                "dublees": [text[c] for c in dublees] if dublees else [],
-                "seen": state.seen[s],
-                "path": state.path[s],
-            }
-        )
-    view: MarriageView = {
-        "game": "marriage",
-        "rules": _rules_json(state.rules, _cache(state)),
-        "players": n,
-        "seat": seat,
-        "dealer": state.dealer,
-        "to_move": state.to_move,
-        "phase": state.phase,
-        "turn": state.turn,
-        "seats": seats,
-        "discard_pile": _texts(state.pile),
-        "stock_size": len(state.stock),
-        "tiplu_picked": state.tiplu_picked,
-        "taken": None if state.taken is None else _TEXT[state.taken],
-        "history": history(state, seat),
-    }
-    if state.base is not None:
-        view["turn_start_melds"] = [[text[c] for c in m] for m in state.base]
+    seats = tuple(
+        [
+            MarriageSeat(
+                s,
+                state.sizes[s],
+                tuple(state.melds[s]),
+                tuple(state.exposed[s] or ()),
+                tuple(state.dublees[s] or ()),
+                state.seen[s],
+                state.path[s],
+            )
+            for s in range(n)
+        ]
+    )
     knows = over or (seat is not None and state.seen[seat])
-    if seat is not None:
-        view["hand"] = _hand(state.hands[seat])
-        view["seen"] = state.seen[seat]
-        view["legal_actions"] = _legal_texts(state) if state.to_move == seat else []
-    if knows and state.tiplu_picked and state.tiplu is not None:
-        view["tiplu"] = str(state.tiplu)
-        view["wild_cards"] = _texts(sorted(state.wilds))
-    if over and state.result is not None:
-        view["result"] = {
-            "scores": list(state.result.scores),
-            "winner": state.result.winner,
-            "details": state.result.details,
-        }
-    return view
+    tiplu = state.tiplu if knows and state.tiplu_picked else None
+    base = state.base
+    result = state.result if over else None
+    return MarriageTypedView(
+        game="marriage",
+        rules=state.rules,
+        players=n,
+        seat=seat,
+        dealer=state.dealer,
+        to_move=state.to_move,
+        phase=state.phase,
+        turn=state.turn,
+        hand=None if seat is None else _hand_cards(state.hands[seat]),
+        discard_pile=tuple([CARDS[c] for c in state.pile]),
+        stock_size=len(state.stock),
+        history=history(state, seat),
+        legal=tuple(state.legal_actions()) if seat is not None and state.to_move == seat else (),
+        seats=seats,
+        tiplu_picked=state.tiplu_picked,
+        taken=None if state.taken is None else CARDS[state.taken],
+        seen=None if seat is None else state.seen[seat],
+        tiplu=tiplu,
+        wild_cards=None if tiplu is None else tuple([CARDS[c] for c in sorted(state.wilds)]),
+        turn_start_melds=None if base is None else tuple(base),
+        result=result,
+    )
 
 
-# the keys ``partial_view`` builds by itself (what the random bot reads)
-_PARTIAL = frozenset(
-    ("game", "seat", "to_move", "phase", "turn", "hand", "history", "legal_actions")
-)
+def build_view(state: MarriageState, seat: int | None) -> MarriageView:
+    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator): the typed
+    view's JSON."""
+    return seat_view(state, seat).to_json()
 
 
-def partial_view(state: MarriageState, seat: int, keys: frozenset[str]) -> GameView:
-    """Only ``keys`` of ``build_view(state, seat)``, with the same values (a test compares
-    them): a bot that reads a few keys gets these instead of the whole view. A key it
-    does not build comes from the whole view."""
-    if not keys <= _PARTIAL or isinstance(seat, bool) or not 0 <= seat < state.n:
-        full: Mapping[str, object] = build_view(state, seat)  # also: a bad seat's error
-        return cast(GameView, {k: full[k] for k in keys if k in full})
-    to_move = state.to_move
-    out: dict[str, object] = {}
-    if "game" in keys:
-        out["game"] = "marriage"
-    if "seat" in keys:
-        out["seat"] = seat
-    if "to_move" in keys:
-        out["to_move"] = to_move
-    if "phase" in keys:
-        out["phase"] = state.phase
-    if "turn" in keys:
-        out["turn"] = state.turn
-    if "hand" in keys:
-        out["hand"] = _hand(state.hands[seat])
-    if "history" in keys:
-        out["history"] = history(state, seat)
-    if "legal_actions" in keys:
-        out["legal_actions"] = _legal_texts(state) if to_move == seat else []
-    return cast(GameView, out)
+def marriage_typed(view: TypedView | GameView) -> MarriageTypedView:
+    """``view`` as a Marriage typed view (a JSON view read back); ``InputError`` if it
+    is another game's."""
+    if isinstance(view, MarriageTypedView):
+        return view
+    if isinstance(view, dict):
+        return view_from_json(view)
+    raise InputError(f"expected a Marriage view, not a {view.game!r} one")
+
+
+def view_from_json(doc: GameView) -> MarriageTypedView:
+    """A Marriage JSON view read back as the typed view it was made from (a consumer fed
+    JSON reads the same values); ``InputError`` if it is another game's."""
+    from rami.cards import cards_from_texts
+    from rami.marriage.rules import rules_from
+    from rami.memo import rules_of
+    from rami.view_cache import action_of
+
+    view = marriage_view(doc)
+
+    def cards(texts: Sequence[str]) -> Cards:
+        return tuple(cards_from_texts(texts))
+
+    def card_of(text: str) -> Card:
+        return cards_from_texts((text,))[0]
+
+    hand = view.get("hand")
+    taken = view["taken"]
+    tiplu = view.get("tiplu")
+    wilds = view.get("wild_cards")
+    base = view.get("turn_start_melds")
+    result = view.get("result")
+    seen = view.get("seen")
+    return MarriageTypedView(
+        game="marriage",
+        rules=rules_of(view["rules"], rules_from),
+        players=view["players"],
+        seat=view["seat"],
+        dealer=view["dealer"],
+        to_move=view["to_move"],
+        phase=view["phase"],
+        turn=view["turn"],
+        hand=None if hand is None else cards(hand),
+        discard_pile=cards(view["discard_pile"]),
+        stock_size=view["stock_size"],
+        history=tuple(view["history"]),
+        legal=tuple(map(action_of, view.get("legal_actions") or ())),
+        seats=tuple(
+            MarriageSeat(
+                e["seat"],
+                e["hand_size"],
+                tuple(cards(m) for m in e["melds"]),
+                cards(e["exposed_tunnelas"]),
+                cards(e["dublees"]),
+                e["seen"],
+                e["path"],
+            )
+            for e in view["seats"]
+        ),
+        tiplu_picked=view["tiplu_picked"],
+        taken=None if taken is None else card_of(taken),
+        seen=None if view["seat"] is None else bool(seen),
+        tiplu=None if tiplu is None else card_of(tiplu),
+        wild_cards=None if tiplu is None else cards(wilds or ()),
+        turn_start_melds=None if base is None else tuple(cards(m) for m in base),
+        result=None
+        if result is None
+        else DealResult(tuple(result["scores"]), result["winner"], result["details"]),
+    )

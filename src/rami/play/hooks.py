@@ -18,7 +18,7 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from rami.games import get_game
-from rami.views import GameView, HistoryEntry, SeatView, Standing
+from rami.views import GameView, HistoryEntry, SeatView, Standing, TypedView
 
 if TYPE_CHECKING:
     from rami.engine import Action
@@ -78,7 +78,7 @@ class TerminalHooks:
     table_lines: Callable[[View, Sequence[str]], list[str]] = _no_lines
     help_lines: Callable[[View], list[str]] | None = None
     # ``?``: advice from the solvers on the seat's own cards (never raises).
-    hint_lines: Callable[[View], list[str]] = _no_lines
+    hint_lines: Callable[[TypedView], list[str]] = _no_lines  # the seat's typed view
     # The command language: 'open' (lay/show everything the solver finds, step by
     # step; Marriage's 'show all' too), whether melds go on the table, and why a verb
     # the game lacks is refused (keys: show, finish, swap, add, lay_seen).

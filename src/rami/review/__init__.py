@@ -40,7 +40,7 @@ from rami.review.core import (
     label_of,
 )
 from rami.review.hooks import ReviewHooks, Verdict
-from rami.views import GameView
+from rami.views import TypedView
 
 __all__ = [
     "LABELS",
@@ -247,27 +247,28 @@ def _store(path: Path, result: Review) -> None:
         pass  # a cache that cannot be written only costs time
 
 
-def _decisions(item: ReviewDeal, hooks: ReviewHooks, seat: int) -> list[tuple[int, GameView, Any]]:
-    """``(index, view, move)`` of each decision of ``seat`` with more than one legal move."""
+def _decisions(item: ReviewDeal, game: Game, seat: int) -> list[tuple[int, TypedView, Any]]:
+    """``(index, view, move)`` of each decision of ``seat`` with more than one legal move
+    (the seat's typed view, as the engine builds it)."""
     doc = dict(item.doc)
     actions = doc.get("actions")
     if not isinstance(actions, list):
         raise InputError("the deal's 'actions' must be a list")
-    load = get_game(item.game).load_deal
+    load = game.load_deal
     if load is None:
-        raise InputError(f"{get_game(item.game).title} deals cannot be rebuilt for a review")
+        raise InputError(f"{game.title} deals cannot be rebuilt for a review")
     state = load({**doc, "actions": []})
     if not 0 <= seat < state.num_players:
         raise InputError(f"seat {seat} is not at this table (seats 0 to {state.num_players - 1})")
-    out: list[tuple[int, GameView, Any]] = []
+    out: list[tuple[int, TypedView, Any]] = []
     for index, text in enumerate(actions):
         mover = state.to_move
-        view = state.view(seat) if mover == seat else None
+        view = game.typed_view(state, seat) if mover == seat else None
         try:
             move = state.apply(text)
         except IllegalAction as exc:
             raise InputError(f"action {index + 1} ({text!r}) cannot be replayed: {exc}") from None
-        if view is not None and len(view.get("legal_actions") or ()) > 1:
+        if view is not None and len(view.legal) > 1:
             out.append((index, view, move))
     return out
 
@@ -305,7 +306,7 @@ def review(
             if progress is not None:
                 progress(len(found.decisions), len(found.decisions))
             return found
-    todo = _decisions(item, hooks, seat)
+    todo = _decisions(item, game, seat)
     rules = item.doc.get("rules")
     thresholds = hooks.thresholds(rules if isinstance(rules, Mapping) else {})
     if progress is not None:

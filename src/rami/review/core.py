@@ -35,13 +35,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from rami.bots.base import decision_key, legal_actions
+from rami.bots.base import decision_key
 from rami.bots.kit import BotKit
 from rami.bots.opponent_model import model_of
 from rami.engine import Action
 from rami.errors import IllegalAction
 from rami.review.hooks import ReviewHooks
-from rami.views import GameView, own_seat
+from rami.views import GameView, TypedView, own_seat, typed_view
 
 __all__ = [
     "LABELS",
@@ -238,7 +238,7 @@ def _playout(kit: BotKit[Any, Any], state: Any, move: Action, seat: int, stop: i
 def evaluate(
     kit: BotKit[Any, Any],
     hooks: ReviewHooks,
-    view: GameView,
+    view: TypedView | GameView,
     taken: Action,
     index: int,
     samples: int,
@@ -247,7 +247,8 @@ def evaluate(
 ) -> Decision:
     """Review the move ``taken`` at the decision ``view`` shows (see the module docstring);
     ``thresholds`` default to the hooks' for the view's rules."""
-    legal = legal_actions(view)
+    view = typed_view(view)
+    legal = view.legal
     seat = own_seat(view)
     verdict = hooks.exact(view)
     if verdict is not None and verdict.best == taken:
@@ -261,7 +262,7 @@ def evaluate(
     model = model_of(view, kit.wilds(view), kit.play_step(view))
     weights = model.weights()
     rng = random.Random(f"review:{seed}:{decision_key(view)}")
-    stop = int(view["turn"]) + int(view["players"])
+    stop = view.turn + view.players
     values: dict[Action, list[float]] = {c: [] for c in candidates}
     alive = list(candidates)
     for i in range(samples):
@@ -290,7 +291,7 @@ def evaluate(
     if best == taken:
         loss, se = 0.0, 0.0
     if thresholds is None:
-        thresholds = hooks.thresholds(view["rules"])
+        thresholds = hooks.thresholds(view.rules.to_json())
     label = label_of(loss, se, thresholds)
     why: str | None = None
     if best != taken:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rami.engine import Action
-from rami.views import GameView
+from rami.views import TypedView
 
 __all__ = ["ReviewHooks", "Verdict"]
 
@@ -41,9 +41,9 @@ class ReviewHooks:
     # actions); ``None`` when the document is not one of this game's.
     deals_of: Callable[[Mapping[str, Any]], list[dict[str, Any]] | None]
     # The move the exact solvers settle at this decision, if they settle it.
-    exact: Callable[[GameView], Verdict | None]
+    exact: Callable[[TypedView], Verdict | None]
     # Why ``taken`` falls short of ``best`` in one line, where the solvers can say it.
-    why: Callable[[GameView, Action, Action], str | None]
+    why: Callable[[TypedView, Action, Action], str | None]
     # Expected points lost from which a move is an inaccuracy, a mistake, a blunder,
     # under the rules of a deal (its rules document: presets score on different scales).
     thresholds: Callable[[Mapping[str, Any]], tuple[float, float, float]]

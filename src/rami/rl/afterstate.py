@@ -32,12 +32,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from rami.bots.base import legal_actions
 from rami.bots.kit import kit_of
 from rami.engine import Action
 from rami.games import get_game
 from rami.rl.observation import Encoder, encoder_for
-from rami.views import GameView, own_seat
+from rami.views import GameView, TypedView, own_seat, typed_view
 
 __all__ = ["CHANCE_VERBS", "AfterstateFeatures", "Candidates", "extra_names"]
 
@@ -76,14 +75,15 @@ class Candidates:
 class AfterstateFeatures:
     """Builds ``Candidates`` from a view for one game, rules and table size."""
 
-    def __init__(self, view: GameView) -> None:
-        spec = get_game(view["game"])
+    def __init__(self, view: TypedView | GameView) -> None:
+        view = typed_view(view)
+        spec = get_game(view.game)
         assert spec.action_space is not None
         self.kit = kit_of(spec.name)
         self.encoder: Encoder = encoder_for(view)
         self._after: Encoder = encoder_for(view)
         self.verbs: tuple[str, ...] = tuple(
-            dict.fromkeys(b.verb for b in spec.action_space(view["rules"]).blocks)
+            dict.fromkeys(b.verb for b in spec.action_space(view.rules).blocks)
         )
         self._verb_index = {v: i for i, v in enumerate(self.verbs)}
         self.extras = extra_names(self.verbs)
@@ -93,10 +93,11 @@ class AfterstateFeatures:
     def size(self) -> int:
         return self.encoder.size
 
-    def build(self, view: GameView, rng: random.Random) -> Candidates:
+    def build(self, view: TypedView | GameView, rng: random.Random) -> Candidates:
         """The inputs of every legal action of ``view`` (a determinization drawn with
         ``rng``: the same ``rng`` state gives the same inputs)."""
-        legal = legal_actions(view)
+        view = typed_view(view)
+        legal = list(view.legal)
         seat = own_seat(view)
         self.encoder.reset()
         before = self.encoder.encode(view)

@@ -168,7 +168,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         state, match = self.state, self.match
         assert state is not None and match is not None
         reward = 0.0
-        me, bots, partial = self.seat, self.bots, self.spec_.partial_view
+        me, bots, see = self.seat, self.bots, self.spec_.typed_view
         while True:
             if state.is_over:
                 reward += self._deal_reward()
@@ -181,13 +181,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             assert seat is not None
             if seat == me:
                 return reward, False
-            bot = bots[seat]
-            keys = bot.view_keys
-            if keys is None or partial is None:
-                view = state.view(seat)
-            else:  # only the keys the bot reads, the same values (Game.partial_view)
-                view = partial(state, seat, keys)
-            state.apply(bot.act(view))
+            state.apply(bots[seat].act(see(state, seat)))  # the typed view: no JSON
 
     # ------------------------------------------------------------------ gymnasium
 

@@ -28,10 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from rami.bots import Bot, check_spec, make_bot
-from rami.bots.base import legal_actions
 from rami.bots.kit import kit_of
 from rami.engine import Action
-from rami.views import GameView
+from rami.views import TypedView
 
 if TYPE_CHECKING:
     from rami.rl.afterstate import Candidates
@@ -63,8 +62,8 @@ class OwnPolicyTeacher(Bot):
         super().__init__(seed)
         self.kit = kit_of(game)
 
-    def choose(self, view: GameView) -> Action:
-        legal = legal_actions(view)
+    def choose(self, view: TypedView) -> Action:
+        legal = view.legal
         if len(legal) == 1:
             return legal[0]
         state = self.kit.sample(view, self.rng(view, "own"), None)
@@ -148,7 +147,7 @@ def record(
         reward = 0.0
         while not done:
             mask = info["action_mask"]
-            view = env.state.view(env.seat)
+            view = env.spec_.typed_view(env.state, env.seat)
             label = env.space.ids_of([teacher.act(view)])[0]
             data.obs.append(obs.astype(np.float16))
             data.masks.append(np.packbits(mask.astype(np.bool_)))
@@ -359,8 +358,8 @@ def record_ranked(
         env.reset(seed=rng.randrange(2**31))
         done = False
         while not done:
-            view = env.state.view(env.seat)
-            legal = legal_actions(view)
+            view = env.spec_.typed_view(env.state, env.seat)
+            legal = list(view.legal)
             move = legal[0]
             if len(legal) > 1:
                 if features is None:

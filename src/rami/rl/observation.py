@@ -48,7 +48,7 @@ import numpy.typing as npt
 from rami.cards import CARDS
 from rami.engine import Event, GameState, read_action
 from rami.games import get_game
-from rami.views import GameView, HistoryEntry
+from rami.views import GameView, HistoryEntry, TypedView, typed_view
 
 try:  # the accelerated build (rami.accel) compiles this module; a pure install has no mypyc
     from mypy_extensions import mypyc_attr
@@ -170,7 +170,7 @@ class _Planes:
         self.hand: list[int] = [0] * enc.kinds
         self.kinds: list[int] = []  # the kinds own NAMED actions named since the last sync
         self.hand_key = 0  # the hand packed, for a game whose state keeps it so (empty: 0)
-        self.pile: list[int] = []
+        self.pile: Sequence[int] = []
         self.parts: dict[object, tuple[object, list[int]]] = {}
         # what the game's scalars were last computed from (``encode_state``): a scalar is
         # written only when its inputs changed; None (the start) matches nothing
@@ -289,7 +289,7 @@ class Encoder:
         self._hist = {}
         self._planes = {}
 
-    def encode(self, view: GameView) -> Obs:  # pragma: no cover - abstract
+    def encode(self, view: TypedView | GameView) -> Obs:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def encode_state(self, state: GameState, seat: int) -> Obs:
@@ -321,13 +321,14 @@ class Encoder:
         out[size:] = scalars
         return out
 
-    def _history(self, view: GameView, me: int) -> _History:
+    def _history(self, view: TypedView | GameView, me: int) -> _History:
         """Discards per relative seat and the cards each is known to hold.
 
         Known cards are the discards it took and has not laid down or thrown since (as
-        the determinizers read the history); the observer's own row stays empty.
+        the determinizers read the history); the observer's own row stays empty. (A
+        plug-in game's encoder may read its JSON views: their history is the same.)
         """
-        return self._history_of(view["history"], me)
+        return self._history_of(view["history"] if isinstance(view, dict) else view.history, me)
 
     def _history_of(self, history: Sequence[HistoryEntry], me: int) -> _History:
         """``_history`` from the view's history list itself."""
@@ -564,7 +565,7 @@ class Encoder:
                 if now >= 0:
                     out[row + now] = 1.0
             row += k
-        p.pile = list(pile)
+        p.pile = pile if type(pile) is tuple else list(pile)  # a tuple is kept as it is
 
     def _emit(self, p: _Planes) -> Obs:
         """Apply the gathered changes as ``_finish`` computes each entry and hand out a
@@ -624,10 +625,11 @@ class Encoder:
         planes[2 * k : 5 * k] = top
 
 
-def encoder_for(view: GameView) -> Encoder:
+def encoder_for(view: TypedView | GameView) -> Encoder:
     """The encoder for the game, rules and table size that ``view`` shows
     (the game's ``Game.observation`` hook)."""
-    spec = get_game(view["game"])
+    typed = typed_view(view)
+    spec = get_game(typed.game)
     if spec.observation is None:
-        raise ValueError(f"no observation encoder for game {view['game']!r}")
-    return spec.observation(view["players"], view["rules"])
+        raise ValueError(f"no observation encoder for game {typed.game!r}")
+    return spec.observation(typed.players, typed.rules.to_json())

@@ -46,7 +46,7 @@ from rami.games import all_games, get_game
 from rami.rl.aec import deal_rules
 from rami.rl.hooks import OpenSpielHooks
 from rami.rl.observation import Encoder, encoder_for
-from rami.views import GameView
+from rami.views import GameView, typed_view
 
 __all__ = ["RamiGame", "RamiState", "register_games"]
 
@@ -514,7 +514,7 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
             return same
         seed = int(probability_sampler() * 2**31)
         view = self.engine.view(player_id)
-        world = kit_of(game.game_name).sample(view, random.Random(seed), None)
+        world = kit_of(game.game_name).sample(typed_view(view), random.Random(seed), None)
         other = game.new_initial_state()
         other.order = list(self.order)
         other.left = [0] * KINDS

@@ -15,7 +15,7 @@ time budget excepted: how much they search depends on the machine's speed).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -23,7 +23,7 @@ from rami.engine import GameState, chance_rng
 from rami.errors import InputError
 from rami.games import Game, Match, all_games, get_game
 from rami.sim.stats import Estimate, TimeHistogram, mean_ci, proportion_ci
-from rami.views import GameView, Rules
+from rami.views import Rules
 from rami.wording import count
 
 __all__ = [
@@ -296,11 +296,13 @@ def play_job(config: TableConfig, job: Job) -> GameResult:
     deals: list[DealOutcome] = []
     game_winners: list[int] | None = None
 
-    def play_deal(state: GameState, view_of: Callable[[int], GameView]) -> None:
+    see = spec.typed_view  # the bots read typed views: no JSON between the deal and them
+
+    def play_deal(state: GameState) -> None:
         while not state.is_over:
             seat = state.to_move
             assert seat is not None
-            view = view_of(seat)
+            view = see(state, seat)
             start = time.perf_counter()
             action = bots[seat].act(view)
             spent = time.perf_counter() - start
@@ -313,14 +315,14 @@ def play_job(config: TableConfig, job: Job) -> GameResult:
         if spec.new_deal is None:
             raise InputError(f"{spec.title} cannot deal single deals for a simulation")
         state = spec.new_deal(rules, n, job.seed, job.dealer)
-        play_deal(state, state.view)
+        play_deal(state)
         deals.append(_deal_record(spec, state))
         if config.records is not None:
             _write_record(config.records, config, job, state=state)
     else:
         match = spec.new_match(rules, n, job.seed)
         while True:
-            play_deal(match.current, match.view)
+            play_deal(match.current)
             deals.append(_deal_record(spec, match.current))
             if match.is_over:
                 break

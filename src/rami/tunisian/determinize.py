@@ -16,52 +16,34 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rami.cards import (
-    CARDS,
-    JOKER,
-    KINDS,
-    Card,
-    cards_from_texts,
-    counts,
-    shoe,
-    take_out,
-)
+from rami.cards import CARDS, JOKER, KINDS, Card, counts, shoe, take_out
 from rami.engine import read_action
 from rami.errors import InputError
-from rami.memo import rules_of
 from rami.sampling import determinize
 from rami.tunisian.game import PLAY, TunisianState
-from rami.tunisian.rules import rules_from
-from rami.tunisian.view import TunisianView, is_tunisian_view
-from rami.views import GameView
+from rami.tunisian.view import TunisianTypedView, tunisian_typed
+from rami.views import GameView, TypedView
 
 __all__ = ["known_cards", "sample_state", "unseen_cards"]
 
 
-def _card(text: str) -> Card:
-    return cards_from_texts((text,))[0]
-
-
-_cards = cards_from_texts
-
-
-def unseen_cards(view: TunisianView) -> list[int]:
+def unseen_cards(view: TunisianTypedView) -> list[int]:
     """Count vector of the cards ``view``'s seat cannot see: other hands plus the stock."""
-    rules = rules_of(view["rules"], rules_from)
+    rules = view.rules
     pool = counts(shoe(rules.decks, rules.jokers))
-    visible: list[Card] = _cards(view["hand"] or [])
-    for meld in view["table"]:
-        visible += _cards(meld["cards"])
-    visible += _cards(view["discard_pile"])
+    visible: list[Card] = list(view.hand or ())
+    for meld, _owner in view.table:
+        visible += meld.cards
+    visible += view.discard_pile
     return take_out(pool, visible)
 
 
-def known_cards(view: TunisianView) -> list[list[int]]:
+def known_cards(view: TunisianTypedView) -> list[list[int]]:
     """Per seat, the cards that seat is known to hold (taken discards, swapped jokers)."""
-    n = len(view["seats"])
+    n = view.players
     known = [[0] * KINDS for _ in range(n)]
-    me = view["seat"]
-    for entry in view["history"]:
+    me = view.seat
+    for entry in view.history:
         move = entry.get("move")
         seat = entry.get("seat")
         if not move or seat is None or seat == me:
@@ -79,15 +61,14 @@ def known_cards(view: TunisianView) -> list[list[int]]:
             for c in cards:
                 if mine[c]:
                     mine[c] -= 1
-    for s, row in enumerate(view["seats"]):
-        size = row["hand_size"]
-        if sum(known[s]) > size or not row["active"]:
+    for s in range(n):
+        if sum(known[s]) > view.hand_sizes[s] or not view.active[s]:
             known[s] = [0] * KINDS  # out of date (a restock, or out of the game)
     return known
 
 
 def sample_state(
-    view: GameView,
+    view: TypedView | GameView,
     rng: random.Random,
     weights: Sequence[Sequence[float]] | None = None,
 ) -> TunisianState:
@@ -96,25 +77,23 @@ def sample_state(
     ``weights[s][c]`` (optional, from ``rami.bots.opponent_model``) makes card kind ``c``
     that much more likely in seat ``s``'s hand than in the stock.
     """
-    if not is_tunisian_view(view):
-        raise InputError("sample_state needs a Tunisian rami view")
-    seat = view["seat"]
-    to_move = view["to_move"]
+    typed = tunisian_typed(view)  # InputError for another game's view
+    seat = typed.seat
+    to_move = typed.to_move
     if seat is None or to_move is None:
         raise InputError("sample_state needs a seat's view of a deal in play")
-    rules = rules_of(view["rules"], rules_from)
-    seats = view["seats"]
+    rules = typed.rules
 
     def build(hidden: list[list[int]], left: list[int]) -> TunisianState:
         hands: list[list[Card]] = [[CARDS[c] for c in cards] for cards in hidden]
-        hands[seat] = _cards(view["hand"] or [])
+        hands[seat] = list(typed.hand or ())
         stock = [CARDS[c] for c in left]
-        if len(stock) != int(view["stock_size"]):
+        if len(stock) != typed.stock_size:
             raise InputError("the view's card counts do not add up to the shoe")
-        table = [(_cards(m["cards"]), int(m["owner"])) for m in view["table"]]
-        staged = [m for m in view["table"] if m.get("staged")]
-        values = [s.get("opening_value") for s in seats]
-        threshold = int(view["threshold"])
+        table = [(list(meld.cards), owner) for meld, owner in typed.table]
+        staged = sorted(typed.staged)
+        values = list(typed.opening_values)
+        threshold = typed.threshold
         last = None
         if any(v is not None for v in values) or threshold != rules.opening_threshold:
             last = threshold - rules.opening_step
@@ -122,36 +101,36 @@ def sample_state(
             rules,
             hands,
             stock=stock,
-            discard=_cards(view["discard_pile"]),
+            discard=list(typed.discard_pile),
             table=table,
-            opened=[bool(s["opened"]) for s in seats],
+            opened=list(typed.opened),
             opening_values=values,
             last_opening=last,
             to_move=to_move,
-            dealer=int(view["dealer"]),
-            phase=str(view["phase"]),
-            turn=int(view["turn"]),
-            active=[bool(s["active"]) for s in seats],
+            dealer=typed.dealer,
+            phase=typed.phase,
+            turn=typed.turn,
+            active=list(typed.active),
             seed=rng.getrandbits(48),
-            taken=_taken_this_turn(view),
+            taken=_taken_this_turn(typed),
         )
-        if (view["phase"] == PLAY and staged) or view.get("must_open"):
+        if (typed.phase == PLAY and staged) or typed.must_open:
             # T-6, T-8: the mover's turn so far, staged melds and the card taken to open
-            state.resume_turn([int(m["index"]) for m in staged], _took_to_open(view))
+            state.resume_turn(staged, _took_to_open(typed))
         return state
 
     return determinize(
-        view, rng, weights, unseen=unseen_cards, known=known_cards, build=build, what="shoe"
+        typed, rng, weights, unseen=unseen_cards, known=known_cards, build=build, what="shoe"
     )
 
 
-def _taken_this_turn(view: TunisianView) -> Card | None:
+def _taken_this_turn(view: TunisianTypedView) -> Card | None:
     """The discard the seat to move took this turn, which it may not discard (T-3)."""
-    if view["phase"] != PLAY:
+    if view.phase != PLAY:
         return None
-    for entry in reversed(view["history"]):
+    for entry in reversed(view.history):
         move = entry.get("move")
-        if not move or entry.get("seat") != view["to_move"]:
+        if not move or entry.get("seat") != view.to_move:
             continue
         action = read_action(move)
         if action.kind in ("take", "draw"):
@@ -159,13 +138,13 @@ def _taken_this_turn(view: TunisianView) -> Card | None:
     return None
 
 
-def _took_to_open(view: TunisianView) -> Card | None:
+def _took_to_open(view: TunisianTypedView) -> Card | None:
     """The discard an unopened mover took to open this turn (T-8), if it must open."""
-    if not view.get("must_open"):
+    if not view.must_open:
         return None
-    for entry in reversed(view["history"]):
+    for entry in reversed(view.history):
         move = entry.get("move")
-        if move and entry.get("seat") == view["to_move"]:
+        if move and entry.get("seat") == view.to_move:
             action = read_action(move)
             if action.kind == "take" and action.cards:
                 return action.cards[0]

@@ -553,6 +553,11 @@ class TunisianState(Deal):
     def hand_counts(self, seat: int) -> tuple[int, ...]:
         return tuple(self._hands[seat])
 
+    def hand_key(self, seat: int) -> int:
+        """The hand of ``seat`` packed (``rami.tunisian.opening_search``): equal keys, equal
+        hands (the RL encoder compares it from step to step; server side)."""
+        return self._keys[seat]
+
     def team(self, seat: int) -> int | None:
         """0 for seats 0 and 2, 1 for seats 1 and 3 in 2v2 (T-1); None otherwise."""
         return seat % 2 if self.rules.teams else None

@@ -25,19 +25,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rami.bots.base import card_of, cards_of, hand_counts, legal_actions
-from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard, rules_of
+from rami.bots.greedy import GreedyBot, discard_candidates, noisy_choice, pick_discard
 from rami.bots.opponent_model import OpponentModel
 from rami.cards import CARDS, JOKER, Card
 from rami.engine import Action
-from rami.memo import GenerationMemo
 from rami.runs import ACE_HIGH, ACE_LOW, RUN_KINDS, kind_at, positions
 from rami.tunisian.melds import Meld, add_to_meld, make_meld, swap_joker
-from rami.tunisian.rules import TunisianRules, rules_from
+from rami.tunisian.rules import TunisianRules
 from rami.tunisian.settle import card_points
 from rami.tunisian.solver import best_opening, can_go_out
-from rami.tunisian.view import tunisian_view
-from rami.views import GameView, own_seat
+from rami.tunisian.view import tunisian_typed
+from rami.views import GameView, TypedView, own_seat
 
 if TYPE_CHECKING:
     from rami.tunisian.game import TunisianState
@@ -62,9 +60,6 @@ __all__ = [
 _JOKER = int(JOKER)
 _DRAW = Action("draw")
 _TAKE = Action("take")
-_MELDS: GenerationMemo[tuple[str, ...], Meld] = GenerationMemo(
-    50_000, name="tunisian_greedy.melds", shared=True
-)
 
 
 @dataclass
@@ -101,33 +96,27 @@ class Observation:
         return out
 
 
-def table_meld(texts: Sequence[str]) -> Meld:
-    """The meld a view lists (cards in their laid order), memoised."""
-    key = tuple(texts)
-    found = _MELDS.table.get(key)
-    if found is None:
-        found = _MELDS.remember(key, make_meld(cards_of(texts)))
-    return found
-
-
-def observe(view: GameView) -> Observation:
-    """The observation of a Tunisian view (the only input a bot gets)."""
-    view = tunisian_view(view)
-    seats = view["seats"]
+def observe(view: TypedView | GameView) -> Observation:
+    """The observation of a Tunisian view (the only input a bot gets): its typed values
+    as they are, cards as ``Card`` and legal moves as ``Action``."""
+    view = tunisian_typed(view)
+    hand = [0] * len(CARDS)
+    for c in view.hand or ():
+        hand[c] += 1
     return Observation(
-        rules=rules_of(view["rules"], rules_from),
+        rules=view.rules,
         seat=own_seat(view),
-        phase=str(view["phase"]),
-        first_round=bool(view["first_round"]),
-        hand=hand_counts(view["hand"] or ()),
-        opened=[bool(s["opened"]) for s in seats],
-        sizes=[int(s["hand_size"]) for s in seats],
-        active=[bool(s["active"]) for s in seats],
-        threshold=int(view["threshold"]),
-        staged_value=int(view["staged_value"]),
-        table=[(table_meld(m["cards"]), int(m["owner"])) for m in view["table"]],
-        pile=[int(card_of(c)) for c in view["discard_pile"]],
-        legal=legal_actions(view),
+        phase=view.phase,
+        first_round=view.first_round,
+        hand=hand,
+        opened=list(view.opened),
+        sizes=list(view.hand_sizes),
+        active=list(view.active),
+        threshold=view.threshold,
+        staged_value=view.staged_value,
+        table=list(view.table),
+        pile=[int(c) for c in view.discard_pile],
+        legal=list(view.legal),
     )
 
 
@@ -532,7 +521,7 @@ def decide(
 class TunisianGreedy(GreedyBot[Observation]):
     """``greedy`` (``medium``); with ``noise`` > 0 it is ``easy``."""
 
-    def observe(self, view: GameView) -> Observation:
+    def observe(self, view: TypedView) -> Observation:
         return observe(view)
 
     def decide(self, obs: Observation, rng: random.Random | None, noise: float) -> Action:
@@ -602,7 +591,7 @@ def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Actio
     return out or list(legal[:1])
 
 
-def play_step(view: GameView) -> int:
+def play_step(view: TypedView) -> int:
     """T-2: play passes to (seat - 1) mod n."""
     return -1
 

@@ -21,8 +21,8 @@ from rami.rl.observation import (
 from rami.tunisian.game import TableMeld, TunisianState
 from rami.tunisian.phases import Phase
 from rami.tunisian.rules import rules_from
-from rami.tunisian.view import tunisian_view
-from rami.views import GameView, own_seat
+from rami.tunisian.view import tunisian_typed
+from rami.views import GameView, TypedView, own_seat
 
 # rami: compiled with mypyc in the accelerated build
 
@@ -104,19 +104,19 @@ class TunisianEncoder(Encoder):
         self._partner_of: dict[int, tuple[float, ...]] = {}
 
     def encode_state(self, state: GameState, seat: int) -> Obs:
-        """``encode(state.view(seat))`` from the fields behind the properties
-        ``build_view`` reads (and the seat's own hand, packed), as integers: no view is
+        """``encode(state.view(seat))`` from the properties ``seat_view`` reads (and the
+        seat's own hand, packed: ``hand_key``), as integers: no view is
         built. The seat's planes are kept between calls and only the parts the new
         events may have changed are compared (``_Planes.dirty``)."""
         assert isinstance(state, TunisianState)  # this game's state (the envs hold one)
         me = seat
-        p = self._planes_for(state._events, me)
+        p = self._planes_for(state.events, me)
         dirty = p.dirty
         if dirty:  # only the parts the new events may have changed are compared
             if dirty & HAND:
-                self._sync_hand_key(p, state._keys[seat])
+                self._sync_hand_key(p, state.hand_key(seat))
             if dirty & PILE:  # the won deal's farcha lies face down, off the pile (T-9)
-                pile = state._discard
+                pile = state.discard_pile  # a tuple, kept as it is (_sync_pile)
                 won = state.result is not None and state.result.winner is not None
                 self._sync_pile(p, pile[:-1] if won else pile)
             if dirty & TABLE:
@@ -172,15 +172,14 @@ class TunisianEncoder(Encoder):
         """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
         min(1, x)), written into the kept vector only where their inputs changed since the
         seat's last call (``p.keys``: most of them stay as they were from turn to turn).
-        The inputs are the state's own fields, read directly (the properties the view
-        reads are these fields, or copies of them, or are computed from them: a property
-        call each costs about as much as the comparison); kept lists are copies. What
+        The inputs are the state's public properties, the ones the view reads (tuples:
+        kept as they are, no copy). What
         only an opening changes (the threshold, who opened and with what, T-6) and the
         seats in play (T-13) are compared after a news event only (``NEWS``)."""
         keys = p.keys
         out = p.view
         b = self.plane_size
-        phase = state._phase
+        phase = state.phase
         if phase != keys[0]:
             at = self._phase_at
             if keys[0] is not None:
@@ -191,7 +190,7 @@ class TunisianEncoder(Encoder):
         order = self._order[me]
         news = dirty & NEWS
         if news:
-            active = state._active
+            active = state.active
             if active != keys[8]:
                 for rel, s in enumerate(order):
                     out[b + 11 + 6 * rel] = 1.0 if active[s] else 0.0
@@ -206,7 +205,7 @@ class TunisianEncoder(Encoder):
         else:
             threshold = keys[4]  # type: ignore[assignment]
             new_threshold = False
-        turn = state._turn
+        turn = state.turn
         if turn != keys[3]:
             x = turn / TURN_SCALE
             out[b + 6] = x if x < 1.0 else 1.0
@@ -215,23 +214,23 @@ class TunisianEncoder(Encoder):
             if first != keys[1]:
                 out[b + 4] = 1.0 if first else 0.0
                 keys[1] = first
-        stock = len(state._stock)
+        stock = state.stock_size
         if stock != keys[2]:
             out[b + 5] = stock / self.shoe
             keys[2] = stock
-        to_move = None if over else state._to_move
-        staged = 0 if over else state._staged
+        to_move = state.to_move
+        staged = 0 if over else state.staged_value
         if new_threshold or staged != keys[5]:
             x = staged / threshold
             out[b + 8] = x if x < 1.0 else 1.0
             keys[5] = staged
-        must = not over and state._took is not None and state.must_open  # T-8
+        must = not over and state.must_open  # T-8
         if must != keys[6]:
             out[b + 9] = 1.0 if must else 0.0
             keys[6] = must
         # per seat, in relative order: hand size, active, opened, opening value, partner,
         # to move (six entries from b + 10 + 6 * rel)
-        sizes = state._sizes
+        sizes = state.hand_sizes
         old_sizes = keys[7]
         if sizes != old_sizes:
             if old_sizes is None:
@@ -240,20 +239,20 @@ class TunisianEncoder(Encoder):
                 if sizes[s] != old_sizes[s]:  # type: ignore[index]
                     x = sizes[s] / 16.0
                     out[b + 10 + 6 * rel] = x if x < 1.0 else 1.0
-            keys[7] = sizes[:]
+            keys[7] = sizes
         if news:
-            opened = state._opened
+            opened = state.opened
             if opened != keys[9]:
                 for rel, s in enumerate(order):
                     out[b + 12 + 6 * rel] = 1.0 if opened[s] else 0.0
-                keys[9] = opened[:]
-            values = state._opening_values
+                keys[9] = opened
+            values = state.opening_values
             if new_threshold or values != keys[10]:
                 for rel, s in enumerate(order):
                     value = values[s]
                     x = 0.0 if value is None else value / threshold
                     out[b + 13 + 6 * rel] = x if x < 1.0 else 1.0
-                keys[10] = values[:]
+                keys[10] = values
             if keys[11] is None:  # fixed for a table
                 partner = self._partners(state, me)
                 for rel, s in enumerate(order):
@@ -292,54 +291,57 @@ class TunisianEncoder(Encoder):
             out.append(self._pos[6][meld.joker_as])
         return out
 
-    def encode(self, view: GameView) -> Obs:
-        view = tunisian_view(view)
+    def encode(self, view: TypedView | GameView) -> Obs:
+        view = tunisian_typed(view)
         me = own_seat(view)
         n = self.players
-        rows = self._rows
+        pos = self._pos
         flat: list[int] = []
-        hand = view.get("hand")
+        hand = view.hand
         if hand:
-            flat += map(rows[0].__getitem__, hand)
-        pile = view["discard_pile"]
+            flat += map(pos[0].__getitem__, hand)
+        pile = view.discard_pile
         if pile:
-            flat += map(rows[1].__getitem__, pile)
+            flat += map(pos[1].__getitem__, pile)
             for depth in range(min(3, len(pile))):
-                flat.append(rows[2 + depth][pile[-1 - depth]])
+                flat.append(pos[2 + depth][pile[-1 - depth]])
         h = self._history(view, me)
-        laid = self._laid
-        table_maps = self._table_maps
+        laid = self._laid_pos
+        table_pos = self._table_pos
         cap = self.table_cap
-        jokers_as = rows[6]
-        for i, meld in enumerate(view["table"]):
-            cards = meld["cards"]
-            flat += map(laid[(meld["owner"] - me) % n], cards)
+        jokers_as = pos[6]
+        for i, (meld, owner) in enumerate(view.table):
+            cards = meld.cards
+            flat += map(laid[(owner - me) % n], cards)
             if i < cap:
-                flat += map(table_maps[i], cards)
-            if meld["joker_as"]:
-                flat.append(jokers_as[meld["joker_as"]])
-        phase = view["phase"]
-        threshold = max(1, view["threshold"])
+                flat += map(table_pos[i], cards)
+            if meld.joker_as is not None:
+                flat.append(jokers_as[meld.joker_as])
+        phase = view.phase
+        threshold = max(1, view.threshold)
         scalars = [1.0 if phase == p else 0.0 for p in self._phases]
         scalars += [
-            1.0 if view["first_round"] else 0.0,
-            view["stock_size"] / self.shoe,
-            min(1.0, view["turn"] / TURN_SCALE),
+            1.0 if view.first_round else 0.0,
+            view.stock_size / self.shoe,
+            min(1.0, view.turn / TURN_SCALE),
             min(1.0, threshold / 200.0),
-            min(1.0, view["staged_value"] / threshold),
-            1.0 if view["must_open"] else 0.0,
+            min(1.0, view.staged_value / threshold),
+            1.0 if view.must_open else 0.0,
         ]
         seat_scalars = [0.0] * (6 * n)
-        my_team = view.get("team")
-        to_move = view.get("to_move")
-        for s, entry in enumerate(view["seats"]):
+        my_team = view.team
+        to_move = view.to_move
+        sizes, active, opened = view.hand_sizes, view.active, view.opened
+        values = view.opening_values
+        teams = view.teams is not None
+        for s in range(n):
             rel = (s - me) % n
-            value = entry["opening_value"]
-            team = entry["team"]
+            value = values[s]
+            team = s % 2 if teams else None
             seat_scalars[rel * 6 : rel * 6 + 6] = (
-                min(1.0, entry["hand_size"] / 16.0),
-                1.0 if entry["active"] else 0.0,
-                1.0 if entry["opened"] else 0.0,
+                min(1.0, sizes[s] / 16.0),
+                1.0 if active[s] else 0.0,
+                1.0 if opened[s] else 0.0,
                 0.0 if value is None else min(1.0, value / threshold),
                 1.0 if team is not None and team == my_team and s != me else 0.0,
                 1.0 if to_move == s else 0.0,

@@ -18,7 +18,7 @@ from rami.review.hooks import ReviewHooks, Verdict
 from rami.tunisian import greedy_bot as g
 from rami.tunisian.match import Match
 from rami.tunisian.solver import best_opening, can_go_out
-from rami.views import GameView
+from rami.views import TypedView
 
 __all__ = ["HOOKS"]
 
@@ -53,7 +53,7 @@ def _value(hand: list[int]) -> int:
     return 0 if best is None else best.value
 
 
-def _exact(view: GameView) -> Verdict | None:
+def _exact(view: TypedView) -> Verdict | None:
     obs = g.observe(view)
     step = g._going_out_step(obs)
     if step is not None:
@@ -69,7 +69,7 @@ def _exact(view: GameView) -> Verdict | None:
     return None
 
 
-def _why(view: GameView, taken: Action, best: Action) -> str | None:
+def _why(view: TypedView, taken: Action, best: Action) -> str | None:
     obs = g.observe(view)
     opened = obs.opened[obs.seat]
     if {taken, best} == {_TAKE, _DRAW} and obs.pile:

@@ -13,17 +13,15 @@ from collections.abc import Mapping, Sequence
 from rich.console import RenderableType
 from rich.text import Text
 
-from rami.cards import Card, counts, parse_card, parse_cards
+from rami.cards import Card, counts, parse_cards
 from rami.engine import Action
-from rami.play.commands import legal_actions
 from rami.play.hooks import TerminalHooks
 from rami.play.panels import Ledger, panel_table
 from rami.play.render import Frame, cards_text, seat_entry
 from rami.play.session import Session
-from rami.tunisian.melds import make_meld
 from rami.tunisian.solver import best_opening, can_go_out
-from rami.tunisian.view import TunisianView, tunisian_view
-from rami.views import GameView, SeatView, Standing
+from rami.tunisian.view import TunisianView, tunisian_typed, tunisian_view
+from rami.views import GameView, SeatView, Standing, TypedView, own_seat
 
 __all__ = ["HOOKS"]
 
@@ -171,22 +169,22 @@ def _me(view: TunisianView) -> Mapping[str, object]:
     return {}
 
 
-def hint_lines(view: GameView) -> list[str]:
-    """The best opening against the threshold, or whether the hand can go out."""
-    view = tunisian_view(view)
-    hand = _cards(view.get("hand") or [])
-    me = _me(view)
-    threshold = int(view.get("threshold") or 0)
-    phase = view.get("phase")
-    legal = legal_actions(view)
+def hint_lines(view: TypedView | GameView) -> list[str]:
+    """The best opening against the threshold, or whether the hand can go out (read from
+    the seat's typed view: its cards as ``Card``, its legal moves as ``Action``)."""
+    view = tunisian_typed(view)
+    hand = list(view.hand or ())
+    me = view.seats[own_seat(view)]
+    threshold = view.threshold
+    phase = view.phase
+    legal = view.legal
     if phase == "first_discard":
         return ["the dealer's first turn is a discard only: 'x CARD' (T-2)"]
-    if view.get("first_round"):
+    if view.first_round:
         return ["nobody may open during the first round (T-3): draw and discard"]
-    opened = bool(me.get("opened"))
     lines: list[str] = []
-    if not opened:
-        staged = int(view.get("staged_value") or 0)
+    if not me.opened:
+        staged = view.staged_value
         best = best_opening(counts(hand))
         value = best.value if best is not None else 0
         melds = " · ".join(m.text() for m in best.melds) if best is not None else ""
@@ -201,15 +199,15 @@ def hint_lines(view: GameView) -> list[str]:
             lines.append(f"best opening {staged + value} ({melds}); it needs {threshold}")
         else:
             lines.append(f"your hand holds no meld yet; the opening needs {threshold}")
-        pile = view["discard_pile"]
+        pile = view.discard_pile
         top = pile[-1] if pile else None
         if phase == "draw" and top is not None and any(a.kind == "take" for a in legal):
-            more = best_opening(counts([*hand, parse_card(top)]))
+            more = best_opening(counts([*hand, top]))
             if more is not None:
                 lines.append(f"take {top} and you can open with {more.value}")
         return lines
     if phase == "play":
-        table = [make_meld(_cards(m["cards"])) for m in view.get("table") or []]
+        table = [meld for meld, _owner in view.table]
         if can_go_out(counts(hand), table, True, threshold):
             lines.append("you can go out this turn: lay everything but one card, then discard it")
         lays = sum(1 for a in legal if a.kind in ("meld", "add", "swap"))

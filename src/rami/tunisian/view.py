@@ -11,35 +11,43 @@ its thrower reads it (``farcha``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeGuard, cast
+from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, TypeGuard
 
-from rami.cards import CARDS
+from rami.cards import CARDS, Card
+from rami.engine import DealResult
 from rami.errors import InputError
 from rami.memo import GenerationMemo
 from rami.tunisian.melds import Meld
 from rami.tunisian.rules import TunisianRules
-from rami.view_cache import ViewCache
-from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView
+from rami.view_cache import action_texts
+from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
-    from rami.engine import Event, EventData
+    from rami.engine import Action, Event, EventData
     from rami.tunisian.game import TunisianState
 
+TableMeld = tuple[Meld, int]  # a table meld and its owner (``rami.tunisian.game``)
+
 __all__ = [
+    "Farcha",
     "FarchaJson",
     "MeldJson",
     "TunisianDetails",
     "TunisianResultJson",
+    "TunisianSeat",
     "TunisianSeatView",
+    "TunisianTypedView",
     "TunisianView",
     "build_view",
     "is_tunisian_view",
     "meld_json",
-    "partial_view",
     "public_event",
+    "seat_view",
+    "tunisian_typed",
     "tunisian_view",
+    "view_from_json",
 ]
 
 
@@ -120,18 +128,6 @@ def tunisian_view(view: GameView) -> TunisianView:
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
 _KINDS = range(len(_TEXT))
 _RULES_JSON: dict[TunisianRules, RulesJson] = {}
-
-
-def _rules_json(rules: TunisianRules, cache: ViewCache) -> RulesJson:
-    """The rules' JSON, built once per rules object and kept by the state's views."""
-    kept = cache.rules_json
-    if kept is not None and kept[0] is rules:
-        return dict(kept[1])
-    doc = _RULES_JSON.get(rules)
-    if doc is None:
-        doc = _RULES_JSON[rules] = rules.to_json()
-    cache.rules_json = (rules, doc)
-    return dict(doc)
 
 
 _MELD_PARTS: dict[Meld, tuple[str, tuple[str, ...], int, str | None]] = {}
@@ -242,30 +238,175 @@ def public_event(event: Event, seat: int | None) -> HistoryEntry:
     return out
 
 
-def _hand(counts: Sequence[int]) -> list[str]:
-    """A hand's texts in ``sort_key`` order, which is card index order (joker last); the
-    held kinds are picked in C (``compress``), not by a Python test of all 53 counts."""
-    out: list[str] = []
+_HANDS: GenerationMemo[int, tuple[Card, ...]] = GenerationMemo(
+    50_000, name="tunisian.view.hands", shared=True
+)
+
+
+def _hand_cards(state: TunisianState, seat: int) -> tuple[Card, ...]:
+    """The hand of ``seat`` in card index order, as ``Card`` values; kept per packed hand
+    (``hand_key``: a hand changes by a card or two a turn, and is read every turn)."""
+    key = state.hand_key(seat)
+    found = _HANDS.table.get(key)
+    if found is not None:
+        return found
+    counts = state.hand_counts(seat)
+    out: list[Card] = []
     for c in compress(_KINDS, counts):
         count = counts[c]
         if count == 1:
-            out.append(_TEXT[c])
+            out.append(CARDS[c])
         else:
-            out += [_TEXT[c]] * count
-    return out
+            out += [CARDS[c]] * count
+    return _HANDS.remember(key, tuple(out))
 
 
-def _cache(state: TunisianState) -> ViewCache:
-    """The state's view cache (the deal kernel's: ``rami.kernel.Deal.view_cache``)."""
-    return state.view_cache()
+class TunisianSeat(NamedTuple):
+    """What everyone sees of a seat (``TunisianSeatView`` on the wire)."""
+
+    seat: int
+    team: int | None  # 2v2: 0 (seats 0, 2) or 1 (seats 1, 3)
+    active: bool
+    hand_size: int
+    opened: bool  # T-6
+    opening_value: int | None
 
 
-def _legal_texts(state: TunisianState) -> list[str]:
-    return state.legal_texts()
+class Farcha(NamedTuple):
+    """The winner's last card, thrown face down (T-9): named to its thrower only."""
+
+    seat: int
+    card: Card | None
 
 
-def build_view(state: TunisianState, seat: int | None) -> TunisianView:
-    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator)."""
+_TEAMS = ((0, 2), (1, 3))
+_NONE: frozenset[int] = frozenset()
+
+
+def _staged(indices: tuple[int, ...]) -> frozenset[int]:
+    return frozenset(indices) if indices else _NONE
+
+
+class TunisianTypedView(NamedTuple):
+    """A Tunisian rami seat's view as a typed value (see the module docstring and
+    ``rami.views.TypedView``); ``to_json`` is the wire's ``TunisianView``."""
+
+    game: str
+    rules: TunisianRules
+    players: int
+    seat: int | None  # None: a spectator
+    dealer: int
+    to_move: int | None  # None once the deal is over
+    phase: str
+    turn: int
+    hand: tuple[Card, ...] | None  # the seat's own cards in card order (None: spectator)
+    discard_pile: tuple[Card, ...]  # bottom first
+    stock_size: int
+    history: tuple[HistoryEntry, ...]
+    legal: tuple[Action, ...]  # the seat's own legal moves (empty if not its turn)
+    mode: str
+    team: int | None
+    teams: tuple[tuple[int, int], ...] | None
+    first_round: bool
+    # per seat (the seats' entries, by columns: ``seats`` makes the entries)
+    hand_sizes: tuple[int, ...]
+    active: tuple[bool, ...]  # T-13
+    opened: tuple[bool, ...]  # T-6
+    opening_values: tuple[int | None, ...]
+    table: tuple[TableMeld, ...]  # (meld, owner), by index (``@N``)
+    staged: frozenset[int]  # the table indices laid this turn before the opening (T-6)
+    threshold: int  # the value an opening needs now (T-6)
+    staged_value: int
+    must_open: bool  # T-8
+    result: DealResult[TunisianDetails] | None
+    farcha: Farcha | None  # T-9
+
+    def seats_active(self) -> tuple[bool, ...]:
+        """Per seat, whether it is still in the game (T-13)."""
+        return self.active
+
+    @property
+    def seats(self) -> tuple[TunisianSeat, ...]:
+        """What everyone sees of each seat, one entry a seat (made on demand: the view
+        keeps them by columns, which bots read directly)."""
+        teams = self.teams is not None
+        return tuple(
+            [
+                TunisianSeat(s, s % 2 if teams else None, a, size, o, v)
+                for s, (size, a, o, v) in enumerate(
+                    zip(self.hand_sizes, self.active, self.opened, self.opening_values, strict=True)
+                )
+            ]
+        )
+
+    def to_json(self) -> TunisianView:
+        text = _TEXT
+        result = self.result
+        farcha = self.farcha
+        hand = self.hand
+        staged = self.staged
+        return {
+            "game": "tunisian",
+            "mode": self.mode,
+            "rules": _rules_doc(self.rules),
+            "players": self.players,
+            "seat": self.seat,
+            "team": self.team,
+            "teams": None if self.teams is None else [list(t) for t in self.teams],
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "turn": self.turn,
+            "first_round": self.first_round,
+            "seats": [
+                {
+                    "seat": e.seat,
+                    "team": e.team,
+                    "active": e.active,
+                    "hand_size": e.hand_size,
+                    "opened": e.opened,
+                    "opening_value": e.opening_value,
+                }
+                for e in self.seats
+            ],
+            "hand": None if hand is None else [text[c] for c in hand],
+            "table": [
+                meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(self.table)
+            ],
+            "discard_pile": [text[c] for c in self.discard_pile],
+            "stock_size": self.stock_size,
+            "threshold": self.threshold,
+            "staged_value": self.staged_value,
+            "must_open": self.must_open,
+            "history": list(self.history),
+            "legal_actions": action_texts(self.legal),
+            "result": None
+            if result is None
+            else {
+                "scores": list(result.scores),
+                "winner": result.winner,
+                "details": result.details,
+            },
+            "farcha": None
+            if farcha is None
+            else {"seat": farcha.seat, "card": None if farcha.card is None else text[farcha.card]},
+        }
+
+
+def _result_json(result: DealResult[TunisianDetails]) -> TunisianResultJson:
+    return {"scores": list(result.scores), "winner": result.winner, "details": result.details}
+
+
+def _rules_doc(rules: TunisianRules) -> RulesJson:
+    """The rules' JSON (a fresh dict), built once per rules object."""
+    doc = _RULES_JSON.get(rules)
+    if doc is None:
+        doc = _RULES_JSON[rules] = rules.to_json()
+    return dict(doc)
+
+
+def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
+    """The typed view of ``state`` for ``seat`` (``None``: a spectator)."""
     rules = state.rules
     n = rules.players
     if seat is not None and (
@@ -273,90 +414,130 @@ def build_view(state: TunisianState, seat: int | None) -> TunisianView:
     ):
         raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
     to_move = state.to_move
-    staged = set(state.staged_melds) if to_move is not None else set()
-    sizes = state.hand_sizes
-    opened = state.opened
-    values = state.opening_values
-    active = state.active
-    seats: list[TunisianSeatView] = [
-        {
-            "seat": s,
-            "team": state.team(s),
-            "active": active[s],
-            "hand_size": sizes[s],
-            "opened": opened[s],
-            "opening_value": values[s],
-        }
-        for s in range(n)
-    ]
+    teams = rules.teams
     result = state.result
-    pile = [_TEXT[c] for c in state.discard_pile]
-    farcha: FarchaJson | None = None
+    pile = state.discard_pile
+    farcha: Farcha | None = None
     if result is not None and result.winner is not None and pile:  # won: out by a farcha
-        thrown = pile.pop()
-        farcha = {"seat": result.winner, "card": thrown if seat == result.winner else None}
-    view: TunisianView = {
-        "game": "tunisian",
-        "mode": rules.mode,
-        "rules": _rules_json(rules, _cache(state)),
-        "players": n,
-        "seat": seat,
-        "team": state.team(seat) if seat is not None else None,
-        "teams": [[0, 2], [1, 3]] if rules.teams else None,
-        "dealer": state.dealer,
-        "to_move": to_move,
-        "phase": state.phase,
-        "turn": state.turn,
-        "first_round": state.first_round,
-        "seats": seats,
-        "hand": None if seat is None else _hand(state._hands[seat]),
-        "table": [
-            meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(state.table)
-        ],
-        "discard_pile": pile,
-        "stock_size": state.stock_size,
-        "threshold": state.threshold,
-        "staged_value": state.staged_value if to_move is not None else 0,
-        "must_open": state.must_open if to_move is not None else False,
-        "history": _cache(state).history(seat, public_event),
-        "legal_actions": _legal_texts(state) if seat is not None and seat == to_move else [],
-        "result": None
+        farcha = Farcha(result.winner, pile[-1] if seat == result.winner else None)
+        pile = pile[:-1]
+    cache = state.view_cache()
+    return TunisianTypedView(
+        game="tunisian",
+        rules=rules,
+        players=n,
+        seat=seat,
+        dealer=state.dealer,
+        to_move=to_move,
+        phase=state.phase,
+        turn=state.turn,
+        hand=None if seat is None else _hand_cards(state, seat),
+        discard_pile=pile,
+        stock_size=state.stock_size,
+        history=cache.history(seat, public_event),
+        legal=tuple(state.legal_actions()) if seat is not None and seat == to_move else (),
+        mode=rules.mode,
+        team=None if seat is None or not teams else seat % 2,
+        teams=_TEAMS if teams else None,
+        first_round=state.first_round,
+        hand_sizes=state.hand_sizes,
+        active=state.active,
+        opened=state.opened,
+        opening_values=state.opening_values,
+        table=state.table,
+        staged=_staged(state.staged_melds) if to_move is not None else _NONE,
+        threshold=state.threshold,
+        staged_value=state.staged_value if to_move is not None else 0,
+        must_open=state.must_open if to_move is not None else False,
+        result=result,
+        farcha=farcha,
+    )
+
+
+def build_view(state: TunisianState, seat: int | None) -> TunisianView:
+    """The JSON-ready view of ``state`` for ``seat`` (``None``: a spectator): the typed
+    view's JSON."""
+    return seat_view(state, seat).to_json()
+
+
+def tunisian_typed(view: TypedView | GameView) -> TunisianTypedView:
+    """``view`` as a Tunisian rami typed view (a JSON view read back); ``InputError`` if it
+    is another game's."""
+    if isinstance(view, TunisianTypedView):
+        return view
+    if isinstance(view, dict):
+        return view_from_json(view)
+    raise InputError(f"expected a Tunisian rami view, not a {view.game!r} one")
+
+
+def view_from_json(doc: GameView) -> TunisianTypedView:
+    """A Tunisian JSON view read back as the typed view it was made from (a consumer fed
+    JSON reads the same values); ``InputError`` if it is another game's."""
+    from rami.cards import cards_from_texts
+    from rami.memo import rules_of
+    from rami.tunisian.melds import make_meld
+    from rami.tunisian.rules import rules_from
+    from rami.view_cache import action_of
+
+    view = tunisian_view(doc)
+
+    def card_of(text: str) -> Card:
+        return cards_from_texts((text,))[0]
+
+    hand = view["hand"]
+    farcha = view["farcha"]
+    result = view["result"]
+    teams = view["teams"]
+    table = view["table"]
+    return TunisianTypedView(
+        game="tunisian",
+        rules=rules_of(view["rules"], rules_from),
+        players=view["players"],
+        seat=view["seat"],
+        dealer=view["dealer"],
+        to_move=view["to_move"],
+        phase=view["phase"],
+        turn=view["turn"],
+        hand=None if hand is None else tuple(cards_from_texts(hand)),
+        discard_pile=tuple(cards_from_texts(view["discard_pile"])),
+        stock_size=view["stock_size"],
+        history=tuple(view["history"]),
+        legal=tuple(map(action_of, view.get("legal_actions") or ())),
+        mode=view["mode"],
+        team=view["team"],
+        teams=None if teams is None else tuple((t[0], t[1]) for t in teams),
+        first_round=view["first_round"],
+        hand_sizes=tuple([e["hand_size"] for e in view["seats"]]),
+        active=tuple([e["active"] for e in view["seats"]]),
+        opened=tuple([e["opened"] for e in view["seats"]]),
+        opening_values=tuple([e["opening_value"] for e in view["seats"]]),
+        table=tuple((_meld_of(m["cards"], make_meld, card_of), m["owner"]) for m in table),
+        staged=frozenset(m["index"] for m in table if m["staged"]),
+        threshold=view["threshold"],
+        staged_value=view["staged_value"],
+        must_open=view["must_open"],
+        result=None
         if result is None
-        else {"scores": list(result.scores), "winner": result.winner, "details": result.details},
-        "farcha": farcha,
-    }
-    return view
+        else DealResult(tuple(result["scores"]), result["winner"], result["details"]),
+        farcha=None
+        if farcha is None
+        else Farcha(farcha["seat"], None if farcha["card"] is None else card_of(farcha["card"])),
+    )
 
 
-# the keys ``partial_view`` builds by itself (what the random bot reads)
-_PARTIAL = frozenset(
-    ("game", "seat", "to_move", "phase", "turn", "hand", "history", "legal_actions")
+_MELDS: GenerationMemo[tuple[str, ...], Meld] = GenerationMemo(
+    50_000, name="tunisian.view.melds", shared=True
 )
 
 
-def partial_view(state: TunisianState, seat: int, keys: frozenset[str]) -> GameView:
-    """Only ``keys`` of ``build_view(state, seat)``, with the same values (a test compares
-    them): a bot that reads a few keys gets these, where the whole view was about a fifth
-    of a Gymnasium step (profiled). A key it does not build comes from the whole view."""
-    if not keys <= _PARTIAL or isinstance(seat, bool) or not 0 <= seat < state.rules.players:
-        full: Mapping[str, object] = build_view(state, seat)  # also: a bad seat's error
-        return cast(GameView, {k: full[k] for k in keys if k in full})
-    to_move = state.to_move
-    out: dict[str, object] = {}
-    if "game" in keys:
-        out["game"] = "tunisian"
-    if "seat" in keys:
-        out["seat"] = seat
-    if "to_move" in keys:
-        out["to_move"] = to_move
-    if "phase" in keys:
-        out["phase"] = state.phase
-    if "turn" in keys:
-        out["turn"] = state.turn
-    if "hand" in keys:
-        out["hand"] = _hand(state._hands[seat])
-    if "history" in keys:
-        out["history"] = _cache(state).history(seat, public_event)
-    if "legal_actions" in keys:
-        out["legal_actions"] = _legal_texts(state) if seat == to_move else []
-    return cast(GameView, out)
+def _meld_of(
+    texts: Sequence[str],
+    make: Callable[[Sequence[int]], Meld],
+    card: Callable[[str], Card],
+) -> Meld:
+    """The meld a JSON view lists (cards in their laid order), memoised."""
+    key = tuple(texts)
+    found = _MELDS.table.get(key)
+    if found is None:
+        found = _MELDS.remember(key, make([card(t) for t in texts]))
+    return found
