@@ -22,7 +22,6 @@ from private_reads import PrivateRead, private_reads  # noqa: E402
 ALLOWED = frozenset(
     {
         # the views, the observation encoders, the reviews (issue 22's typed views)
-        "marriage/view.py: state._view_cache",  # the kernel's view_cache() once on it
         "marriage/observation.py: from rami.rl.observation import _Planes",
         "tunisian/observation.py: from rami.rl.observation import _Planes",
         "marriage/review.py: g._finish",

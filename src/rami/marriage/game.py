@@ -465,11 +465,6 @@ class MarriageState(Deal):
         """Times the discard pile became the stock (M-11)."""
         return self._recycles
 
-    @property
-    def n(self) -> int:
-        """The seat count: ``num_players``'s former name, still read by ``rami.marriage.view``."""
-        return self._n
-
     def view(self, seat: int | None) -> MarriageView:
         """What ``seat`` may know (``None``: a spectator); see ``rami.marriage.view``."""
         return build_view(self, seat)

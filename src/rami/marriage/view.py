@@ -17,7 +17,7 @@ from rami.cards import CARDS, Card
 from rami.engine import DealResult
 from rami.errors import InputError
 from rami.marriage.rules import MarriageRules
-from rami.view_cache import ViewCache, action_texts
+from rami.view_cache import action_texts
 from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
@@ -182,20 +182,9 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) else 0
 
 
-def _cache(state: MarriageState) -> ViewCache:
-    """The state's view cache, made afresh for a new events list (see ``rami.view_cache``)."""
-    try:
-        cache: ViewCache | None = state._view_cache
-    except AttributeError:  # a state built without one (a clone, an unpickled state)
-        cache = None
-    if cache is None or cache.events is not state.events:
-        cache = state._view_cache = ViewCache(state.events)
-    return cache
-
-
 def history(state: MarriageState, seat: int | None) -> tuple[HistoryEntry, ...]:
     """The event log as ``seat`` may read it (private cards hidden from others)."""
-    return _cache(state).history(seat, _entry)
+    return state.view_cache().history(seat, _entry)
 
 
 Cards = tuple[Card, ...]
@@ -310,7 +299,7 @@ def _hand_cards(counts: Iterable[int]) -> Cards:
 
 def seat_view(state: MarriageState, seat: int | None) -> MarriageTypedView:
     """The typed view of ``state`` for ``seat`` (``None``: a spectator)."""
-    n = state.n
+    n = state.num_players
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
     ):
