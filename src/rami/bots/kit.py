@@ -98,6 +98,9 @@ class BotKit(Generic[ObsT, StateT]):
     # ``ismcts`` with an iteration budget N: (a, b) stops after a·N iterations when no
     # move is close to greedy's, and goes on to b·N when one is (None: always N)
     tree_settle: tuple[float, float] | None = None
+    # a position's description for one seat, for a learned ``tree_leaf`` (``rami train
+    # --policy value``, ``rami.rl.value_train``); None: the game has no learned value
+    value_features: Callable[[StateT, int], list[float]] | None = None
     hard_iterations: int = 48
     expert_iterations: int = 160
 

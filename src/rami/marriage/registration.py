@@ -70,6 +70,7 @@ def _bots() -> BotKit[Any, Any]:
     determinizer, imported on first use (they pull in the solvers)."""
     from rami.bots.kit import BotKit
     from rami.marriage import greedy_bot as g
+    from rami.marriage import value as v
     from rami.marriage.determinize import sample_state
 
     return BotKit(
@@ -83,7 +84,7 @@ def _bots() -> BotKit[Any, Any]:
         sample=sample_state,
         policy=g.policy,
         leaf_value=g.leaf_value,
-        tree_leaf=g.tree_leaf_value,
+        tree_leaf=v.tree_leaf,
         turns_ahead=g.turns_ahead,
         search_margin=1.0,
         tree_scale=6.0,
@@ -91,6 +92,7 @@ def _bots() -> BotKit[Any, Any]:
         wilds=g.wilds_of_view,
         wild_knowers=g.wild_knowers,
         play_step=g.play_step,
+        value_features=v.features,
         hard_iterations=48,
         expert_iterations=160,
     )
