@@ -1,17 +1,19 @@
 """The learned Marriage value at the IS-MCTS depth cut (issue 25): the shipped file
 loads without numpy, scores positions deterministically from features of the seat's
-side, the ``hard`` bot that uses it plays legally and the same from a redealt twin
-(the redeal test of ``test_bots.py`` covers hidden cards, M-7), and ``rami train
+side, the ``hard+value`` bot that uses it plays legally and the same from a redealt twin
+(hidden cards redealt as in ``test_bots.py``, M-7), and ``rami train
 --policy value`` runs end to end on a tiny budget."""
 
 from __future__ import annotations
 
 import math
+import random
 from pathlib import Path
 
 import pytest
 
-from rami.bots import make_bot
+from rami.bots import check_spec, make_bot
+from rami.bots.ismcts import ISMCTSBot
 from rami.bots.kit import kit_of
 from rami.bots.value_net import ValueNet, read_npz, shipped_value
 from rami.errors import InputError
@@ -66,16 +68,38 @@ def test_a_finished_deal_is_worth_its_exact_nets() -> None:
         assert tree_leaf(state, seat) == state.result.scores[seat]
 
 
-def test_the_kit_leaf_is_the_learned_one_and_hard_plays_legally_and_deterministically() -> None:
-    assert kit_of("marriage").tree_leaf is tree_leaf
+def test_hard_value_plays_legally_deterministically_and_alike_on_a_redealt_twin() -> None:
+    """``hard+value`` uses the learned leaf; it acts from the view only: a twin deal
+    with the hidden cards redealt (M-7, ``test_bots.hide_marriage``) gets its move."""
+    from test_bots import hide_marriage
+
+    assert kit_of("marriage").learned_leaf is tree_leaf
+    bot = make_bot("marriage", "hard+value:6it", 5)
+    assert isinstance(bot, ISMCTSBot) and bot.leaf is tree_leaf
+    assert bot.name == "hard+value:6it"
+    assert make_bot("marriage", "expert+value", 1).name == "expert+value"
+    plain = make_bot("marriage", "hard", 1)
+    assert isinstance(plain, ISMCTSBot) and plain.leaf is not tree_leaf  # the estimate
+    rng = random.Random(2)
     played = 0
     for state, seat in _positions("nepali", 8, every=4)[:3]:
         view = state.view(seat)
-        a = make_bot("marriage", "hard:6it", 5).act(view)
+        a = bot.act(view)
         assert a in state.legal_actions()
-        assert a == make_bot("marriage", "hard:6it", 5).act(view)
+        assert a == make_bot("marriage", "hard+value:6it", 5).act(view)
+        twin = hide_marriage(state, seat, rng)
+        assert twin.view(seat) == view and bot.act(twin.view(seat)) == a
         played += 1
     assert played
+
+
+def test_value_levels_are_only_for_searchers_with_a_learned_value() -> None:
+    for spec in ("medium+value", "search+value", "random+value"):
+        with pytest.raises(InputError, match="only ismcts, hard and expert"):
+            check_spec("marriage", spec)
+    with pytest.raises(InputError, match="no learned value"):
+        make_bot("tunisian", "hard+value", 0)
+    check_spec("marriage", "hard+value:8it")
 
 
 def test_tables_without_a_shipped_value_keep_the_race_estimate() -> None:

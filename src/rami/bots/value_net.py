@@ -2,10 +2,11 @@
 
 ``rami train --policy value`` (``rami.rl.value_train``) fits a small network on the
 outcomes of self-play deals: from a game kit's ``value_features`` of a position (one
-seat's side of it) to the points that seat ended the deal with. ``hard`` and ``expert``
-(``rami.bots.ismcts``) score the position at their depth cut with it, through the game
-kit's ``tree_leaf``. The bots must run on the standard library alone (the engine and the
-bots have no third-party dependency), so the file is a plain ``.npz`` (a zip of
+seat's side of it) to the points that seat ended the deal with. The levels
+``hard+value`` and ``expert+value`` (``rami.bots.ismcts``) score the position at their
+depth cut with it, through the game kit's ``learned_leaf``. The bots must run on the
+standard library alone (the engine and the bots have no third-party dependency), so the
+file is a plain ``.npz`` (a zip of
 ``.npy`` arrays, float16 to ship small) that this module reads with ``zipfile`` and
 ``struct``, and the network is evaluated in pure Python: a few hundred multiply-adds, a
 small part of a rollout's cost.

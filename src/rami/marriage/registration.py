@@ -84,7 +84,7 @@ def _bots() -> BotKit[Any, Any]:
         sample=sample_state,
         policy=g.policy,
         leaf_value=g.leaf_value,
-        tree_leaf=v.tree_leaf,
+        tree_leaf=g.tree_leaf_value,
         turns_ahead=g.turns_ahead,
         search_margin=1.0,
         tree_scale=6.0,
@@ -93,6 +93,7 @@ def _bots() -> BotKit[Any, Any]:
         wild_knowers=g.wild_knowers,
         play_step=g.play_step,
         value_features=v.features,
+        learned_leaf=v.tree_leaf,
         hard_iterations=48,
         expert_iterations=160,
     )

@@ -8,8 +8,10 @@ maal, the paths, the deal's progress), the other seats in order of play. In a se
 the state is a determinization drawn from the seat's view, so the hidden cards are a
 sample, as in ``leaf_value``. ``rami train --policy value`` fits a small network
 (``rami.bots.value_net``) from these features to the seat's final ledger in greedy
-self-play; ``tree_leaf(state, seat)`` is the kit's leaf: the exact nets of a finished
-deal, else the shipped network of the preset and table size, else ``tree_leaf_value``.
+self-play; ``tree_leaf(state, seat)`` is the kit's ``learned_leaf`` (``hard+value``,
+``expert+value``): the exact nets of a finished deal, else the shipped network of the
+preset and table size, else ``tree_leaf_value``. Plain ``hard`` keeps ``tree_leaf_value``:
+on held-out deals the learned value was not measurably stronger (docs/bots.md).
 """
 
 from __future__ import annotations
