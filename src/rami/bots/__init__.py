@@ -11,6 +11,11 @@ Every level but ``random`` needs the game's bot kit (``rami.bots.kit.BotKit``, t
 
 ``learned:PATH`` plays a policy file written by ``rami train`` (extra ``rl``).
 
+``hard+value``, ``expert+value`` and ``ismcts+value`` (budgets as below) score the
+search's depth cut with the game's learned position value (the kit's ``learned_leaf``,
+``rami train --policy value``, ``rami.bots.value_net``) instead of its hand-made
+estimate: measured no stronger yet, so the plain levels keep the estimate.
+
 A level may carry a budget for the search bots: ``search:50ms`` (time per decision) or
 ``search:64it`` (simulations per decision: the same moves on any machine), likewise
 ``ismcts:…``, ``hard:…`` and ``expert:…``. Plain ``search`` thinks for 200 ms.
@@ -66,6 +71,25 @@ def _parse(game: str, spec: str) -> tuple[str, float | None, int | None]:
     raise InputError(f"bad budget in {spec!r}: write e.g. search:50ms or search:64it")
 
 
+VALUE = "+value"  # the suffix of a search level that uses the learned value
+
+
+def _valued(game: str, spec: str) -> tuple[str, bool]:
+    """``spec`` without a ``+value`` suffix on its level, and whether it had one;
+    ``InputError`` if the level is not IS-MCTS or the game has no learned value."""
+    if not isinstance(spec, str):
+        return spec, False
+    level, colon, budget = spec.strip().partition(":")
+    if not level.lower().endswith(VALUE):
+        return spec, False
+    level = level[: -len(VALUE)]
+    if level.lower() not in ("ismcts", "hard", "expert"):
+        raise InputError(f"bot {spec!r}: only ismcts, hard and expert take {VALUE}")
+    if kit_of(game).learned_leaf is None:
+        raise InputError(f"{get_game(game).title} has no learned value for {spec!r}")
+    return level + colon + budget, True
+
+
 def _learned_path(spec: object) -> str | None:
     """The policy file of a ``learned:PATH`` spec (``rami train``), else None."""
     if isinstance(spec, str) and spec.strip().lower().startswith("learned:"):
@@ -82,6 +106,7 @@ def check_spec(game: str, spec: str) -> None:
         _parse(game, "random")  # the game's name
         check_policy(game, path)
         return
+    spec, _ = _valued(game, spec)
     _parse(game, spec)
 
 
@@ -93,6 +118,7 @@ def make_bot(game: str, level: str, seed: int = 0) -> Bot:
 
         _parse(game, "random")  # the game's name
         return LearnedBot(game, path, seed)
+    level, valued = _valued(game, level)
     name, ms, its = _parse(game, level)
     game = get_game(game).name
     bot: Bot
@@ -114,9 +140,12 @@ def make_bot(game: str, level: str, seed: int = 0) -> Bot:
         if ms is None and its is None:
             kit = kit_of(game)
             its = kit.expert_iterations if name == "expert" else kit.hard_iterations
-        bot = ISMCTSBot(game, seed, budget_ms=ms, iterations=its)
+        bot = ISMCTSBot(game, seed, budget_ms=ms, iterations=its, valued=valued)
     if name in ("easy", "medium", "hard", "expert"):
         bot.name = name
     if ms is not None or its is not None:
         bot.name = level.strip().lower()
+    if valued:
+        head, colon, tail = bot.name.partition(":")
+        bot.name = head + VALUE + colon + tail
     return bot

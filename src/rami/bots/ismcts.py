@@ -103,6 +103,7 @@ class ISMCTSBot(Bot):
         paired: bool = True,
         margin: float = 1.0,
         max_steps: int = 400,
+        valued: bool = False,
     ) -> None:
         super().__init__(seed)
         if budget_ms is None and iterations is None:
@@ -123,6 +124,10 @@ class ISMCTSBot(Bot):
         self.last_root: Node | None = None
         # iteration budgets spent where the decision is close (the kit's tree_settle)
         self.settle = self.rules.tree_settle
+        gm = self.rules
+        # the value at the depth cut: the learned one (``+value``) or the kit's estimate
+        learned = gm.learned_leaf if valued else None
+        self.leaf = learned or gm.tree_leaf or gm.leaf_value
 
     def choose(self, view: TypedView) -> Action:
         start = time.perf_counter()
@@ -311,4 +316,4 @@ class ISMCTSBot(Bot):
             except IllegalAction:
                 state.apply(state.legal_actions()[0])
             steps += 1
-        return (gm.tree_leaf or gm.leaf_value)(state, seat)
+        return self.leaf(state, seat)

@@ -99,6 +99,11 @@ class BotKit(Generic[ObsT, StateT]):
     # ``ismcts`` with an iteration budget N: (a, b) stops after a·N iterations when no
     # move is close to greedy's, and goes on to b·N when one is (None: always N)
     tree_settle: tuple[float, float] | None = None
+    # a position's description for one seat, for a learned value (``rami train
+    # --policy value``, ``rami.rl.value_train``); None: the game has no learned value
+    value_features: Callable[[StateT, int], list[float]] | None = None
+    # ``ismcts``'s learned value at its depth cut (levels ``hard+value``, ``expert+value``)
+    learned_leaf: Callable[[StateT, int], float] | None = None
     hard_iterations: int = 48
     expert_iterations: int = 160
 

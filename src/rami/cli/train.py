@@ -86,7 +86,9 @@ def train(
         str,
         typer.Option(
             help="flat (a logit per action id) or rank (a score per legal action from "
-            "what it leads to; trained with --imitate, numpy file only)."
+            "what it leads to; trained with --imitate, numpy file only), or value (a "
+            "position value for hard/expert's depth cut, fitted on greedy self-play: "
+            "--samples positions within --minutes, one hidden layer of --net's first size)."
         ),
     ] = "flat",
 ) -> None:

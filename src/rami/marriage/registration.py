@@ -29,6 +29,7 @@ def _bots() -> BotKit[Any, Any]:
     determinizer, imported on first use (they pull in the solvers)."""
     from rami.bots.kit import BotKit
     from rami.marriage import greedy_bot as g
+    from rami.marriage import value as v
     from rami.marriage.determinize import sample_state
 
     return BotKit(
@@ -50,6 +51,8 @@ def _bots() -> BotKit[Any, Any]:
         wilds=g.wilds_of_view,
         wild_knowers=g.wild_knowers,
         play_step=g.play_step,
+        value_features=v.features,
+        learned_leaf=v.tree_leaf,
         hard_iterations=48,
         expert_iterations=160,
     )

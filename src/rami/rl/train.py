@@ -55,6 +55,7 @@ class TrainConfig:
     imitate_lr: float = 1e-3
     half: bool = False  # store the policy file's arrays as float16 (half the size)
     policy: str = "flat"  # flat (a logit per action id) or rank (a score per legal action)
+    # or value (a position value for the search bots' depth cut, rami.rl.value_train)
     progress_every: float = 10.0  # seconds between progress lines (0: after every rollout)
     notes: dict[str, object] = field(default_factory=dict)
 
@@ -62,8 +63,16 @@ class TrainConfig:
 def check_config(config: TrainConfig) -> None:
     """Every argument error, before torch is imported (it takes seconds to load): a bad
     option fails at once (issue 23), and so does ``--resume`` with nothing to resume."""
-    if config.policy not in ("flat", "rank"):
-        raise InputError(f"unknown --policy {config.policy!r}: choose flat or rank")
+    if config.policy not in ("flat", "rank", "value"):
+        raise InputError(f"unknown --policy {config.policy!r}: choose flat, rank or value")
+    if config.policy == "value":
+        if config.minutes <= 0 or config.samples < 1 or config.epochs <= 0:
+            raise InputError("--policy value needs a positive --minutes, --samples and --epochs")
+        if config.backend != "local" or config.resume or config.imitate is not None:
+            raise InputError(
+                "--policy value records self-play here: no --backend ray, --resume or --imitate"
+            )
+        return
     if config.backend not in ("local", "ray"):
         raise InputError(f"unknown backend {config.backend!r}: choose local or ray")
     if config.envs < 1:
@@ -121,6 +130,10 @@ def train(config: TrainConfig, log: Callable[[str], None] = print) -> dict[str, 
     check_config(config)
     if config.policy == "rank":
         return _train_ranked(config, log)
+    if config.policy == "value":
+        from rami.rl.value_train import train_value
+
+        return train_value(config, log)
     try:
         import torch
         from sb3_contrib import MaskablePPO
