@@ -657,7 +657,7 @@ def turns_ahead(players: int) -> int:
     return players
 
 
-def _distance(state: MarriageState, s: int) -> float:
+def finish_distance(state: MarriageState, s: int) -> float:
     """A seat's deficiency read from the (sampled) state, as its own bot would see it."""
     seen = state.seen[s]
     obs = Observation(
@@ -701,7 +701,7 @@ def leaf_value(state: MarriageState, seat: int, scale: float = 1.0) -> float:
                 continue
             bonus = state.seen[s] and state.path[s] == "melds" and bool(state.exposed[s])
             points[s] = maal(state.final_cards(s), tiplu, rules, tuple(state.exposed[s]), bonus)[0]
-    dist = [_distance(state, s) for s in range(n)]
+    dist = [finish_distance(state, s) for s in range(n)]
     low = min(dist)
     weights = [math.exp(-(d - low) / scale) for d in dist]
     total = sum(weights)

@@ -20,7 +20,7 @@ import math
 from typing import TYPE_CHECKING
 
 from rami.bots.value_net import ValueNet, shipped_value
-from rami.marriage.greedy_bot import _distance, tree_leaf_value
+from rami.marriage.greedy_bot import finish_distance, tree_leaf_value
 from rami.marriage.maal import maal
 from rami.marriage.settle import card_points, settle_indian, settle_nepali
 
@@ -64,7 +64,7 @@ def model_name(scoring: str, players: int) -> str:
 def features(state: MarriageState, seat: int) -> list[float]:
     """The position's ``FEATURES`` for ``seat`` (points in tens, counts as they are)."""
     rules = state.rules
-    n = state.n
+    n = state.num_players
     tiplu = state.tiplu if state.tiplu_picked else None
     points = [0] * n
     if tiplu is not None and any(state.seen):
@@ -73,7 +73,7 @@ def features(state: MarriageState, seat: int) -> list[float]:
                 continue
             bonus = state.seen[s] and state.path[s] == "melds" and bool(state.exposed[s])
             points[s] = maal(state.final_cards(s), tiplu, rules, tuple(state.exposed[s]), bonus)[0]
-    dist = [_distance(state, s) for s in range(n)]
+    dist = [finish_distance(state, s) for s in range(n)]
     seen = list(state.seen)
     nets: list[float] = []  # the seat's net if each seat finished first
     for f in range(n):
@@ -122,7 +122,7 @@ def features(state: MarriageState, seat: int) -> list[float]:
 
 
 def _net(state: MarriageState) -> ValueNet | None:
-    return shipped_value(model_name(state.rules.scoring, state.n))
+    return shipped_value(model_name(state.rules.scoring, state.num_players))
 
 
 def tree_leaf(state: MarriageState, seat: int) -> float:
