@@ -4,8 +4,11 @@ Plays seeded random legal deals of each preset (Tunisian ``1v1``, ``ffa`` and ``
 capped at 200 turns, as ``bench/tunisian_selfplay.py``; Marriage ``nepali`` and ``indian``,
 four players, capped at 400 turns, as ``bench/marriage_selfplay.py``), each preset in a
 process of its own, so that each one's RSS is its own. In Marriage, each turn of a player
-who has seen, one time in twenty, also asks the N-3 hint count of that holding
-(``missing``): what the hints ask in play.
+who has seen, one time in twenty, also asks the N-3 hint count of that holding as the
+hints ask it in play (``missing_at_least``: exact for nepali, bounded work for indian);
+``--exact-hints`` asks the exact count (``missing``) instead, whose indian search keeps
+its failed states for the call: a rare long search sets a higher high-water mark of the
+heap, which the RSS keeps (issue 27).
 
 Prints, every ``step`` deals, the resident set size, the entries of every registered memo
 (``rami.memo.total_entries``) against what the memory budget allows
@@ -23,7 +26,9 @@ filling, so the RSS is not flat yet); ``--full`` plays 30,000 deals a preset and
 every 5,000 (tens of minutes of CPU for indian; the issue's measure).
 ``RAMI_MEMO_MB`` sets the memory budget of the solver caches (``rami.memo.set_budget``).
 ``--freeze`` calls ``rami.memo.freeze_collector`` after start-up, as the long-running
-processes do.
+processes do. ``--full`` runs at niceness 10 (``--nice N`` sets it): the issue's check,
+RSS within 10 MiB from 5,000 to 30,000 deals in every preset, is
+``python bench/solver_memory.py --full`` (about half an hour of CPU in all).
 
 Run: ``python bench/solver_memory.py [deals] [step] [--full] [--preset NAME ...]``.
 """
@@ -122,10 +127,11 @@ def dealer(game: str, preset: str, players: int) -> Callable[[int], GameState]:
     return lambda seed: marriage_deal(doc, players, seed, dealer=seed % players)
 
 
-def hint(state: Any, rng: random.Random) -> None:
-    """The N-3 hint count of the seat to move, one turn in twenty (once it has seen)."""
+def hint(state: Any, rng: random.Random, exact: bool = False) -> None:
+    """The N-3 hint count of the seat to move, one turn in twenty (once it has seen), as
+    the hints ask it (``missing_at_least``), or exact (``missing``)."""
     from rami.cards import counts, parse_card, parse_cards
-    from rami.marriage.solver import missing
+    from rami.marriage.solver import missing, missing_at_least
 
     if rng.random() >= 0.05:  # drawn first: the view is built only when it is asked
         return
@@ -136,10 +142,13 @@ def hint(state: Any, rng: random.Random) -> None:
         hand = parse_cards(" ".join(view["hand"]))
         shown = [parse_cards(" ".join(m)) for m in me.get("melds") or []]
         if len(hand) + sum(len(m) for m in shown) == 22 and me.get("path") != "dublees":
-            missing(counts(hand), state.rules, parse_card(view["tiplu"]), shown)
+            ask = missing if exact else missing_at_least
+            ask(counts(hand), state.rules, parse_card(view["tiplu"]), shown)
 
 
-def run_one(name: str, deals: int, step: int, settle: int, flat: float | None, freeze: bool) -> int:
+def run_one(
+    name: str, deals: int, step: int, settle: int, flat: float | None, freeze: bool, exact: bool
+) -> int:
     """Play ``deals`` deals of one preset in this process, reporting every ``step``."""
     game, preset, players = PRESETS[name]
     pauses: list[float] = []  # wall ms: what a player waits, but other work adds to it
@@ -176,7 +185,7 @@ def run_one(name: str, deals: int, step: int, settle: int, flat: float | None, f
         while not state.is_over:
             legal = state.legal_actions()
             if game == "marriage":
-                hint(state, rng)
+                hint(state, rng, exact)
             state.apply(rng.choice(legal))
         if (seed + 1) % step == 0:
             reports.append((seed + 1, rss_mib()))
@@ -220,6 +229,8 @@ def main() -> int:
     parser.add_argument("--settle", type=int, default=0, help="deals before the RSS is flat")
     parser.add_argument("--flat", type=float, default=None, help="MiB the RSS may vary")
     parser.add_argument("--freeze", action="store_true", help="freeze the collector first")
+    parser.add_argument("--exact-hints", action="store_true", help="exact N-3 counts (missing)")
+    parser.add_argument("--nice", type=int, default=None, help="niceness (--full: 10)")
     parser.add_argument("--one", choices=sorted(PRESETS), help=argparse.SUPPRESS)
     opts = parser.parse_args()
     deals = opts.deals or (30_000 if opts.full else 1_000)
@@ -231,12 +242,15 @@ def main() -> int:
     elif flat is not None and flat < 0:
         flat = None
     if opts.one:
-        return run_one(opts.one, deals, step, settle, flat, opts.freeze)
+        return run_one(opts.one, deals, step, settle, flat, opts.freeze, opts.exact_hints)
+    niceness = opts.nice if opts.nice is not None else 10 * opts.full
+    if niceness > 0:  # the long run yields to other work (the presets' runs inherit it)
+        os.nice(niceness)
     failed = []
     for name in opts.preset or list(PRESETS):
         args = [str(deals), str(step), "--settle", str(settle)]
         args += ["--flat", str(-1.0 if flat is None else flat)]  # negative: no aim
-        args += ["--freeze"] * opts.freeze
+        args += ["--freeze"] * opts.freeze + ["--exact-hints"] * opts.exact_hints
         code = subprocess.call([sys.executable, __file__, *args, "--one", name])
         if code:
             failed.append(name)

@@ -11,10 +11,21 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+import setuptools
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F403  (the backend's hooks, re-exported)
 
 _MYPYC_REQUIRES = ["mypy>=1.10"]
+
+#: pyproject.toml's ``license = "MIT"`` (PEP 639) needs setuptools 77. pip's isolated
+#: build fetches it; ``--no-build-isolation`` uses the venv's own, often older (a new
+#: venv of Python 3.11 carries 65): say so in one line, not in a page of schema errors.
+_SETUPTOOLS_NEEDED = 77
+if int(setuptools.__version__.split(".")[0]) < _SETUPTOOLS_NEEDED:
+    raise SystemExit(
+        f"rami: the build needs setuptools>={_SETUPTOOLS_NEEDED}, not "
+        f"{setuptools.__version__}: pip install -U 'setuptools>={_SETUPTOOLS_NEEDED}'"
+    )
 
 
 def _extra() -> list[str]:

@@ -78,3 +78,18 @@ def test_version_line_needs_no_numpy() -> None:
     )  # fmt: skip
     assert out.returncode == 0, out.stderr[-1000:]
     assert out.stdout.startswith("solvers: ")
+
+
+def test_the_backend_names_an_old_setuptools_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pip install --no-build-isolation`` uses the venv's setuptools: one older than 77
+    (pyproject's ``license = "MIT"``) stops the build with the fix, not schema errors."""
+    import runpy
+
+    import setuptools
+
+    backend = str(ROOT / "build_support" / "rami_build.py")
+    monkeypatch.setattr(setuptools, "__version__", "65.5.0")
+    with pytest.raises(SystemExit, match=r"setuptools>=77, not 65\.5\.0: pip install -U"):
+        runpy.run_path(backend)
+    monkeypatch.setattr(setuptools, "__version__", "77.0.1")
+    assert "get_requires_for_build_wheel" in runpy.run_path(backend)
