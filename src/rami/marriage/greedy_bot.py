@@ -164,7 +164,7 @@ def observe_state(state: MarriageState, seat: int) -> Observation:
 # --------------------------------------------------------------------------- evaluation
 
 
-def _pure_score(suit: tuple[int, ...], tun: bool) -> int:
+def pure_score(suit: tuple[int, ...], tun: bool) -> int:
     """10 per pure meld plus 1 per pure near-meld, the best split of one suit's counts."""
     key = (suit, tun)
     got = _PURE_MEMO.get(key)
@@ -179,7 +179,7 @@ def _pure_score(suit: tuple[int, ...], tun: bool) -> int:
         for r in ranks:
             rest[r] -= 1
         ok = min(rest[r] for r in ranks) >= 0
-        value = _pure_score(tuple(rest), tun) if ok else -1
+        value = pure_score(tuple(rest), tun) if ok else -1
         for r in ranks:
             rest[r] += 1
         return value
@@ -237,7 +237,7 @@ def _suit_cover(suit: tuple[int, ...], tun: bool) -> int:
 Suits = list[tuple[int, ...]]
 
 
-def _split(hand: Sequence[int], wilds: frozenset[int]) -> tuple[Suits, int]:
+def split_suits(hand: Sequence[int], wilds: frozenset[int]) -> tuple[Suits, int]:
     """The natural cards by suit (13 counts each) and the number of wild cards."""
     suits = [list(hand[s * 13 : s * 13 + 13]) for s in range(4)]
     wild = 0
@@ -296,7 +296,7 @@ def _cover(suits: Suits, tun: bool, trials: bool) -> int:
 def cover_cost(hand: Sequence[int], wilds: frozenset[int], tun: bool) -> tuple[int, int]:
     """(wild cards needed to meld the natural cards, wild cards held): a fast estimate
     of the solver's finishing test (zero shortfall means the cards can finish)."""
-    suits, wild = _split(hand, wilds)
+    suits, wild = split_suits(hand, wilds)
     return _cover(suits, tun, True), wild
 
 
@@ -305,7 +305,7 @@ def _show_missing(suits: Suits, need: int, tun: bool) -> int:
         return 0
     full = part = 0
     for t in suits:
-        score = _pure_score(t, tun)
+        score = pure_score(t, tun)
         full += score // 10
         part += score % 10
     missing = 0
@@ -316,7 +316,7 @@ def _show_missing(suits: Suits, need: int, tun: bool) -> int:
 
 def show_deficiency(hand: Sequence[int], need: int, tun: bool) -> int:
     """Cards missing for ``need`` pure melds (M-6), from the best split by suit."""
-    return _show_missing(_split(hand, _NO_WILDS)[0], need, tun)
+    return _show_missing(split_suits(hand, _NO_WILDS)[0], need, tun)
 
 
 def _pairs(hand: Sequence[int]) -> int:
@@ -339,7 +339,7 @@ def _deficiency(obs: Observation, suits: Suits, wild: int, pairs: int) -> float:
 
 def deficiency(obs: Observation, hand: Sequence[int]) -> float:
     """Cards ``hand`` still lacks to finish (see the module docstring)."""
-    suits, wild = _split(hand, obs.wilds)
+    suits, wild = split_suits(hand, obs.wilds)
     return _deficiency(obs, suits, wild, _pairs(hand))
 
 
@@ -361,7 +361,7 @@ _REMOVAL: GenerationMemo[tuple[object, ...], dict[int, float]] = GenerationMemo(
 _REMOVAL_MEMO = _REMOVAL.table
 
 
-def _removal_costs(obs: Observation) -> dict[int, float]:
+def removal_costs(obs: Observation) -> dict[int, float]:
     """The deficiency after giving up one card, for each card held (read-only: memoised).
 
     The search bots' paired rollouts and repeated root positions ask for the same hands
@@ -385,11 +385,11 @@ def _removal_costs(obs: Observation) -> dict[int, float]:
 
 
 def _removal_costs_of(obs: Observation) -> dict[int, float]:
-    """``_removal_costs`` computed: only the suit of the card given up changes, so the
+    """``removal_costs`` computed: only the suit of the card given up changes, so the
     other suits' figures are computed once (seen players, whose trials cross suits, are
     costed in full)."""
     hand = obs.hand
-    suits, wild = _split(hand, obs.wilds)
+    suits, wild = split_suits(hand, obs.wilds)
     pairs = _pairs(hand)
     out: dict[int, float] = {}
     if obs.seen or obs.path == "dublees":
@@ -402,7 +402,7 @@ def _removal_costs_of(obs: Observation) -> dict[int, float]:
     need = 3 - obs.shown
     dublees = obs.path is None and rules.dublees_allowed(obs.players)
     covers = [_suit_cover(t, tun) for t in suits]
-    pures = [_pure_score(t, tun) for t in suits]
+    pures = [pure_score(t, tun) for t in suits]
     cover_all = sum(covers)
     full_all = sum(p // 10 for p in pures)
     part_all = sum(p % 10 for p in pures)
@@ -413,7 +413,7 @@ def _removal_costs_of(obs: Observation) -> dict[int, float]:
         t = suits[s]
         t = (*t[:r], t[r] - 1, *t[r + 1 :])
         cover = cover_all - covers[s] + _suit_cover(t, tun)
-        p = _pure_score(t, tun)
+        p = pure_score(t, tun)
         full = full_all - pures[s] // 10 + p // 10
         part = part_all - pures[s] % 10 + p % 10
         missing = 0
@@ -429,7 +429,7 @@ def _removal_costs_of(obs: Observation) -> dict[int, float]:
 def discard_scores(obs: Observation) -> dict[int, float]:
     """A cost per card that may be discarded: lower is a better discard."""
     indian = obs.rules.scoring == "indian"
-    after = _removal_costs(obs)
+    after = removal_costs(obs)
     out: dict[int, float] = {}
     for a in obs.legal:
         if a.kind != "discard":
@@ -468,14 +468,14 @@ def _draw_or_take(obs: Observation) -> Action:
     now = deficiency(obs, hand)
     hand[top] += 1
     try:
-        after = _removal_costs(obs)
+        after = removal_costs(obs)
     finally:
         hand[top] -= 1
     best = min((v for c, v in after.items() if c != top), default=math.inf)
     return _TAKE if best < now - 0.01 else _DRAW
 
 
-def _finish(obs: Observation, finishes: list[Action]) -> Action:
+def finish_choice(obs: Observation, finishes: list[Action]) -> Action:
     """Finish keeping the most maal (M-12) when the tiplu is known."""
     if obs.tiplu is None or len(finishes) == 1:
         return finishes[0]
@@ -520,7 +520,7 @@ def decide(obs: Observation, rng: random.Random | None = None, noise: float = 0.
         return blurred if blurred is not None else _draw_or_take(obs)
     finishes = [a for a in legal if a.kind == "finish"]
     if finishes:
-        return _finish(obs, finishes)
+        return finish_choice(obs, finishes)
     if _SEE in legal:
         return _SEE
     shows = [a for a in legal if a.kind == "show"]

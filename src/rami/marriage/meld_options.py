@@ -24,11 +24,11 @@ from rami.engine import Action
 from rami.marriage.melds import (
     MAX_SEQUENCE,
     MAX_TRIAL,
-    _pair_compatible,
-    _trial_ok,
     is_meld,
     is_pure_meld,
+    pair_compatible,
     seq_span,
+    trial_ok,
 )
 from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import show_meld_options
@@ -495,8 +495,8 @@ def _add_status(m: tuple[Card, ...], k: int, rules: MarriageRules, wilds: frozen
     if wild_count == 0:
         return 0
     if not rules.melds_at_least3:
-        return 1 if wild_count >= 2 or _pair_compatible(naturals[0], naturals[1]) else 0
-    if size <= MAX_TRIAL and _trial_ok(naturals):
+        return 1 if wild_count >= 2 or pair_compatible(naturals[0], naturals[1]) else 0
+    if size <= MAX_TRIAL and trial_ok(naturals):
         return 1
     span = seq_span(naturals)
     return 1 if span is not None and span <= size <= MAX_SEQUENCE else 0
@@ -578,7 +578,7 @@ def _shaped_status(shape: tuple[int, ...], k: int, k_wild: bool, tun: bool) -> i
     if tun and size == 3 and pair == k:
         return 2
     # a meld with a wild card: the natural cards (and k, if natural) as a trial or a
-    # sequence (``_trial_ok``, ``seq_span``)
+    # sequence (``trial_ok``, ``seq_span``)
     if k_wild:
         trial = nat == 0 or (n_rank >= 0 and n_suits >= 0)
         ranks = 0 if nat == 0 else n_ranks

@@ -75,7 +75,7 @@ def seq_span(cards: Iterable[int]) -> int | None:
     return run_span(ranks)
 
 
-def _trial_ok(cards: Sequence[int]) -> bool:
+def trial_ok(cards: Sequence[int]) -> bool:
     """Same rank, all suits different (at most four cards)."""
     if not cards:
         return True
@@ -98,7 +98,7 @@ def _is_tunnela(cards: Sequence[int]) -> bool:
 
 
 def _is_pure_trial(cards: Sequence[int]) -> bool:
-    return 3 <= len(cards) <= MAX_TRIAL and _trial_ok(cards)
+    return 3 <= len(cards) <= MAX_TRIAL and trial_ok(cards)
 
 
 def is_pure_meld(cards: Sequence[int], rules: MarriageRules) -> bool:
@@ -129,7 +129,7 @@ def is_show_meld(cards: Sequence[int], rules: MarriageRules) -> bool:
     return _is_pure_trial(cards)
 
 
-def _pair_compatible(a: int, b: int) -> bool:
+def pair_compatible(a: int, b: int) -> bool:
     """Two natural cards that one more card turns into a three-card sequence or trial."""
     if a % 13 == b % 13:
         return a // 13 != b // 13
@@ -159,9 +159,9 @@ def is_meld(cards: Sequence[int], rules: MarriageRules, wilds: frozenset[int]) -
     if not rules.melds_at_least3:
         if wild_count >= 2:
             return True
-        return _pair_compatible(naturals[0], naturals[1])
+        return pair_compatible(naturals[0], naturals[1])
     # at_least3: a wild card may stand for anything, so the naturals decide.
-    if n <= MAX_TRIAL and _trial_ok(naturals):
+    if n <= MAX_TRIAL and trial_ok(naturals):
         return True
     span = seq_span(naturals)
     return span is not None and span <= n <= MAX_SEQUENCE

@@ -20,7 +20,7 @@ from rami.rl.observation import (
     TURN_SCALE,
     Encoder,
     Obs,
-    _Planes,
+    Planes,
 )
 from rami.views import GameView, TypedView, own_seat
 
@@ -113,7 +113,7 @@ class MarriageEncoder(Encoder):
         """``encode(state.view(seat))`` from the same fields ``build_view`` reads (the
         tiplu and wild cards only once the seat has seen, M-7), as integers. The seat's
         planes are kept between calls and only the parts that changed are moved
-        (``_Planes``)."""
+        (``Planes``)."""
         assert isinstance(state, MarriageState)  # this game's state (the envs hold one)
         me = seat
         pos = self._pos
@@ -159,7 +159,7 @@ class MarriageEncoder(Encoder):
     def _touches(self, verb: str) -> int:
         return _TOUCHES.get(verb, ALL_PARTS)
 
-    def _sync_seats(self, p: _Planes, state: MarriageState, me: int) -> None:
+    def _sync_seats(self, p: Planes, state: MarriageState, me: int) -> None:
         """Each seat's shown melds, exposed tunnelas and dublees (M-6, M-8)."""
         delta = p.delta
         parts = p.parts
@@ -181,7 +181,7 @@ class MarriageEncoder(Encoder):
                 diff(delta, [] if kept is None else kept[1], new)
                 parts[s] = ((list(melds), list(exposed), list(dublees)), new)
 
-    def _write_scalars(self, p: _Planes, state: MarriageState, me: int, dirty: int) -> None:
+    def _write_scalars(self, p: Planes, state: MarriageState, me: int, dirty: int) -> None:
         """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
         min(1, x)), written into the kept vector only where their inputs changed since the
         seat's last call (``p.keys``; the state's lists are kept as copies). Whether the

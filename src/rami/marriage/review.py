@@ -65,7 +65,7 @@ def _with_top(obs: g.Observation) -> float | None:
     top = obs.pile[-1]
     obs.hand[top] += 1
     try:
-        after = g._removal_costs(obs)
+        after = g.removal_costs(obs)
     finally:
         obs.hand[top] -= 1
     return min((v for c, v in after.items() if c != top), default=None)
@@ -75,7 +75,7 @@ def _exact(view: TypedView) -> Verdict | None:
     obs = g.observe(view)
     finishes = [a for a in obs.legal if a.kind == "finish"]
     if finishes:
-        best = g._finish(obs, finishes)
+        best = g.finish_choice(obs, finishes)
         return Verdict(best, f"you could finish now ({best}, M-9)")
     if obs.phase == "draw" and obs.seen and _DRAW in obs.legal:
         after = _with_top(obs)
@@ -86,8 +86,8 @@ def _exact(view: TypedView) -> Verdict | None:
 
 
 def _pure_melds(obs: g.Observation, hand: list[int]) -> int:
-    suits, _ = g._split(hand, frozenset())
-    return sum(g._pure_score(t, obs.rules.tunnela_melds) // 10 for t in suits)
+    suits, _ = g.split_suits(hand, frozenset())
+    return sum(g.pure_score(t, obs.rules.tunnela_melds) // 10 for t in suits)
 
 
 def _why(view: TypedView, taken: Action, best: Action) -> str | None:
@@ -111,7 +111,7 @@ def _why(view: TypedView, taken: Action, best: Action) -> str | None:
     c = int(taken.cards[0])
     if c in obs.wilds:
         return f"{taken.cards[0]} is a wild card: maal and a joker for your hand (M-7, M-12)"
-    costs = g._removal_costs(obs)
+    costs = g.removal_costs(obs)
     if not obs.seen and obs.path != "dublees":
         before = _pure_melds(obs, obs.hand)
         obs.hand[c] -= 1

@@ -53,7 +53,7 @@ class WorkSpent(Exception):
     """A bounded search used up its budget of states (``indian_missing_bound``)."""
 
 
-def _trial_ok(cards: Sequence[int]) -> bool:
+def trial_ok(cards: Sequence[int]) -> bool:
     if not cards:
         return True
     rank = cards[0] % 13
@@ -67,7 +67,7 @@ def _dirty_facts(cards: Sequence[int], wild: Sequence[bool], tun: bool) -> tuple
     span = seq_span(nat)
     if span is not None and size <= MAX_SEQUENCE and span <= MAX_SEQUENCE:
         return max(0, max(3, span) - size), MAX_SEQUENCE - size
-    if size <= MAX_TRIAL and _trial_ok(nat):
+    if size <= MAX_TRIAL and trial_ok(nat):
         return max(0, 3 - size), MAX_TRIAL - size
     if tun and size == 3 and cards[0] == cards[1] == cards[2]:
         return 0, 0
@@ -144,7 +144,7 @@ def _pure_facts_of(cards: Sequence[int], tun: bool) -> tuple[int, int]:
     span = seq_span(cards)
     if span is not None and span <= MAX_SEQUENCE and size <= MAX_SEQUENCE:
         return max(3, span) - size, MAX_SEQUENCE - size
-    if size <= MAX_TRIAL and _trial_ok(cards):
+    if size <= MAX_TRIAL and trial_ok(cards):
         return max(0, 3 - size), MAX_TRIAL - size
     if tun and size <= 3 and all(c == cards[0] for c in cards):
         return 3 - size, 3 - size
@@ -1921,7 +1921,7 @@ def _pure_hints(
         span = seq_span(meld)
         if span is not None and span <= MAX_SEQUENCE:
             cores.append((meld, max(3, span) - len(meld), max(3, span) < MAX_SEQUENCE))
-        elif len(meld) <= MAX_TRIAL and _trial_ok(meld):
+        elif len(meld) <= MAX_TRIAL and trial_ok(meld):
             cores.append((meld, max(0, 3 - len(meld)), max(3, len(meld)) < MAX_TRIAL))
     out = []
     for trio in itertools.combinations(cores, PURE_ON_TABLE):

@@ -18,14 +18,14 @@ start).
 The envs call ``Encoder.encode_state(state, seat)``: the same vector as
 ``encode(state.view(seat))`` (tests/test_rl_fast_observation.py), from the state's
 fields and the seat's own hand, without building the view. It keeps each seat's
-planes between calls (``_Planes``): every part of the position (the hand, the pile,
+planes between calls (``Planes``): every part of the position (the hand, the pile,
 each table meld or seat's melds …) is compared with what it was at the last call and
 only a changed part's plane positions move; the history is read from the new
 ``state.events``. Another state or deal (a different or shorter events list) builds the
 planes afresh, so a re-dealt copy of a position gets its own planes. A call hands out a
 copy of the kept vector: an observation never changes after it is returned.
 
-The new events also say which parts may have changed (``_Planes.dirty``): the observer's
+The new events also say which parts may have changed (``Planes.dirty``): the observer's
 hand only through its own actions (and, for a verb that names its cards, only in those
 kinds: ``NAMED``), the pile through takes and discards, the table through melds, and
 anything through the table's news (an event with no action); each game names what its
@@ -81,7 +81,7 @@ Obs = npt.NDArray[np.float32]
 _SKIP, _TAKE, _DISCARD, _OUT, _SWAP = range(5)
 _MANY = 32  # changes in one call from which numpy applies them faster (``_emit_many``)
 
-# the parts of a position an event may have changed (``_Planes.dirty``, ``Encoder._touches``):
+# the parts of a position an event may have changed (``Planes.dirty``, ``Encoder._touches``):
 # the observer's own hand (any action of its own), the discard pile, the table's melds (the
 # seats' shown melds in Marriage), and what only the table's news changes (an opening, the
 # tiplu, a seat seeing it, the end: a news event sets every bit); the other scalars are
@@ -90,7 +90,7 @@ HAND, PILE, TABLE, NEWS = 1, 2, 4, 8
 ALL_PARTS = HAND | PILE | TABLE | NEWS
 # a verb whose action changes the actor's hand only in the kinds its text names and the
 # card it draws or takes (``Encoder._touches``); as a dirty bit: the hand may have changed
-# in the kinds listed in ``_Planes.kinds`` only (``HAND`` itself: in any kind)
+# in the kinds listed in ``Planes.kinds`` only (``HAND`` itself: in any kind)
 NAMED = 16
 
 _INDEX: dict[str, int] = {str(c): int(c) for c in CARDS}
@@ -124,7 +124,7 @@ class _History:
         self.counts = np.zeros(plane_size, dtype=np.float32)  # small whole numbers: exact
 
 
-class _Planes:
+class Planes:
     """One seat's observation kept between ``encode_state`` calls (the incremental path).
 
     ``counts`` are the raw counts at every plane position (the unseen-cards row apart: it
@@ -246,11 +246,11 @@ class Encoder:
         self._ones = np.ones(self.plane_size, dtype=np.float32)
         # per row, card index -> its position in the planes (the integer twin of _rows)
         self._pos = tuple(tuple(range(r * k, r * k + k)) for r in range(len(rows)))
-        # the incremental path (``_Planes``): per position its scale as a Python float (a
+        # the incremental path (``Planes``): per position its scale as a Python float (a
         # small whole count times it is exact in float64, so storing the product in the
         # float32 vector rounds it as ``_finish``'s float32 product does), whether its row
         # is a seen row, and the vector of an empty position
-        self._planes: dict[int, _Planes] = {}
+        self._planes: dict[int, Planes] = {}
         # rows 2-4 (the pile's top three) are one-hot: ``_sync_pile`` writes them directly
         assert not {2, 3, 4} & (set(count_rows) | set(seen_rows))
         # action text -> ``_parse``, and the parts the action may change (``_touches``)
@@ -385,7 +385,7 @@ class Encoder:
     # A call gathers the changes of every part as ``delta`` (plane position -> copies
     # added or removed), then ``_emit`` applies them to the kept counts and vector.
 
-    def _planes_for(self, events: Sequence[Event], me: int) -> _Planes:
+    def _planes_for(self, events: Sequence[Event], me: int) -> Planes:
         """``me``'s kept planes with the new events of ``events`` read (built afresh for
         another deal or state: a different, shorter or rewritten events list)."""
         p = self._planes.get(me)
@@ -396,7 +396,7 @@ class Encoder:
             or len(events) < done
             or (done and events[done - 1] is not p.last)
         ):
-            p = self._planes[me] = _Planes(self, events)
+            p = self._planes[me] = Planes(self, events)
             done = 0
         if done < len(events):
             self._read_events(p, events, done, me)
@@ -428,7 +428,7 @@ class Encoder:
             return (_SWAP if verb == "swap" else _OUT), cards, touch
         return _SKIP, (), touch
 
-    def _read_events(self, p: _Planes, events: Sequence[Event], start: int, me: int) -> None:
+    def _read_events(self, p: Planes, events: Sequence[Event], start: int, me: int) -> None:
         """What ``_read`` reads from ``me``'s view of ``events[start:]``, into ``p``, from
         the events themselves: the view names a drawn card only to the drawer and a taken
         card to everyone, and the history's rows read no draw, so a draw is skipped and a
@@ -505,7 +505,7 @@ class Encoder:
         for x in new:
             delta[x] = get(x, 0) + 1
 
-    def _sync_hand(self, p: _Planes, hand: list[int]) -> None:
+    def _sync_hand(self, p: Planes, hand: list[int]) -> None:
         """Row 0: the own hand as counts per kind (``hand`` is kept: a copy)."""
         p.kinds.clear()
         old = p.hand
@@ -518,7 +518,7 @@ class Encoder:
         p.hand = hand
 
     @staticmethod
-    def _sync_kinds(p: _Planes, hand: Sequence[int]) -> None:
+    def _sync_kinds(p: Planes, hand: Sequence[int]) -> None:
         """Row 0 where only the kinds in ``p.kinds`` may have changed (``NAMED``)."""
         old = p.hand
         delta = p.delta
@@ -530,7 +530,7 @@ class Encoder:
                 old[k] = hand[k]
         p.kinds.clear()
 
-    def _sync_pile(self, p: _Planes, pile: Sequence[int]) -> None:
+    def _sync_pile(self, p: Planes, pile: Sequence[int]) -> None:
         """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot); ``pile``
         may be the state's own list (a copy is kept)."""
         old = p.pile
@@ -567,10 +567,10 @@ class Encoder:
             row += k
         p.pile = pile if type(pile) is tuple else list(pile)  # a tuple is kept as it is
 
-    def _emit(self, p: _Planes) -> Obs:
+    def _emit(self, p: Planes) -> Obs:
         """Apply the gathered changes as ``_finish`` computes each entry and hand out a
         copy of the kept vector (the game's ``encode_state`` has written the scalars that
-        changed, ``_Planes.keys``)."""
+        changed, ``Planes.keys``)."""
         delta = p.delta
         if len(delta) > _MANY:
             self._emit_many(p)
@@ -602,7 +602,7 @@ class Encoder:
             delta.clear()
         return p.out.copy()
 
-    def _emit_many(self, p: _Planes) -> None:
+    def _emit_many(self, p: Planes) -> None:
         """``_emit``'s changes applied with numpy (many of them: a first call, a seat
         observed after many events): the planes recomputed as ``_finish`` does."""
         delta = p.delta

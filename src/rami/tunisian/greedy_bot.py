@@ -367,7 +367,7 @@ def _laid_open(obs: Observation) -> bool:
     return obs.opened[obs.seat] or obs.staged_value >= obs.threshold
 
 
-def _going_out_step(obs: Observation) -> Action | None:
+def going_out_step(obs: Observation) -> Action | None:
     """A step that keeps going out this turn possible, if the hand can be emptied."""
     hand = obs.hand
     size = sum(hand)
@@ -502,7 +502,7 @@ def decide(
         return blurred if blurred is not None else _draw_or_take(obs)
     if obs.phase == "first_discard":
         return _choose_discard(obs, rng, noise, style)
-    step = _going_out_step(obs)
+    step = going_out_step(obs)
     if step is not None:
         return step
     if not obs.opened[obs.seat]:
@@ -575,7 +575,7 @@ def tree_moves(obs: Observation, model: OpponentModel, width: int) -> list[Actio
         return [first] + [a for a in legal if a != first and a.kind in ("draw", "take")]
     out: list[Action] = []
     if obs.phase != "first_discard":
-        step = _going_out_step(obs)
+        step = going_out_step(obs)
         if step is not None:
             return [step]  # the exact solver: the hand can be emptied this turn
         first = decide(obs, style=HARD_STYLE)

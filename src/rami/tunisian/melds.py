@@ -140,7 +140,7 @@ class Meld:
 # on every turn): the constructors below remember each meld they make (a few thousand).
 
 
-def _run_from_positions(suit: int, low: int, high: int, joker_at: int = 0) -> Meld:
+def run_from_positions(suit: int, low: int, high: int, joker_at: int = 0) -> Meld:
     """The run of ``suit`` on ``low`` … ``high``, the joker at ``joker_at`` (0: none): one
     object per run, however the arguments are written (the legal-action listing tells
     melds apart by identity)."""
@@ -154,7 +154,7 @@ def _run_of(suit: int, low: int, high: int, joker_at: int) -> Meld:
     return Meld("run", cards, joker_as)
 
 
-def _set_from(rank: int, suits: Sequence[int], joker: bool) -> Meld:
+def set_from(rank: int, suits: Sequence[int], joker: bool) -> Meld:
     return _set_of(rank, tuple(sorted(suits)), joker)
 
 
@@ -185,7 +185,7 @@ def _as_laid(cards: Sequence[Card]) -> Meld | None:
             elif c.suit != suit or position_card(pos, suit) != c:
                 break
         else:
-            return _run_from_positions(suit, low, high, joker_at)
+            return run_from_positions(suit, low, high, joker_at)
     return None
 
 
@@ -207,15 +207,15 @@ def _run_any_order(naturals: list[Card], jokers: int) -> Meld:
         low, high = spots[0], spots[-1]
         gaps = high - low + 1 - len(spots)
         if gaps == 0 and jokers == 0:
-            return _run_from_positions(suit, low, high)
+            return run_from_positions(suit, low, high)
         if gaps == 1 and jokers == 1:
             hole = next(p for p in range(low, high + 1) if p not in spots)
-            return _run_from_positions(suit, low, high, hole)
+            return run_from_positions(suit, low, high, hole)
         if gaps == 0 and jokers == 1:
             if high < 14:
-                return _run_from_positions(suit, low, high + 1, high + 1)
+                return run_from_positions(suit, low, high + 1, high + 1)
             if low > 1:
-                return _run_from_positions(suit, low - 1, high, low - 1)
+                return run_from_positions(suit, low - 1, high, low - 1)
             raise IllegalAction(
                 "a sequence holds at most 14 cards, A 2 … K A (T-4)", key="not_a_meld"
             )
@@ -246,7 +246,7 @@ def _make_set(naturals: list[Card], jokers: int) -> Meld:
         raise IllegalAction(
             "a carré holds at most 4 cards, one of each suit (T-4)", key="not_a_meld"
         )
-    return _set_from(naturals[0].rank, suits, jokers == 1)
+    return set_from(naturals[0].rank, suits, jokers == 1)
 
 
 def make_meld(cards: Sequence[int]) -> Meld:
@@ -479,13 +479,11 @@ def _suit_runs_of(suit: int, suit_counts: tuple[int, ...], has_joker: bool) -> t
             if high - low < 2:
                 continue
             if not missing:
-                out.append(_run_from_positions(suit, low, high))
+                out.append(run_from_positions(suit, low, high))
                 if has_joker:
-                    out.extend(
-                        _run_from_positions(suit, low, high, q) for q in range(low, high + 1)
-                    )
+                    out.extend(run_from_positions(suit, low, high, q) for q in range(low, high + 1))
             else:
-                out.append(_run_from_positions(suit, low, high, missing[0]))
+                out.append(run_from_positions(suit, low, high, missing[0]))
     return tuple(out)
 
 
@@ -495,10 +493,10 @@ def _rank_sets(rank: int, held: int, has_joker: bool) -> tuple[Meld, ...]:
     suits = [s for s in range(4) if held >> s & 1]
     out: list[Meld] = []
     for size in (3, 4):
-        out.extend(_set_from(rank, chosen, False) for chosen in combinations(suits, size))
+        out.extend(set_from(rank, chosen, False) for chosen in combinations(suits, size))
     if has_joker:
         for size in (2, 3):
-            out.extend(_set_from(rank, chosen, True) for chosen in combinations(suits, size))
+            out.extend(set_from(rank, chosen, True) for chosen in combinations(suits, size))
     return tuple(out)
 
 
@@ -521,11 +519,11 @@ def add_to_meld(meld: Meld, card: int) -> Meld | None:
             return (
                 None
                 if meld.has_joker
-                else _set_from(naturals[0].rank, [x.suit for x in naturals], True)
+                else set_from(naturals[0].rank, [x.suit for x in naturals], True)
             )
         if c.rank != naturals[0].rank or any(x.suit == c.suit for x in naturals):
             return None
-        return _set_from(c.rank, [x.suit for x in naturals] + [c.suit], meld.has_joker)
+        return set_from(c.rank, [x.suit for x in naturals] + [c.suit], meld.has_joker)
     low, high = meld.span
     suit = meld.suit
     if c == JOKER:
@@ -562,4 +560,4 @@ def swap_joker(meld: Meld, card: int) -> Meld | None:
     naturals = [x for x in meld.cards if x != JOKER]
     if c.rank != naturals[0].rank or any(x.suit == c.suit for x in naturals):
         return None
-    return _set_from(c.rank, [x.suit for x in naturals] + [c.suit], False)
+    return set_from(c.rank, [x.suit for x in naturals] + [c.suit], False)

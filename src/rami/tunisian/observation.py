@@ -16,7 +16,7 @@ from rami.rl.observation import (
     TURN_SCALE,
     Encoder,
     Obs,
-    _Planes,
+    Planes,
 )
 from rami.tunisian.game import TableMeld, TunisianState
 from rami.tunisian.phases import Phase
@@ -107,7 +107,7 @@ class TunisianEncoder(Encoder):
         """``encode(state.view(seat))`` from the properties ``seat_view`` reads (and the
         seat's own hand, packed: ``hand_key``), as integers: no view is
         built. The seat's planes are kept between calls and only the parts the new
-        events may have changed are compared (``_Planes.dirty``)."""
+        events may have changed are compared (``Planes.dirty``)."""
         assert isinstance(state, TunisianState)  # this game's state (the envs hold one)
         me = seat
         p = self._planes_for(state.events, me)
@@ -129,7 +129,7 @@ class TunisianEncoder(Encoder):
         return _TOUCHES.get(verb, ALL_PARTS)
 
     @staticmethod
-    def _sync_hand_key(p: _Planes, key: int) -> None:
+    def _sync_hand_key(p: Planes, key: int) -> None:
         """Row 0 from the hand as the state keeps it packed (two bits a natural kind, the
         jokers' count from bit 104: ``rami.tunisian.solver.pack``): the kinds whose bits
         differ from the last call's key are the kinds whose counts changed."""
@@ -152,7 +152,7 @@ class TunisianEncoder(Encoder):
             delta[k] = get(k, 0) + d
         p.hand_key = key
 
-    def _sync_table(self, p: _Planes, table: tuple[TableMeld, ...], me: int) -> None:
+    def _sync_table(self, p: Planes, table: tuple[TableMeld, ...], me: int) -> None:
         """The table melds' positions: each seat's "laid on the table" row, the melds'
         own rows and the cards the jokers stand for."""
         parts = p.parts
@@ -168,7 +168,7 @@ class TunisianEncoder(Encoder):
                     )
             parts["table"] = (table, [])
 
-    def _write_scalars(self, p: _Planes, state: TunisianState, me: int, dirty: int) -> None:
+    def _write_scalars(self, p: Planes, state: TunisianState, me: int, dirty: int) -> None:
         """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
         min(1, x)), written into the kept vector only where their inputs changed since the
         seat's last call (``p.keys``: most of them stay as they were from turn to turn).

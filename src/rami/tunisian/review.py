@@ -55,7 +55,7 @@ def _value(hand: list[int]) -> int:
 
 def _exact(view: TypedView) -> Verdict | None:
     obs = g.observe(view)
-    step = g._going_out_step(obs)
+    step = g.going_out_step(obs)
     if step is not None:
         return Verdict(step, f"you could go out this turn: {step} first (T-9)")
     if obs.phase == "draw" and _TAKE in obs.legal and _DRAW in obs.legal and obs.pile:

@@ -41,9 +41,9 @@ from rami.runs import ACE_HIGH, ACE_LOW, POSITIONS, RUN_KINDS, positions
 from rami.tunisian.melds import (
     POSITION_VALUE,
     Meld,
-    _run_from_positions,
-    _set_from,
     rank_value,
+    run_from_positions,
+    set_from,
 )
 
 __all__ = [
@@ -646,8 +646,8 @@ def _reach(key: int, need: int, most: int) -> int:
 
 def _meld_of(desc: _Desc) -> Meld:
     if desc[0] == 0:
-        return _run_from_positions(desc[1], desc[2], desc[3], desc[4])
-    return _set_from(desc[1], desc[3:], bool(desc[2]))
+        return run_from_positions(desc[1], desc[2], desc[3], desc[4])
+    return set_from(desc[1], desc[3:], bool(desc[2]))
 
 
 def _most(key: int) -> int:
