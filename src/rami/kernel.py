@@ -15,7 +15,8 @@ The kernel owns the rest:
 - the all-or-nothing loop: ``apply(action, seat)`` checks the deal is running and the
   seat is the one to move (the only seat check), then plays; ``check`` answers the same
   question without changing anything;
-- the legal-move cache (``_legal``: each listed move with what ``play`` needs) and the
+- the legal-move cache (``_legal``: each listed move with what ``play`` needs, or a
+  plain list when every listed move needs nothing, which is cheaper to build) and the
   fast path: a move that is one of the listed moves is played without a judgement;
 - turn and phase bookkeeping (``to_move``, ``phase``, ``turn``, ``is_over``, ``result``,
   ``end_reason``, the seats still playing and the seat after each);
@@ -137,7 +138,9 @@ class Deal:
     _turn: int
     _actions: list[str]
     _events: list[Event]
-    _legal: dict[Action, object] | None  # the listed moves, each with what ``play`` needs
+    # the listed moves, each with what ``play`` needs, or (a game's ``_list_legal`` may
+    # give it) a plain list of moves that need nothing (``None``)
+    _legal: dict[Action, object] | list[Action] | None
     _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
     _result: DealResult[Mapping[str, object]] | None
     _end_reason: str | None
@@ -297,7 +300,10 @@ class Deal:
             legal = self._legal = self._list_legal()
         return list(legal)
 
-    def _list_legal(self: D) -> dict[Action, object]:
+    def _list_legal(self: D) -> dict[Action, object] | list[Action]:
+        """The listed moves: a dict of each with what ``play`` needs, or a plain list
+        when every one needs nothing (a game's override may build that, without hashing
+        a move)."""
         legal: dict[Action, object] = {}
         for options in self._listers[self._phase]:
             options(self, legal)
@@ -317,7 +323,19 @@ class Deal:
         if seat is not None and seat != self._to_move:
             raise NotYourTurn(self._to_move)
         legal = self._legal
-        detail = _MISSING if legal is None else legal.get(act, _MISSING)
+        if legal is None:
+            detail = _MISSING
+        elif type(legal) is dict:
+            detail = legal.get(act, _MISSING)
+        else:  # a plain list: moves needing nothing; the move itself, or an equal one
+            detail = _MISSING
+            for listed in legal:
+                if listed is act:
+                    detail = None
+                    break
+            else:
+                if act in legal:
+                    detail = None
         if detail is _MISSING:
             act, detail = self._judge(act)
         self._players[act.kind](self, act, detail)

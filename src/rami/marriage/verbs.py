@@ -61,9 +61,8 @@ PLAY_PHASE = Phase.PLAY
 _KINDS52 = range(52)
 _TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 # {action: None} per listed action made once: ``dict.update`` from these reuses the stored
-# hash, so listing the discards (on every step) does not hash each action again
+# hash, so listing them does not hash each action again
 _DISCARDS = tuple(act.discard_action(c) for c in range(52))
-_DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
 _DUBLEE_ENTRIES = tuple({Action(act.DUBLEE, (CARDS[k], CARDS[k])): None} for k in range(52))
 _FINISH_ENTRIES = tuple({act.finish_action(c): None} for c in range(52))
 _DRAW_ENTRY: dict[Action, object] = {act.DRAW: None}
@@ -662,18 +661,24 @@ class _Discard(_Rule):
     rules: tuple[str, ...] = ("M-5", "M-6", "M-8")
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
-        """The held cards but the one taken, when no show is in progress and no finish
-        is due (``problem``)."""
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: MarriageState, moves: list[Action]) -> None:
+        """``options`` as a plain list (the play phase's listing ends with it:
+        ``MarriageState._list_legal``): the held cards but the one taken, when no show
+        is in progress and no finish is due (``problem``)."""
         s = deal._to_move
         if deal._must_finish or (not deal._seen[s] and deal._path[s] is not None):
             return  # a finish is due (M-9), or a show to complete (``showing``, M-6)
         taken = deal._taken
         hand = deal._hands[s]
-        # every held kind's entry, merged in a loop that runs in C (``update`` returns
-        # None, so ``any`` goes through them all); then the taken card's out (M-5)
-        any(map(legal.update, compress(_DISCARD_ENTRIES, hand)))
-        if taken is not None:
-            legal.pop(_DISCARDS[taken], None)
+        if taken is not None and hand[taken]:
+            hand = hand[:]  # the taken card's kind out (M-5)
+            hand[taken] = 0
+        # the held kinds' moves, picked in C (``compress``)
+        moves += compress(_DISCARDS, hand)
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-5, M-6: a turn ends with a discard (not the discard taken this turn)."""
