@@ -75,6 +75,12 @@ class Verb(Generic[D]):
         ``IllegalAction`` saying why it is illegal now (the rule id in its reason)."""
         raise NotImplementedError
 
+    def extend(self, deal: D, moves: list[Action]) -> None:
+        """``options`` as a plain list, for a verb whose moves need nothing to be
+        played (detail None): a verb listed last in a phase that implements it appends
+        its moves to the legal list without hashing each (``Deal._list_legal``)."""
+        raise NotImplementedError
+
     def problem(self, deal: D, action: Action) -> Reason | None:
         """Why ``action`` is illegal now (with its rule id and key), or None."""
         try:
@@ -107,6 +113,7 @@ class Deal:
         "_actions",
         "_active",
         "_after",
+        "_details",
         "_end_reason",
         "_events",
         "_legal",
@@ -141,6 +148,9 @@ class Deal:
     # the listed moves, each with what ``play`` needs, or (a game's ``_list_legal`` may
     # give it) a plain list of moves that need nothing (``None``)
     _legal: dict[Action, object] | list[Action] | None
+    # with a plain list: what ``play`` needs of the listed moves that need something
+    # (None: none does)
+    _details: dict[Action, object] | None
     _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
     _result: DealResult[Mapping[str, object]] | None
     _end_reason: str | None
@@ -157,11 +167,30 @@ class Deal:
     # the hot path looks up no attribute per verb)
     _listers: Mapping[str, tuple[Callable[[Self, dict[Action, object]], None], ...]]
     _players: Mapping[str, Callable[[Self, Action, object], None]]
+    # by phase, the listers but the last verb's and the last verb's ``extend`` when it
+    # has one (its moves appended as a plain list: ``_list_legal``), else None
+    _tails: Mapping[
+        str,
+        tuple[
+            tuple[Callable[[Self, dict[Action, object]], None], ...],
+            Callable[[Self, list[Action]], None],
+        ]
+        | None,
+    ]
+    #: whether a verb listed before a phase's last may give its moves a detail other than
+    #: None (if not, a plain legal list keeps no details: ``_details``)
+    DETAILS: bool = True
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         if "_by_phase" in cls.__dict__:
             cls._listers = {p: tuple(v.options for v in vs) for p, vs in cls._by_phase.items()}
+            cls._tails = {
+                p: (tuple(v.options for v in vs[:-1]), vs[-1].extend)
+                if vs and type(vs[-1]).extend is not Verb.extend
+                else None
+                for p, vs in cls._by_phase.items()
+            }
         if "_by_kind" in cls.__dict__:
             cls._players = {kind: v.play for kind, v in cls._by_kind.items()}
 
@@ -193,6 +222,7 @@ class Deal:
         self._actions = []
         self._events = []
         self._legal = None
+        self._details = None
         self._view_cache = None
         self._result = None
         self._end_reason = None
@@ -211,6 +241,7 @@ class Deal:
         other._actions = self._actions[:]
         other._events = self._events[:]
         other._legal = self._legal
+        other._details = self._details
         other._result = self._result
         other._end_reason = self._end_reason
         other._start = self._start
@@ -300,14 +331,41 @@ class Deal:
             legal = self._legal = self._list_legal()
         return list(legal)
 
+    def legal_details(self) -> dict[Action, object]:
+        """Every legal action now with what ``play`` needs of it (None: nothing), in
+        the order of ``legal_actions``: the listing's own details, for tests."""
+        self.legal_actions()
+        legal = self._legal
+        if type(legal) is dict:
+            return dict(legal)
+        details = self._details or {}
+        return {a: details.get(a) for a in legal or ()}
+
     def _list_legal(self: D) -> dict[Action, object] | list[Action]:
-        """The listed moves: a dict of each with what ``play`` needs, or a plain list
-        when every one needs nothing (a game's override may build that, without hashing
-        a move)."""
+        """The listed moves: a dict of each with what ``play`` needs, or, when the
+        phase's last verb has ``extend`` (its moves need nothing), a plain list: the
+        other verbs' moves, then the last verb's appended without hashing each."""
+        return self._list_for(self._phase)
+
+    def _list_for(self: D, key: str) -> dict[Action, object] | list[Action]:
+        """``_list_legal`` with the listers of ``key`` (a phase, or a game's finer key)."""
         legal: dict[Action, object] = {}
-        for options in self._listers[self._phase]:
+        tail = self._tails[key]
+        if tail is None:
+            for options in self._listers[key]:
+                options(self, legal)
+            return legal
+        heads, extend = tail
+        for options in heads:
             options(self, legal)
-        return legal
+        if legal:
+            self._details = legal if self.DETAILS else None
+            moves = list(legal)
+        else:
+            self._details = None
+            moves = []
+        extend(self, moves)
+        return moves
 
     def apply(self: D, action: Action | str, seat: int | None = None) -> Action:
         """Play one step; all-or-nothing (``IllegalAction`` with the reason, no change).
@@ -327,7 +385,7 @@ class Deal:
             detail = _MISSING
         elif type(legal) is dict:
             detail = legal.get(act, _MISSING)
-        else:  # a plain list: moves needing nothing; the move itself, or an equal one
+        else:  # a plain list: the move itself, or an equal one; its detail, if any
             detail = _MISSING
             for listed in legal:
                 if listed is act:
@@ -336,6 +394,10 @@ class Deal:
             else:
                 if act in legal:
                     detail = None
+            if detail is None:
+                details = self._details
+                if details is not None:
+                    detail = details.get(act)
         if detail is _MISSING:
             act, detail = self._judge(act)
         self._players[act.kind](self, act, detail)

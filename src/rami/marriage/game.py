@@ -38,7 +38,7 @@ from rami.marriage.outcome import settle
 from rami.marriage.phases import Phase, Verb
 from rami.marriage.rules import MarriageRules, rules_from
 from rami.marriage.solver import Finish, dublee_count, dublees_to_finish
-from rami.marriage.verbs import BY_KIND, BY_PHASE, DISCARD_VERB, SEEN_PLAY
+from rami.marriage.verbs import BY_KIND, BY_PHASE, SEEN_PLAY
 from rami.marriage.view import build_view
 
 if TYPE_CHECKING:
@@ -62,14 +62,6 @@ OVER = Phase.OVER
 
 _NO_WILDS: frozenset[int] = frozenset()
 _TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
-
-# the play phase's listing (``MarriageState._list_legal``): the verbs before the discards,
-# which end both lists (``verbs.BY_PHASE``) and are appended as a plain list
-assert all(BY_PHASE[k][-1] is DISCARD_VERB for k in (PLAY_PHASE, SEEN_PLAY))
-_PLAY_HEADS: dict[str, tuple[Callable[[MarriageState, dict[Action, object]], None], ...]] = {
-    k: tuple(v.options for v in BY_PHASE[k][:-1]) for k in (PLAY_PHASE, SEEN_PLAY)
-}
-_extend_discards = DISCARD_VERB.extend
 
 
 def _clockwise(seat: int, n: int) -> int:
@@ -120,6 +112,7 @@ class MarriageState(Deal):
     JSON_KEYS = Deal.JSON_KEYS | {"players", "setup"}
     _by_kind = BY_KIND
     _by_phase = BY_PHASE
+    DETAILS = False  # every move's detail is None
     _listers: Mapping[str, tuple[Callable[[MarriageState, dict[Action, object]], None], ...]]
 
     rules: MarriageRules
@@ -193,22 +186,14 @@ class MarriageState(Deal):
         """The union of the options of the verbs that may list moves now: by phase and,
         in the play phase, by whether the seat to move has seen (``verbs.BY_PHASE``).
 
-        Every Marriage move needs nothing more to be played (its detail is None), so
-        the play phase's listing is a plain list (``rami.kernel.Deal._legal``): the
-        verbs before the discards fill a dict (their moves once each), then the
-        discards, the last verb and most of the moves, are appended without hashing.
+        Every Marriage move needs nothing more to be played (its detail is None,
+        ``DETAILS``), and the discards, most of the moves, end the play phase's
+        listing: appended to a plain list without hashing each (``_Discard.extend``).
         """
-        legal: dict[Action, object] = {}
         key: str = self._phase
-        if key == PLAY_PHASE:
-            for options in _PLAY_HEADS[SEEN_PLAY if self._seen[self._to_move] else key]:
-                options(self, legal)
-            moves = list(legal) if legal else []
-            _extend_discards(self, moves)
-            return moves
-        for options in self._listers[key]:
-            options(self, legal)
-        return legal
+        if key == PLAY_PHASE and self._seen[self._to_move]:
+            key = SEEN_PLAY
+        return self._list_for(key)
 
     # ------------------------------------------------------------------ creation
 
