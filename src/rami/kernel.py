@@ -77,8 +77,9 @@ class Verb(Generic[D]):
 
     def extend(self, deal: D, moves: list[Action]) -> None:
         """``options`` as a plain list, for a verb whose moves need nothing to be
-        played (detail None): a verb listed last in a phase that implements it appends
-        its moves to the legal list without hashing each (``Deal._list_legal``)."""
+        played (detail None) and are never listed twice: the verbs that implement it
+        at the end of a phase's listing append their moves to the legal list without
+        hashing each (``Deal._list_legal``)."""
         raise NotImplementedError
 
     def problem(self, deal: D, action: Action) -> Reason | None:
@@ -167,13 +168,14 @@ class Deal:
     # the hot path looks up no attribute per verb)
     _listers: Mapping[str, tuple[Callable[[Self, dict[Action, object]], None], ...]]
     _players: Mapping[str, Callable[[Self, Action, object], None]]
-    # by phase, the listers but the last verb's and the last verb's ``extend`` when it
-    # has one (its moves appended as a plain list: ``_list_legal``), else None
+    # by phase, when the listing ends with verbs that have ``extend``: the listers of
+    # the verbs before them and their ``extend`` (their moves appended to a plain list:
+    # ``_list_legal``); else None
     _tails: Mapping[
         str,
         tuple[
             tuple[Callable[[Self, dict[Action, object]], None], ...],
-            Callable[[Self, list[Action]], None],
+            tuple[Callable[[Self, list[Action]], None], ...],
         ]
         | None,
     ]
@@ -185,12 +187,7 @@ class Deal:
         super().__init_subclass__()
         if "_by_phase" in cls.__dict__:
             cls._listers = {p: tuple(v.options for v in vs) for p, vs in cls._by_phase.items()}
-            cls._tails = {
-                p: (tuple(v.options for v in vs[:-1]), vs[-1].extend)
-                if vs and type(vs[-1]).extend is not Verb.extend
-                else None
-                for p, vs in cls._by_phase.items()
-            }
+            cls._tails = {p: _tail(vs) for p, vs in cls._by_phase.items()}
         if "_by_kind" in cls.__dict__:
             cls._players = {kind: v.play for kind, v in cls._by_kind.items()}
 
@@ -355,7 +352,7 @@ class Deal:
             for options in self._listers[key]:
                 options(self, legal)
             return legal
-        heads, extend = tail
+        heads, extends = tail
         for options in heads:
             options(self, legal)
         if legal:
@@ -364,7 +361,8 @@ class Deal:
         else:
             self._details = None
             moves = []
-        extend(self, moves)
+        for extend in extends:
+            extend(self, moves)
         return moves
 
     def apply(self: D, action: Action | str, seat: int | None = None) -> Action:
@@ -498,6 +496,25 @@ class Deal:
             except IllegalAction as exc:
                 raise InputError(f"saved action {i + 1} ('{text}') is illegal: {exc}") from None
         return self
+
+
+def _tail(
+    verbs: Sequence[Verb[D]],
+) -> (
+    tuple[
+        tuple[Callable[[D, dict[Action, object]], None], ...],
+        tuple[Callable[[D, list[Action]], None], ...],
+    ]
+    | None
+):
+    """A phase's listing split (``Deal._tails``): the verbs' listers before the last
+    run of verbs with ``extend``, and their ``extend``; None when the last has none."""
+    cut = len(verbs)
+    while cut and type(verbs[cut - 1]).extend is not Verb.extend:
+        cut -= 1
+    if cut == len(verbs):
+        return None
+    return tuple(v.options for v in verbs[:cut]), tuple(v.extend for v in verbs[cut:])
 
 
 def next_seats(

@@ -64,12 +64,11 @@ _TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 # hash, so listing them does not hash each action again
 _DISCARDS = tuple(act.discard_action(c) for c in range(52))
 _DUBLEE_ENTRIES = tuple({Action(act.DUBLEE, (CARDS[k], CARDS[k])): None} for k in range(52))
-_FINISH_ENTRIES = tuple({act.finish_action(c): None} for c in range(52))
+_FINISHES = tuple(act.finish_action(c) for c in range(52))
 _DRAW_ENTRY: dict[Action, object] = {act.DRAW: None}
 _TAKE_ENTRY: dict[Action, object] = {act.TAKE: None}
 _PASS_ENTRY: dict[Action, object] = {act.PASS: None}
 _SEE_ENTRY: dict[Action, object] = {act.SEE: None}
-_TAKEBACK_ENTRY: dict[Action, object] = {act.TAKEBACK: None}
 
 
 def _plural(n: int, word: str) -> str:
@@ -469,11 +468,16 @@ class _Meld(_Rule):
     rules: tuple[str, ...] = ("M-4", "M-10")
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
-        """A short canonical list of melds and additions (``table_steps``); ``apply``
-        accepts any valid meld."""
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: MarriageState, moves: list[Action]) -> None:
+        """A short canonical list of melds and additions (``table_steps``, each once);
+        ``apply`` accepts any valid meld."""
         s = deal._to_move
         if deal._seen[s] and deal.rules.table_melding and not deal._must_finish:
-            legal.update(dict.fromkeys(table_steps(deal, s)))
+            moves += table_steps(deal, s)
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-10 (M-4): a seen Indian player lays any valid meld, keeping a card to discard."""
@@ -564,8 +568,13 @@ class _Takeback(_Rule):
     rules: tuple[str, ...] = ("M-10",)
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: MarriageState, moves: list[Action]) -> None:
         if deal._laid and not deal._must_finish and deal._seen[deal._to_move]:
-            legal.update(_TAKEBACK_ENTRY)  # laid cards: table melding (M-10)
+            moves.append(act.TAKEBACK)  # laid cards: table melding (M-10)
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-10 (seed 003): a player who changed his mind may pick up the cards laid out in
@@ -596,6 +605,11 @@ class _Finish(_Rule):
     rules: tuple[str, ...] = ("M-8", "M-9", "M-10")
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: MarriageState, moves: list[Action]) -> None:
         """The finishing discards but the card taken this turn: searched once a turn
         when there are none (``play_finishes``), every time when one is due."""
         s = deal._to_move
@@ -608,7 +622,7 @@ class _Finish(_Rule):
         taken = deal._taken
         for c in found:
             if c != taken:
-                legal.update(_FINISH_ENTRIES[c])
+                moves.append(_FINISHES[c])
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-8, M-9, M-10: a seen seat finishes by discarding the one card left over."""
