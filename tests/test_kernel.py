@@ -105,6 +105,24 @@ def test_fast_path_and_judged_path_play_the_same() -> None:
     assert fast.to_json() == slow.to_json()
 
 
+def test_plain_list_listing_keeps_details_and_equal_moves_play_alike() -> None:
+    """The discards end each phase's listing (T-2, T-8) and are appended as a plain list
+    (``Verb.extend``); the moves before them keep what ``play`` needs (an ``add``'s or a
+    ``swap``'s new meld, T-6, T-7): ``legal_details`` is the verbs' options, and a listed
+    move and an equal copy of it (the fast path by equality) play alike."""
+    for state in _random_states(120, seed=8):
+        union: dict[Action, object] = {}
+        for verb in BY_PHASE[state.phase]:
+            verb.options(state, union)
+        assert state.legal_details() == union
+        legal = state.legal_actions()
+        for action in {*legal[:3], *legal[-2:]}:
+            same, equal = state.clone(), state.clone()
+            same.apply(action)
+            equal.apply(Action(action.kind, action.cards, action.target))
+            assert same.to_json() == equal.to_json() and same.events == equal.events
+
+
 def test_json_replay_and_clone() -> None:
     """``to_json``/``from_json`` replay the log exactly; a clone is independent; a bad
     saved action is named in one line (``InputError``)."""

@@ -44,8 +44,7 @@ def pick(rng: random.Random, legal: list[Action]) -> Action:
 def compare(state: TunisianState) -> None:
     state.check_invariants()  # the packed hands and the carried facts in step
     listed = state.legal_actions()
-    payloads = state._legal
-    assert payloads is not None
+    payloads = state.legal_details()
     expected = reference_legal(state)
     assert [str(a) for a in listed] == [str(a) for a, _ in expected], state.snapshot()
     assert listed == [a for a, _ in expected]

@@ -15,7 +15,8 @@ The kernel owns the rest:
 - the all-or-nothing loop: ``apply(action, seat)`` checks the deal is running and the
   seat is the one to move (the only seat check), then plays; ``check`` answers the same
   question without changing anything;
-- the legal-move cache (``_legal``: each listed move with what ``play`` needs) and the
+- the legal-move cache (``_legal``: each listed move with what ``play`` needs, or a
+  plain list when every listed move needs nothing, which is cheaper to build) and the
   fast path: a move that is one of the listed moves is played without a judgement;
 - turn and phase bookkeeping (``to_move``, ``phase``, ``turn``, ``is_over``, ``result``,
   ``end_reason``, the seats still playing and the seat after each);
@@ -74,6 +75,13 @@ class Verb(Generic[D]):
         ``IllegalAction`` saying why it is illegal now (the rule id in its reason)."""
         raise NotImplementedError
 
+    def extend(self, deal: D, moves: list[Action]) -> None:
+        """``options`` as a plain list, for a verb whose moves need nothing to be
+        played (detail None) and are never listed twice: the verbs that implement it
+        at the end of a phase's listing append their moves to the legal list without
+        hashing each (``Deal._list_legal``)."""
+        raise NotImplementedError
+
     def problem(self, deal: D, action: Action) -> Reason | None:
         """Why ``action`` is illegal now (with its rule id and key), or None."""
         try:
@@ -106,6 +114,7 @@ class Deal:
         "_actions",
         "_active",
         "_after",
+        "_details",
         "_end_reason",
         "_events",
         "_legal",
@@ -137,7 +146,12 @@ class Deal:
     _turn: int
     _actions: list[str]
     _events: list[Event]
-    _legal: dict[Action, object] | None  # the listed moves, each with what ``play`` needs
+    # the listed moves, each with what ``play`` needs, or (a game's ``_list_legal`` may
+    # give it) a plain list of moves that need nothing (``None``)
+    _legal: dict[Action, object] | list[Action] | None
+    # with a plain list: what ``play`` needs of the listed moves that need something
+    # (None: none does)
+    _details: dict[Action, object] | None
     _view_cache: ViewCache | None  # what views reuse (rami.view_cache); unset in clones
     _result: DealResult[Mapping[str, object]] | None
     _end_reason: str | None
@@ -154,11 +168,26 @@ class Deal:
     # the hot path looks up no attribute per verb)
     _listers: Mapping[str, tuple[Callable[[Self, dict[Action, object]], None], ...]]
     _players: Mapping[str, Callable[[Self, Action, object], None]]
+    # by phase, when the listing ends with verbs that have ``extend``: the listers of
+    # the verbs before them and their ``extend`` (their moves appended to a plain list:
+    # ``_list_legal``); else None
+    _tails: Mapping[
+        str,
+        tuple[
+            tuple[Callable[[Self, dict[Action, object]], None], ...],
+            tuple[Callable[[Self, list[Action]], None], ...],
+        ]
+        | None,
+    ]
+    #: whether a verb listed before a phase's last may give its moves a detail other than
+    #: None (if not, a plain legal list keeps no details: ``_details``)
+    DETAILS: bool = True
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
         if "_by_phase" in cls.__dict__:
             cls._listers = {p: tuple(v.options for v in vs) for p, vs in cls._by_phase.items()}
+            cls._tails = {p: _tail(vs) for p, vs in cls._by_phase.items()}
         if "_by_kind" in cls.__dict__:
             cls._players = {kind: v.play for kind, v in cls._by_kind.items()}
 
@@ -190,6 +219,7 @@ class Deal:
         self._actions = []
         self._events = []
         self._legal = None
+        self._details = None
         self._view_cache = None
         self._result = None
         self._end_reason = None
@@ -208,6 +238,7 @@ class Deal:
         other._actions = self._actions[:]
         other._events = self._events[:]
         other._legal = self._legal
+        other._details = self._details
         other._result = self._result
         other._end_reason = self._end_reason
         other._start = self._start
@@ -297,11 +328,42 @@ class Deal:
             legal = self._legal = self._list_legal()
         return list(legal)
 
-    def _list_legal(self: D) -> dict[Action, object]:
+    def legal_details(self) -> dict[Action, object]:
+        """Every legal action now with what ``play`` needs of it (None: nothing), in
+        the order of ``legal_actions``: the listing's own details, for tests."""
+        self.legal_actions()
+        legal = self._legal
+        if type(legal) is dict:
+            return dict(legal)
+        details = self._details or {}
+        return {a: details.get(a) for a in legal or ()}
+
+    def _list_legal(self: D) -> dict[Action, object] | list[Action]:
+        """The listed moves: a dict of each with what ``play`` needs, or, when the
+        phase's last verb has ``extend`` (its moves need nothing), a plain list: the
+        other verbs' moves, then the last verb's appended without hashing each."""
+        return self._list_for(self._phase)
+
+    def _list_for(self: D, key: str) -> dict[Action, object] | list[Action]:
+        """``_list_legal`` with the listers of ``key`` (a phase, or a game's finer key)."""
         legal: dict[Action, object] = {}
-        for options in self._listers[self._phase]:
+        tail = self._tails[key]
+        if tail is None:
+            for options in self._listers[key]:
+                options(self, legal)
+            return legal
+        heads, extends = tail
+        for options in heads:
             options(self, legal)
-        return legal
+        if legal:
+            self._details = legal if self.DETAILS else None
+            moves = list(legal)
+        else:
+            self._details = None
+            moves = []
+        for extend in extends:
+            extend(self, moves)
+        return moves
 
     def apply(self: D, action: Action | str, seat: int | None = None) -> Action:
         """Play one step; all-or-nothing (``IllegalAction`` with the reason, no change).
@@ -317,7 +379,23 @@ class Deal:
         if seat is not None and seat != self._to_move:
             raise NotYourTurn(self._to_move)
         legal = self._legal
-        detail = _MISSING if legal is None else legal.get(act, _MISSING)
+        if legal is None:
+            detail = _MISSING
+        elif type(legal) is dict:
+            detail = legal.get(act, _MISSING)
+        else:  # a plain list: the move itself, or an equal one; its detail, if any
+            detail = _MISSING
+            for listed in legal:
+                if listed is act:
+                    detail = None
+                    break
+            else:
+                if act in legal:
+                    detail = None
+            if detail is None:
+                details = self._details
+                if details is not None:
+                    detail = details.get(act)
         if detail is _MISSING:
             act, detail = self._judge(act)
         self._players[act.kind](self, act, detail)
@@ -418,6 +496,25 @@ class Deal:
             except IllegalAction as exc:
                 raise InputError(f"saved action {i + 1} ('{text}') is illegal: {exc}") from None
         return self
+
+
+def _tail(
+    verbs: Sequence[Verb[D]],
+) -> (
+    tuple[
+        tuple[Callable[[D, dict[Action, object]], None], ...],
+        tuple[Callable[[D, list[Action]], None], ...],
+    ]
+    | None
+):
+    """A phase's listing split (``Deal._tails``): the verbs' listers before the last
+    run of verbs with ``extend``, and their ``extend``; None when the last has none."""
+    cut = len(verbs)
+    while cut and type(verbs[cut - 1]).extend is not Verb.extend:
+        cut -= 1
+    if cut == len(verbs):
+        return None
+    return tuple(v.options for v in verbs[:cut]), tuple(v.extend for v in verbs[cut:])
 
 
 def next_seats(

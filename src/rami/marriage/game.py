@@ -112,6 +112,7 @@ class MarriageState(Deal):
     JSON_KEYS = Deal.JSON_KEYS | {"players", "setup"}
     _by_kind = BY_KIND
     _by_phase = BY_PHASE
+    DETAILS = False  # every move's detail is None
     _listers: Mapping[str, tuple[Callable[[MarriageState, dict[Action, object]], None], ...]]
 
     rules: MarriageRules
@@ -181,16 +182,18 @@ class MarriageState(Deal):
         other._add_facts = self._add_facts
         other._no_finish_turn = self._no_finish_turn
 
-    def _list_legal(self) -> dict[Action, object]:
+    def _list_legal(self) -> dict[Action, object] | list[Action]:
         """The union of the options of the verbs that may list moves now: by phase and,
-        in the play phase, by whether the seat to move has seen (``verbs.BY_PHASE``)."""
-        legal: dict[Action, object] = {}
+        in the play phase, by whether the seat to move has seen (``verbs.BY_PHASE``).
+
+        Every Marriage move needs nothing more to be played (its detail is None,
+        ``DETAILS``), and the discards, most of the moves, end the play phase's
+        listing: appended to a plain list without hashing each (``_Discard.extend``).
+        """
         key: str = self._phase
         if key == PLAY_PHASE and self._seen[self._to_move]:
             key = SEEN_PLAY
-        for options in self._listers[key]:
-            options(self, legal)
-        return legal
+        return self._list_for(key)
 
     # ------------------------------------------------------------------ creation
 

@@ -61,16 +61,14 @@ PLAY_PHASE = Phase.PLAY
 _KINDS52 = range(52)
 _TEXT = tuple(str(c) for c in CARDS)  # card index -> its text
 # {action: None} per listed action made once: ``dict.update`` from these reuses the stored
-# hash, so listing the discards (on every step) does not hash each action again
+# hash, so listing them does not hash each action again
 _DISCARDS = tuple(act.discard_action(c) for c in range(52))
-_DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
 _DUBLEE_ENTRIES = tuple({Action(act.DUBLEE, (CARDS[k], CARDS[k])): None} for k in range(52))
-_FINISH_ENTRIES = tuple({act.finish_action(c): None} for c in range(52))
+_FINISHES = tuple(act.finish_action(c) for c in range(52))
 _DRAW_ENTRY: dict[Action, object] = {act.DRAW: None}
 _TAKE_ENTRY: dict[Action, object] = {act.TAKE: None}
 _PASS_ENTRY: dict[Action, object] = {act.PASS: None}
 _SEE_ENTRY: dict[Action, object] = {act.SEE: None}
-_TAKEBACK_ENTRY: dict[Action, object] = {act.TAKEBACK: None}
 
 
 def _plural(n: int, word: str) -> str:
@@ -470,11 +468,16 @@ class _Meld(_Rule):
     rules: tuple[str, ...] = ("M-4", "M-10")
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
-        """A short canonical list of melds and additions (``table_steps``); ``apply``
-        accepts any valid meld."""
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: MarriageState, moves: list[Action]) -> None:
+        """A short canonical list of melds and additions (``table_steps``, each once);
+        ``apply`` accepts any valid meld."""
         s = deal._to_move
         if deal._seen[s] and deal.rules.table_melding and not deal._must_finish:
-            legal.update(dict.fromkeys(table_steps(deal, s)))
+            moves += table_steps(deal, s)
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-10 (M-4): a seen Indian player lays any valid meld, keeping a card to discard."""
@@ -565,8 +568,13 @@ class _Takeback(_Rule):
     rules: tuple[str, ...] = ("M-10",)
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: MarriageState, moves: list[Action]) -> None:
         if deal._laid and not deal._must_finish and deal._seen[deal._to_move]:
-            legal.update(_TAKEBACK_ENTRY)  # laid cards: table melding (M-10)
+            moves.append(act.TAKEBACK)  # laid cards: table melding (M-10)
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-10 (seed 003): a player who changed his mind may pick up the cards laid out in
@@ -597,6 +605,11 @@ class _Finish(_Rule):
     rules: tuple[str, ...] = ("M-8", "M-9", "M-10")
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: MarriageState, moves: list[Action]) -> None:
         """The finishing discards but the card taken this turn: searched once a turn
         when there are none (``play_finishes``), every time when one is due."""
         s = deal._to_move
@@ -609,7 +622,7 @@ class _Finish(_Rule):
         taken = deal._taken
         for c in found:
             if c != taken:
-                legal.update(_FINISH_ENTRIES[c])
+                moves.append(_FINISHES[c])
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-8, M-9, M-10: a seen seat finishes by discarding the one card left over."""
@@ -662,18 +675,24 @@ class _Discard(_Rule):
     rules: tuple[str, ...] = ("M-5", "M-6", "M-8")
 
     def options(self, deal: MarriageState, legal: dict[Action, object]) -> None:
-        """The held cards but the one taken, when no show is in progress and no finish
-        is due (``problem``)."""
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: MarriageState, moves: list[Action]) -> None:
+        """``options`` as a plain list (the play phase's listing ends with it:
+        ``MarriageState._list_legal``): the held cards but the one taken, when no show
+        is in progress and no finish is due (``problem``)."""
         s = deal._to_move
         if deal._must_finish or (not deal._seen[s] and deal._path[s] is not None):
             return  # a finish is due (M-9), or a show to complete (``showing``, M-6)
         taken = deal._taken
         hand = deal._hands[s]
-        # every held kind's entry, merged in a loop that runs in C (``update`` returns
-        # None, so ``any`` goes through them all); then the taken card's out (M-5)
-        any(map(legal.update, compress(_DISCARD_ENTRIES, hand)))
-        if taken is not None:
-            legal.pop(_DISCARDS[taken], None)
+        if taken is not None and hand[taken]:
+            hand = hand[:]  # the taken card's kind out (M-5)
+            hand[taken] = 0
+        # the held kinds' moves, picked in C (``compress``)
+        moves += compress(_DISCARDS, hand)
 
     def problem(self, deal: MarriageState, a: Action) -> Reason | None:
         """M-5, M-6: a turn ends with a discard (not the discard taken this turn)."""

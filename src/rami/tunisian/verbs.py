@@ -57,10 +57,9 @@ _CACHE_LIMIT = 20_000
 DRAW_ACTION = Action("draw")
 TAKE_ACTION = Action("take")
 _DISCARDS = tuple(Action("discard", (c,)) for c in CARDS)
-# {discard c: None} for each kind: ``dict.update`` from these reuses the stored hash, so
-# listing the discards (on every step) does not hash each action again.
-_DISCARD_ENTRIES = tuple({a: None} for a in _DISCARDS)
-_DRAW_ENTRY: dict[Action, object] = {DRAW_ACTION: None}  # likewise
+# {action: None} made once: ``dict.update`` from these reuses the stored hash, so listing
+# them (on every step) does not hash the action again
+_DRAW_ENTRY: dict[Action, object] = {DRAW_ACTION: None}
 _TAKE_ENTRY: dict[Action, object] = {TAKE_ACTION: None}
 # The log's texts of the actions that need no look-up (``str(action)`` builds a list and
 # joins it on every step otherwise).
@@ -749,18 +748,24 @@ class _Discard(Verb["TunisianState"]):
     rules = ("T-2", "T-3", "T-6", "T-8", "T-9")
 
     def options(self, deal: TunisianState, legal: dict[Action, object]) -> None:
+        moves: list[Action] = []
+        self.extend(deal, moves)
+        legal.update(dict.fromkeys(moves))
+
+    def extend(self, deal: TunisianState, moves: list[Action]) -> None:
+        """``options`` as a plain list (the last verb of each phase's listing:
+        ``rami.kernel.Deal._list_legal``)."""
         # the held kinds in kind order, picked in C (``compress``) rather than by a
         # Python test of each of the 53 counts
         hand = deal._hands[deal._to_move]
         if deal._phase == FIRST_DISCARD:
-            for entry in compress(_DISCARD_ENTRIES, hand):
-                legal.update(entry)
+            moves += compress(_DISCARDS, hand)
         elif _discard_problem(deal) is None:
             banned = banned_discard(deal)
-            skip = None if banned is None else _DISCARD_ENTRIES[banned]
-            for entry in compress(_DISCARD_ENTRIES, hand):
-                if entry is not skip:
-                    legal.update(entry)
+            if banned is not None and hand[banned]:
+                hand = hand[:]  # the banned kind out
+                hand[banned] = 0
+            moves += compress(_DISCARDS, hand)
 
     def judge(self, deal: TunisianState, action: Action) -> Ruling:
         if deal._phase == DRAW:
