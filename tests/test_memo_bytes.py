@@ -74,3 +74,30 @@ def test_a_pinned_table_does_not_keep_the_budget_starting_it_over() -> None:
     settling.join(timeout=10)
     assert not settling.is_alive(), "settle never returned"  # only the pinned entry is left
     assert pinned.droppable() == 0 and len(pinned.table) == 1
+
+
+def test_the_weighing_sample_reaches_the_newest_entries() -> None:
+    """Weighed from the oldest and the newest entries: a table whose later entries are
+    heavier (nepali cover memos keyed by larger holdings) is not weighed by its first
+    ones alone (issue 27)."""
+    memo: GenerationMemo[int, tuple[int, ...]] = GenerationMemo(10_000)
+    for k in range(1000, 1100):
+        memo.remember(k, ())
+    light = memo.measure()
+    for k in range(2000, 2100):
+        memo.remember(k, tuple(range(k, k + 40)))  # about 1,600 bytes
+    assert memo.measure() > light + 500
+
+
+def test_giving_room_drops_the_oldest_half_and_keeps_base_and_pin() -> None:
+    """``drop_oldest`` keeps the base entries, a pinned table's pin and the newest half."""
+    memo: GenerationMemo[int, int] = GenerationMemo(10_000, {-1: 0, -2: 0})
+    memo.pin()
+    for k in range(100):
+        memo.remember(k, k)
+    memo.drop_oldest()
+    kept = [k for k in memo.table if isinstance(k, int)]
+    assert kept == [-1, -2, *range(50, 100)] and memos.stored(memo.table) == 52
+    while memo.droppable() > 0:
+        memo.drop_oldest()
+    assert memos.stored(memo.table) == 2 and memo.droppable() == 0

@@ -11,7 +11,7 @@ immutable data (bytes, tuples, ints), so the tables hold no reference cycles.
 
 One budget bounds them all (``BUDGET``, ``MemoBudget``): the solvers' tables are made
 ``shared`` and draw on one count of entries; when their total passes it, the largest
-shared table starts a new generation. Tables that must start over together (the
+shared table drops its oldest half (``drop_oldest``). Tables that must start over together (the
 Tunisian search memos) keep their own bound and the budget reserves it. Every named
 memo is registered (``registered``, ``total_entries``), for the memory bench and tests.
 The total is what bounds the RSS (about 150 bytes an entry, keys and values included),
@@ -171,13 +171,14 @@ class MemoBudget:
     """One bound on the entries of the ``shared`` generation memos, all tables together.
 
     Each store counts; every ``check`` stores the tables' lengths are summed, and while
-    the total is above ``limit - check`` the largest table starts a new generation. So
+    the total is above ``limit - check`` the largest table drops its oldest half. So
     the total stays under ``limit`` (give or take the counts that threads race on), the
     tables that grow are the ones that give room, and the check costs nothing per read.
 
     The bound is also in bytes (``limit_bytes``, ``limit`` entries of ``ENTRY_BYTES``):
     at each check every table's entries are weighed (``GenerationMemo.measure``: the deep
-    size of a sample), and the heaviest tables start over while the weighed total is
+    size of a sample of its oldest and newest entries), and the heaviest tables give
+    room while the weighed total is
     above it. Entries larger than ``ENTRY_BYTES`` (indian ones: about 250-400 bytes) so
     make room in bytes, not in entries, and the budget in MiB holds in every game.
     """
@@ -228,7 +229,7 @@ class MemoBudget:
                 )
                 if largest.droppable() <= 0:
                     break  # only base entries (and pinned tables' one entry) left
-                largest.new_generation()
+                largest.drop_oldest()
                 self.evictions += 1
                 total = self.entries()
                 weight = self.weight()
@@ -288,8 +289,8 @@ class GenerationMemo(Generic[K, V]):
     ``remember`` stores an entry, first dropping all but the ``base`` entries when the
     table holds ``size``; ``new_generation`` does that drop (also the benches' cold
     start). The table object itself never changes, so hot code may keep a reference.
-    A ``shared`` memo also draws on ``BUDGET``: the largest shared table starts over when
-    their total is full, so a shared table must not be read as holding what it stored
+    A ``shared`` memo also draws on ``BUDGET``: the largest shared table drops its oldest
+    half when their total is full, so a shared table must not be read as holding what it stored
     (read it with ``get``, compute on a miss). A ``name`` registers the memo; ``bound``
     is its part of a bound several tables share (their owner starts them over together),
     if less than ``size``.
@@ -382,18 +383,45 @@ class GenerationMemo(Generic[K, V]):
                 _pin_into(table)
             self.generations += 1
 
+    def drop_oldest(self) -> None:
+        """Drop the oldest half of the entries a new generation would drop, in place:
+        how the budget makes room. Emptying a whole table at once made a sawtooth whose
+        peaks the allocator's arenas kept (nepali RSS rising 5,000 to 20,000 deals, issue
+        27); halving keeps the newest entries (the ones being read) and the total near its
+        bound. A dict keeps insertion order, so the first keys are the oldest."""
+        with self._lock:
+            table = self.table
+            base = self.base
+            count = (self.droppable() + 1) // 2
+            try:  # one C call under the GIL; a table changed meanwhile gives room later
+                keys = list(itertools.islice(table, count + len(base) + 1))
+            except RuntimeError:
+                return
+            dropped = 0
+            for key in keys:
+                if dropped >= count:
+                    break
+                if key is _PIN or key in base:
+                    continue
+                table.pop(key, None)
+                dropped += 1
+            self.generations += 1
+
     def droppable(self) -> int:
         """The entries a new generation drops: all but the base ones and a pinned
         table's one tracked entry (which comes back at once)."""
         return len(self.table) - len(self.base) - (1 if self.pinned else 0)
 
     def measure(self) -> int:
-        """Weigh an entry (``entry_bytes``): the mean deep size of a sample of entries,
-        keys, values and the dict's slot, kept while the table is empty."""
+        """Weigh an entry (``entry_bytes``): the mean deep size of a sample of entries
+        (the oldest and the newest: later entries may be larger, nepali cover memos keyed
+        by larger holdings), keys, values and the dict's slot, kept while the table is
+        empty."""
         table = self.table
         if len(table) > 0:
             try:  # one C call under the GIL; a table changed meanwhile is weighed later
-                sample = list(itertools.islice(table.items(), _SAMPLE))
+                sample = list(itertools.islice(table.items(), _SAMPLE // 2))
+                sample += itertools.islice(reversed(table.items()), _SAMPLE // 2)
             except RuntimeError:
                 return self.entry_bytes
             slot = sys.getsizeof(table) // max(1, len(table))
