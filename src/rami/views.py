@@ -233,6 +233,8 @@ class TypedView(Protocol):
     @property
     def legal(self) -> tuple[Action, ...]: ...  # own legal moves (empty if not to move)
     @property
+    def legal_texts(self) -> tuple[str, ...]: ...  # their texts, as the JSON lists them
+    @property
     def seats(self) -> Sequence[SeatPart]: ...  # by seat number
 
     def to_json(self) -> GameView:
@@ -245,10 +247,9 @@ class TypedView(Protocol):
 
 
 def legal_texts(view: TypedView) -> list[str]:
-    """The legal moves' canonical texts, as the JSON view lists them."""
-    from rami.view_cache import action_texts
-
-    return action_texts(view.legal)
+    """The legal moves' canonical texts, as the JSON view lists them (kept by the view:
+    the engine's texts, made once per position)."""
+    return list(view.legal_texts)
 
 
 class GenericView(NamedTuple):
@@ -268,6 +269,7 @@ class GenericView(NamedTuple):
     stock_size: int
     history: tuple[HistoryEntry, ...]
     legal: tuple[Action, ...]
+    legal_texts: tuple[str, ...]
     seats: tuple[GenericSeat, ...]
     doc: GameView
 
@@ -297,6 +299,7 @@ class GenericView(NamedTuple):
             doc["stock_size"],
             tuple(doc["history"]),
             tuple(map(read_action, doc.get("legal_actions") or ())),
+            tuple(doc.get("legal_actions") or ()),
             tuple(GenericSeat(e["seat"], e["hand_size"]) for e in seat_entries(doc)),
             doc,
         )

@@ -17,7 +17,6 @@ from rami.cards import CARDS, Card
 from rami.engine import DealResult
 from rami.errors import InputError
 from rami.marriage.rules import MarriageRules
-from rami.view_cache import action_texts
 from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
@@ -220,6 +219,7 @@ class MarriageTypedView(NamedTuple):
     stock_size: int
     history: tuple[HistoryEntry, ...]
     legal: tuple[Action, ...]  # the seat's own legal moves (empty if not its turn)
+    legal_texts: tuple[str, ...]  # their canonical texts (the JSON's legal_actions)
     seats: tuple[MarriageSeat, ...]
     tiplu_picked: bool
     taken: Card | None  # the card taken from the pile this turn
@@ -267,7 +267,7 @@ class MarriageTypedView(NamedTuple):
         if self.seat is not None:
             view["hand"] = _texts(self.hand or ())
             view["seen"] = bool(self.seen)
-            view["legal_actions"] = action_texts(self.legal)
+            view["legal_actions"] = list(self.legal_texts)
         if self.tiplu is not None:
             view["tiplu"] = text[self.tiplu]
             view["wild_cards"] = _texts(self.wild_cards or ())
@@ -323,6 +323,7 @@ def seat_view(state: MarriageState, seat: int | None) -> MarriageTypedView:
     tiplu = state.tiplu if knows and state.tiplu_picked else None
     base = state.base
     result = state.result if over else None
+    moves = seat is not None and state.to_move == seat
     return MarriageTypedView(
         game="marriage",
         rules=state.rules,
@@ -336,7 +337,8 @@ def seat_view(state: MarriageState, seat: int | None) -> MarriageTypedView:
         discard_pile=tuple([CARDS[c] for c in state.pile]),
         stock_size=len(state.stock),
         history=history(state, seat),
-        legal=tuple(state.legal_actions()) if seat is not None and state.to_move == seat else (),
+        legal=tuple(state.legal_actions()) if moves else (),
+        legal_texts=tuple(state.legal_texts()) if moves else (),
         seats=seats,
         tiplu_picked=state.tiplu_picked,
         taken=None if state.taken is None else CARDS[state.taken],
@@ -401,6 +403,7 @@ def view_from_json(doc: GameView) -> MarriageTypedView:
         stock_size=view["stock_size"],
         history=tuple(view["history"]),
         legal=tuple(map(action_of, view.get("legal_actions") or ())),
+        legal_texts=tuple(view.get("legal_actions") or ()),
         seats=tuple(
             MarriageSeat(
                 e["seat"],

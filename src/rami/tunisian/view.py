@@ -21,7 +21,6 @@ from rami.errors import InputError
 from rami.memo import GenerationMemo
 from rami.tunisian.melds import Meld
 from rami.tunisian.rules import TunisianRules
-from rami.view_cache import action_texts
 from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
@@ -304,6 +303,7 @@ class TunisianTypedView(NamedTuple):
     stock_size: int
     history: tuple[HistoryEntry, ...]
     legal: tuple[Action, ...]  # the seat's own legal moves (empty if not its turn)
+    legal_texts: tuple[str, ...]  # their canonical texts (the JSON's legal_actions)
     mode: str
     team: int | None
     teams: tuple[tuple[int, int], ...] | None
@@ -379,7 +379,7 @@ class TunisianTypedView(NamedTuple):
             "staged_value": self.staged_value,
             "must_open": self.must_open,
             "history": list(self.history),
-            "legal_actions": action_texts(self.legal),
+            "legal_actions": list(self.legal_texts),
             "result": None
             if result is None
             else {
@@ -436,6 +436,7 @@ def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
         stock_size=state.stock_size,
         history=cache.history(seat, public_event),
         legal=tuple(state.legal_actions()) if seat is not None and seat == to_move else (),
+        legal_texts=tuple(state.legal_texts()) if seat is not None and seat == to_move else (),
         mode=rules.mode,
         team=None if seat is None or not teams else seat % 2,
         teams=_TEAMS if teams else None,
@@ -503,6 +504,7 @@ def view_from_json(doc: GameView) -> TunisianTypedView:
         stock_size=view["stock_size"],
         history=tuple(view["history"]),
         legal=tuple(map(action_of, view.get("legal_actions") or ())),
+        legal_texts=tuple(view.get("legal_actions") or ()),
         mode=view["mode"],
         team=view["team"],
         teams=None if teams is None else tuple((t[0], t[1]) for t in teams),
