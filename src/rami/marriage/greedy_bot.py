@@ -682,15 +682,11 @@ def finish_distance(state: MarriageState, s: int) -> float:
     return d + (0.0 if seen else 1.0)
 
 
-def leaf_value(state: MarriageState, seat: int, scale: float = 1.0) -> float:
-    """Expected ledger points of ``seat`` (M-12 … M-15) from a sampled position.
-
-    Over: the exact nets. Otherwise each seat's chance to finish first falls with its
-    deficiency, and the settlement for each possible finisher is computed with the
-    maal the players hold now (tiplu known in the sample) and who has seen.
-    """
-    if state.result is not None:
-        return float(state.result.scores[seat])
+def race_inputs(state: MarriageState, seat: int) -> tuple[list[int], list[float], list[float]]:
+    """What a running deal's race is read from: each seat's maal points now (tiplu known
+    in the sample, M-12), each seat's deficiency, and ``seat``'s net if each seat finished
+    first (M-13 … M-15, with who has seen now). Shared by ``leaf_value`` and the learned
+    value's features (``rami.marriage.value``)."""
     rules = state.rules
     n = state.num_players
     tiplu = state.tiplu if state.tiplu_picked else None
@@ -702,11 +698,8 @@ def leaf_value(state: MarriageState, seat: int, scale: float = 1.0) -> float:
             bonus = state.seen[s] and state.path[s] == "melds" and bool(state.exposed[s])
             points[s] = maal(state.final_cards(s), tiplu, rules, tuple(state.exposed[s]), bonus)[0]
     dist = [finish_distance(state, s) for s in range(n)]
-    low = min(dist)
-    weights = [math.exp(-(d - low) / scale) for d in dist]
-    total = sum(weights)
-    value = 0.0
     seen = list(state.seen)
+    nets: list[float] = []
     for f in range(n):
         if rules.scoring == "indian":
             in_hand = [
@@ -715,10 +708,28 @@ def leaf_value(state: MarriageState, seat: int, scale: float = 1.0) -> float:
                 else card_points([c for c in range(52) for _ in range(state.hands[s][c])])
                 for s in range(n)
             ]
-            nets = settle_indian(points, seen, in_hand, f, rules)
+            nets.append(settle_indian(points, seen, in_hand, f, rules)[seat])
         else:
-            nets = settle_nepali(points, seen, f, state.path[f] == "dublees", rules)
-        value += weights[f] / total * nets[seat]
+            nets.append(settle_nepali(points, seen, f, state.path[f] == "dublees", rules)[seat])
+    return points, dist, nets
+
+
+def leaf_value(state: MarriageState, seat: int, scale: float = 1.0) -> float:
+    """Expected ledger points of ``seat`` (M-12 … M-15) from a sampled position.
+
+    Over: the exact nets. Otherwise each seat's chance to finish first falls with its
+    deficiency, and the settlement for each possible finisher is computed with the
+    maal the players hold now (tiplu known in the sample) and who has seen.
+    """
+    if state.result is not None:
+        return float(state.result.scores[seat])
+    _points, dist, nets = race_inputs(state, seat)
+    low = min(dist)
+    weights = [math.exp(-(d - low) / scale) for d in dist]
+    total = sum(weights)
+    value = 0.0
+    for f, net in enumerate(nets):
+        value += weights[f] / total * net
     return value
 
 

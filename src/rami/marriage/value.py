@@ -20,9 +20,7 @@ import math
 from typing import TYPE_CHECKING
 
 from rami.bots.value_net import ValueNet, shipped_value
-from rami.marriage.greedy_bot import finish_distance, tree_leaf_value
-from rami.marriage.maal import maal
-from rami.marriage.settle import card_points, settle_indian, settle_nepali
+from rami.marriage.greedy_bot import race_inputs, tree_leaf_value
 
 if TYPE_CHECKING:
     from rami.marriage.game import MarriageState
@@ -65,28 +63,8 @@ def features(state: MarriageState, seat: int) -> list[float]:
     """The position's ``FEATURES`` for ``seat`` (points in tens, counts as they are)."""
     rules = state.rules
     n = state.num_players
-    tiplu = state.tiplu if state.tiplu_picked else None
-    points = [0] * n
-    if tiplu is not None and any(state.seen):
-        for s in range(n):
-            if not state.seen[s] and not rules.unseen_maal_counts:
-                continue
-            bonus = state.seen[s] and state.path[s] == "melds" and bool(state.exposed[s])
-            points[s] = maal(state.final_cards(s), tiplu, rules, tuple(state.exposed[s]), bonus)[0]
-    dist = [finish_distance(state, s) for s in range(n)]
+    points, dist, nets = race_inputs(state, seat)
     seen = list(state.seen)
-    nets: list[float] = []  # the seat's net if each seat finished first
-    for f in range(n):
-        if rules.scoring == "indian":
-            in_hand = [
-                0
-                if s == f
-                else card_points([c for c in range(52) for _ in range(state.hands[s][c])])
-                for s in range(n)
-            ]
-            nets.append(settle_indian(points, seen, in_hand, f, rules)[seat])
-        else:
-            nets.append(settle_nepali(points, seen, f, state.path[f] == "dublees", rules)[seat])
     low = min(dist)
     races = []
     for scale in _SCALES:
