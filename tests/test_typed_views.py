@@ -158,3 +158,47 @@ def test_the_decision_point_is_the_views_and_the_random_bot_moves_the_same_from_
         spec.decision(state, players)  # a seat the table does not have
     with pytest.raises(InputError, match="no legal action"):
         make_bot(game, "random", 1).act_on(Decision.of(spec.typed_view(state, 0)))
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), TABLES)
+def test_each_field_of_the_positional_typed_view_is_the_states(
+    game: str, preset: str, players: int
+) -> None:
+    """The builders fill the views positionally (one C call): each field by name is the
+    state's public value it stands for."""
+    spec = get_game(game)
+    for state in _positions(game, preset, players, 1, 60):
+        for seat in range(players):
+            v: Any = spec.typed_view(state, seat)
+            assert (v.game, v.rules, v.players, v.seat) == (game, state.rules, players, seat)
+            assert (v.dealer, v.to_move, v.phase, v.turn) == (
+                state.dealer,
+                state.to_move,
+                state.phase,
+                state.turn,
+            )
+            assert len(v.history) == len(state.events)
+            assert v.legal == (tuple(state.legal_actions()) if seat == state.to_move else ())
+            assert v.legal_texts == tuple(str(a) for a in v.legal)
+            if game == "tunisian":
+                assert v.mode == state.rules.mode and v.first_round == state.first_round
+                assert v.stock_size == state.stock_size and v.table == state.table
+                assert (v.hand_sizes, v.active, v.opened, v.opening_values) == (
+                    state.hand_sizes,
+                    state.active,
+                    state.opened,
+                    state.opening_values,
+                )
+                assert v.threshold == state.threshold and v.result == state.result
+                if not state.is_over:
+                    assert v.staged == frozenset(state.staged_melds)
+                    assert (v.staged_value, v.must_open) == (state.staged_value, state.must_open)
+                assert sorted(v.hand) == sorted(state.hand(seat))
+            else:
+                assert v.stock_size == len(state.stock) and v.tiplu_picked == state.tiplu_picked
+                assert v.seen == state.seen[seat] and list(v.discard_pile) == state.pile
+                assert [e.hand_size for e in v.seats] == state.sizes
+                assert [e.seen for e in v.seats] == state.seen
+                assert [e.path for e in v.seats] == state.path
+                assert [list(e.melds) for e in v.seats] == state.melds
+                assert len(v.hand) == state.sizes[seat]

@@ -126,6 +126,7 @@ def tunisian_view(view: GameView) -> TunisianView:
 
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
 _KINDS = range(len(_TEXT))
+_TEXT_OF = _TEXT.__getitem__  # a card's text (``map`` over a hand or a pile)
 _RULES_JSON: dict[TunisianRules, RulesJson] = {}
 
 
@@ -345,6 +346,7 @@ class TunisianTypedView(NamedTuple):
         farcha = self.farcha
         hand = self.hand
         staged = self.staged
+        team_of = self.teams is not None
         return {
             "game": "tunisian",
             "mode": self.mode,
@@ -358,22 +360,24 @@ class TunisianTypedView(NamedTuple):
             "phase": self.phase,
             "turn": self.turn,
             "first_round": self.first_round,
-            "seats": [
+            "seats": [  # the entries of ``seats``, from the columns
                 {
-                    "seat": e.seat,
-                    "team": e.team,
-                    "active": e.active,
-                    "hand_size": e.hand_size,
-                    "opened": e.opened,
-                    "opening_value": e.opening_value,
+                    "seat": s,
+                    "team": s % 2 if team_of else None,
+                    "active": a,
+                    "hand_size": size,
+                    "opened": o,
+                    "opening_value": v,
                 }
-                for e in self.seats
+                for s, (size, a, o, v) in enumerate(
+                    zip(self.hand_sizes, self.active, self.opened, self.opening_values, strict=True)
+                )
             ],
-            "hand": None if hand is None else [text[c] for c in hand],
+            "hand": None if hand is None else list(map(_TEXT_OF, hand)),
             "table": [
                 meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(self.table)
             ],
-            "discard_pile": [text[c] for c in self.discard_pile],
+            "discard_pile": list(map(_TEXT_OF, self.discard_pile)),
             "stock_size": self.stock_size,
             "threshold": self.threshold,
             "staged_value": self.staged_value,
@@ -405,8 +409,16 @@ def _rules_doc(rules: TunisianRules) -> RulesJson:
     return dict(doc)
 
 
+_new = tuple.__new__
+_NO_MOVES: tuple[tuple[Action, ...], tuple[str, ...]] = ((), ())
+
+
 def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
-    """The typed view of ``state`` for ``seat`` (``None``: a spectator)."""
+    """The typed view of ``state`` for ``seat`` (``None``: a spectator).
+
+    Built positionally in one C call (``tuple.__new__``, in ``TunisianTypedView``'s field
+    order): the keyword call through the NamedTuple's ``__new__`` was a third of the
+    view's cost (tests/test_typed_views.py checks each field against the state)."""
     rules = state.rules
     n = rules.players
     if seat is not None and (
@@ -421,37 +433,41 @@ def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
     if result is not None and result.winner is not None and pile:  # won: out by a farcha
         farcha = Farcha(result.winner, pile[-1] if seat == result.winner else None)
         pile = pile[:-1]
-    cache = state.view_cache()
-    return TunisianTypedView(
-        game="tunisian",
-        rules=rules,
-        players=n,
-        seat=seat,
-        dealer=state.dealer,
-        to_move=to_move,
-        phase=state.phase,
-        turn=state.turn,
-        hand=None if seat is None else _hand_cards(state, seat),
-        discard_pile=pile,
-        stock_size=state.stock_size,
-        history=cache.history(seat, public_event),
-        legal=tuple(state.legal_actions()) if seat is not None and seat == to_move else (),
-        legal_texts=tuple(state.legal_texts()) if seat is not None and seat == to_move else (),
-        mode=rules.mode,
-        team=None if seat is None or not teams else seat % 2,
-        teams=_TEAMS if teams else None,
-        first_round=state.first_round,
-        hand_sizes=state.hand_sizes,
-        active=state.active,
-        opened=state.opened,
-        opening_values=state.opening_values,
-        table=state.table,
-        staged=_staged(state.staged_melds) if to_move is not None else _NONE,
-        threshold=state.threshold,
-        staged_value=state.staged_value if to_move is not None else 0,
-        must_open=state.must_open if to_move is not None else False,
-        result=result,
-        farcha=farcha,
+    legal, texts = state.legal_pair() if seat is not None and seat == to_move else _NO_MOVES
+    running = to_move is not None
+    return _new(
+        TunisianTypedView,
+        (
+            "tunisian",
+            rules,
+            n,
+            seat,
+            state.dealer,
+            to_move,
+            state.phase,
+            state.turn,
+            None if seat is None else _hand_cards(state, seat),  # hand
+            pile,  # discard_pile
+            state.stock_size,
+            state.view_cache().history(seat, public_event),
+            legal,
+            texts,  # legal_texts
+            rules.mode,
+            None if seat is None or not teams else seat % 2,  # team
+            _TEAMS if teams else None,  # teams
+            state.first_round,
+            state.hand_sizes,
+            state.active,
+            state.opened,
+            state.opening_values,
+            state.table,
+            _staged(state.staged_melds) if running else _NONE,  # staged
+            state.threshold,
+            state.staged_value if running else 0,
+            state.must_open if running else False,
+            result,
+            farcha,
+        ),
     )
 
 
