@@ -282,11 +282,23 @@ class MarriageTypedView(NamedTuple):
         return view
 
 
+# the rules' JSON by the rules object's identity (an entry holds its rules, so the id is
+# not reused while it lives): a frozen dataclass's hash, all its options hashed afresh
+# on each call, cost more than the copy
+_RULES_BY_ID: dict[int, tuple[MarriageRules, RulesJson]] = {}
+
+
 def _rules_doc(rules: MarriageRules) -> RulesJson:
     """The rules' JSON (a fresh dict), built once per rules object."""
+    hit = _RULES_BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return dict(hit[1])
     doc = _RULES_JSON.get(rules)
     if doc is None:
         doc = _RULES_JSON[rules] = rules.to_json()
+    if len(_RULES_BY_ID) >= 256:  # a few rules objects a process: bounded all the same
+        _RULES_BY_ID.clear()
+    _RULES_BY_ID[id(rules)] = (rules, doc)
     return dict(doc)
 
 

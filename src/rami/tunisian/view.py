@@ -137,14 +137,30 @@ _MELD_PARTS_MEMO = GenerationMemo.over(
 )
 
 
+# the same parts by the meld object's identity: a table's melds are the same objects from
+# view to view, and a frozen dataclass's hash (a tuple of its fields, hashed afresh each
+# call) cost more than the rest of the meld's JSON. An entry holds its meld, so its id is
+# not reused while the entry lives; at most _BY_ID_CAP entries (then all dropped).
+_BY_ID: dict[int, tuple[Meld, tuple[str, tuple[str, ...], int, str | None]]] = {}
+_BY_ID_CAP = 4096
+
+
 def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> MeldJson:
     """A table meld as JSON: its index, cards, owner seat, value and joker role."""
-    parts = _MELD_PARTS.get(meld)
-    if parts is None:  # melds are frozen: their texts and value are computed once
-        joker_as = None if meld.joker_as is None else _TEXT[meld.joker_as]
-        parts = _MELD_PARTS_MEMO.remember(
-            meld, (meld.kind, tuple([_TEXT[c] for c in meld.cards]), meld.value, joker_as)
-        )
+    hit = _BY_ID.get(id(meld))
+    if hit is not None and hit[0] is meld:
+        parts = hit[1]
+    else:
+        found = _MELD_PARTS.get(meld)
+        if found is None:  # melds are frozen: their texts and value are computed once
+            joker_as = None if meld.joker_as is None else _TEXT[meld.joker_as]
+            found = _MELD_PARTS_MEMO.remember(
+                meld, (meld.kind, tuple([_TEXT[c] for c in meld.cards]), meld.value, joker_as)
+            )
+        if len(_BY_ID) >= _BY_ID_CAP:
+            _BY_ID.clear()
+        _BY_ID[id(meld)] = (meld, found)
+        parts = found
     kind, cards, value, joker_as = parts
     return {
         "index": index,
@@ -401,11 +417,23 @@ def _result_json(result: DealResult[TunisianDetails]) -> TunisianResultJson:
     return {"scores": list(result.scores), "winner": result.winner, "details": result.details}
 
 
+# the rules' JSON by the rules object's identity (an entry holds its rules, so the id is
+# not reused while it lives): a frozen dataclass's hash, all its options hashed afresh
+# on each call, cost more than the copy
+_RULES_BY_ID: dict[int, tuple[TunisianRules, RulesJson]] = {}
+
+
 def _rules_doc(rules: TunisianRules) -> RulesJson:
     """The rules' JSON (a fresh dict), built once per rules object."""
+    hit = _RULES_BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return dict(hit[1])
     doc = _RULES_JSON.get(rules)
     if doc is None:
         doc = _RULES_JSON[rules] = rules.to_json()
+    if len(_RULES_BY_ID) >= 256:  # a few rules objects a process: bounded all the same
+        _RULES_BY_ID.clear()
+    _RULES_BY_ID[id(rules)] = (rules, doc)
     return dict(doc)
 
 
