@@ -170,6 +170,7 @@ def test_each_field_of_the_positional_typed_view_is_the_states(
     for state in _positions(game, preset, players, 1, 60):
         for seat in range(players):
             v: Any = spec.typed_view(state, seat)
+            assert spec.viewer()(state, seat) == v  # the builder itself, lazy hook resolved
             assert (v.game, v.rules, v.players, v.seat) == (game, state.rules, players, seat)
             assert (v.dealer, v.to_move, v.phase, v.turn) == (
                 state.dealer,
