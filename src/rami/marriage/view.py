@@ -250,15 +250,15 @@ class MarriageTypedView(NamedTuple):
                 {
                     "seat": e.seat,
                     "hand_size": e.hand_size,
-                    "melds": [list(map(_TEXT_OF, m)) for m in e.melds],
-                    "exposed_tunnelas": list(map(_TEXT_OF, e.exposed_tunnelas)),
-                    "dublees": list(map(_TEXT_OF, e.dublees)),
+                    "melds": [[text[c] for c in m] for m in e.melds],
+                    "exposed_tunnelas": [text[c] for c in e.exposed_tunnelas],
+                    "dublees": [text[c] for c in e.dublees],
                     "seen": e.seen,
                     "path": e.path,
                 }
                 for e in self.seats
             ],
-            "discard_pile": list(map(_TEXT_OF, self.discard_pile)),
+            "discard_pile": [text[c] for c in self.discard_pile],
             "stock_size": self.stock_size,
             "tiplu_picked": self.tiplu_picked,
             "taken": None if self.taken is None else text[self.taken],
@@ -267,7 +267,7 @@ class MarriageTypedView(NamedTuple):
         if self.turn_start_melds is not None:
             view["turn_start_melds"] = [[text[c] for c in m] for m in self.turn_start_melds]
         if self.seat is not None:
-            view["hand"] = list(map(_TEXT_OF, self.hand or ()))
+            view["hand"] = [text[c] for c in self.hand or ()]
             view["seen"] = bool(self.seen)
             view["legal_actions"] = list(self.legal_texts)
         if self.tiplu is not None:
@@ -303,8 +303,6 @@ def _rules_doc(rules: MarriageRules) -> RulesJson:
 
 
 _KINDS = range(len(CARDS))
-_CARD = CARDS.__getitem__  # a kind's card (``map`` over a pile)
-_TEXT_OF = _TEXT.__getitem__  # a card's text (``map`` over a hand or a pile)
 
 
 _HANDS: GenerationMemo[bytes, Cards] = GenerationMemo(
@@ -393,7 +391,7 @@ def seat_view(state: MarriageState, seat: int | None) -> MarriageTypedView:
             state.phase,
             state.turn,
             None if seat is None else _hand_cards(state.hands[seat]),  # hand
-            tuple(map(_CARD, state.pile)),  # discard_pile
+            tuple([CARDS[c] for c in state.pile]),  # discard_pile
             len(state.stock),  # stock_size
             history(state, seat),
             legal,

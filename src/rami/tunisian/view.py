@@ -126,7 +126,6 @@ def tunisian_view(view: GameView) -> TunisianView:
 
 _TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)  # card index (joker last) -> text
 _KINDS = range(len(_TEXT))
-_TEXT_OF = _TEXT.__getitem__  # a card's text (``map`` over a hand or a pile)
 _RULES_JSON: dict[TunisianRules, RulesJson] = {}
 
 
@@ -389,11 +388,11 @@ class TunisianTypedView(NamedTuple):
                     zip(self.hand_sizes, self.active, self.opened, self.opening_values, strict=True)
                 )
             ],
-            "hand": None if hand is None else list(map(_TEXT_OF, hand)),
+            "hand": None if hand is None else [text[c] for c in hand],
             "table": [
                 meld_json(i, meld, owner, i in staged) for i, (meld, owner) in enumerate(self.table)
             ],
-            "discard_pile": list(map(_TEXT_OF, self.discard_pile)),
+            "discard_pile": [text[c] for c in self.discard_pile],
             "stock_size": self.stock_size,
             "threshold": self.threshold,
             "staged_value": self.staged_value,
