@@ -4,7 +4,8 @@ random bot is handed (``Game.decision``), per table, during seeded random play.
 
 At every position of a few seeded deals (legal actions listed first, as a table or an
 env has them), each figure is the time of one call for the seat to move and of one for
-the next seat; a figure is the best of ``--passes`` passes over the same deals (a busy
+the next seat, each kind of view timed alone in a pass of its own over the same deals
+(no other work between its calls); a figure is the best of ``--passes`` passes (a busy
 machine adds to some passes, seldom to all), CPU time of this thread, the clock's own
 cost taken off. A tree without typed views or decision points prints only the JSON
 lines, so the script runs on old trees too (by its path, from the new tree:
@@ -55,23 +56,25 @@ def figures(game: str, preset: str, players: int, deals: int, passes: int) -> di
     overhead = _clock_cost()
     best = {f"{k} ({who})": float("inf") for k in kinds for who in ("to move", "next seat")}
     for _ in range(passes):
-        spent = dict.fromkeys(best, 0.0)
-        calls = 0
-        rng = random.Random(1)
-        for seed in range(deals):
-            state = spec.new_match({"preset": preset, "max_turns": 150}, players, seed).current
-            while not state.is_over:
-                legal = state.legal_actions()
-                seat = state.to_move
-                for who, s in (("to move", seat), ("next seat", (seat + 1) % players)):
-                    for kind, make in kinds.items():
+        for kind, make in kinds.items():  # each kind alone over the same deals
+            spent = {"to move": 0.0, "next seat": 0.0}
+            calls = 0
+            rng = random.Random(1)
+            for seed in range(deals):
+                rules = {"preset": preset, "max_turns": 150}
+                state = spec.new_match(rules, players, seed).current
+                while not state.is_over:
+                    legal = state.legal_actions()
+                    seat = state.to_move
+                    for who, s in (("to move", seat), ("next seat", (seat + 1) % players)):
                         start = clock()
                         make(state, s)
-                        spent[f"{kind} ({who})"] += clock() - start - overhead
-                calls += 1
-                state.apply(rng.choice(legal))
-        for key, total in spent.items():
-            best[key] = min(best[key], total / calls * 1e6)
+                        spent[who] += clock() - start - overhead
+                    calls += 1
+                    state.apply(rng.choice(legal))
+            for who, total in spent.items():
+                key = f"{kind} ({who})"
+                best[key] = min(best[key], total / calls * 1e6)
     return best
 
 
