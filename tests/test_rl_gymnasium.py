@@ -72,3 +72,34 @@ def test_legal_ids_are_the_masks_ones() -> None:
         _o, _r, term, trunc, _i = env.step(ids[rng.randrange(len(ids))])
         if term or trunc:
             env.reset(seed=rng.randrange(1000))
+
+
+@pytest.mark.parametrize(
+    ("game", "preset", "players"), [("tunisian", "1v1", 2), ("marriage", "nepali", 4)]
+)
+def test_a_random_opponent_handed_its_decision_point_plays_as_from_its_view(
+    game: str, preset: str, players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The env hands a random opponent its decision point alone (``Bot.decision_only``):
+    the episodes are those it plays handed the whole typed view."""
+
+    def episodes() -> list[object]:
+        env = RamiGymEnv(game, preset, players, opponents="random", max_turns=40)
+        rng = random.Random(1)
+        seen: list[object] = []
+        for seed in range(3):
+            obs, _info = env.reset(seed=seed)
+            seen.append(obs.tobytes())
+            while True:
+                ids = env.legal_ids()
+                obs, reward, term, trunc, _i = env.step(ids[rng.randrange(len(ids))])
+                seen += [obs.tobytes(), reward, len(env.state.events)]  # type: ignore[union-attr]
+                if term or trunc:
+                    break
+        return seen
+
+    handed = episodes()
+    from rami.bots.random_bot import RandomBot
+
+    monkeypatch.setattr(RandomBot, "decision_only", False)
+    assert episodes() == handed

@@ -9,6 +9,8 @@ bots, the review and the RL encoders; the wire's JSON is made from it (``to_json
 - the typed view holds nothing the seat may not see: tests/test_bots.py re-deals what
   a seat cannot see (other hands, the stock's order, an unseen tiplu, M-7) and finds
   the typed view equal;
+- a seat's decision point (``Game.decision``), which the random bot is handed instead
+  of the whole view, is the view's, and the bot's move from it is the same;
 - bad input is a one-line ``InputError``.
 """
 
@@ -26,7 +28,7 @@ from rami.cards import Card
 from rami.engine import Action
 from rami.errors import InputError
 from rami.games import get_game
-from rami.views import TypedView, typed_view
+from rami.views import Decision, TypedView, typed_view
 
 TABLES = [
     ("marriage", "nepali", 4),
@@ -128,3 +130,76 @@ def test_a_game_without_a_typed_view_of_its_own_gets_the_common_part() -> None:
             move = make_bot(spec.name, "random", 1).act(typed)
             assert move == make_bot(spec.name, "random", 1).act(state.view(seat))
             state.apply(move)
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), TABLES)
+def test_the_decision_point_is_the_views_and_the_random_bot_moves_the_same_from_it(
+    game: str, preset: str, players: int
+) -> None:
+    """``Game.decision`` (built by the kernel without the view) is what the seat's typed
+    view shows of its decision point, for every seat, and the random bot, which reads
+    nothing else (``decision_only``), makes from it the move it makes from the view."""
+    spec = get_game(game)
+    for state in _positions(game, preset, players, 2, 60):
+        for seat in range(players):
+            view = spec.typed_view(state, seat)
+            decision = spec.decision(state, seat)
+            assert decision == Decision.of(view)
+            assert decision_key(decision) == decision_key(view)
+        if state.is_over:
+            continue
+        seat = state.to_move
+        bot = make_bot(game, "random", 7)
+        assert bot.decision_only
+        move = bot.act_on(spec.decision(state, seat))
+        assert move == bot.act(spec.typed_view(state, seat)) and move in state.legal_actions()
+    assert not make_bot(game, "greedy", 1).decision_only
+    with pytest.raises(InputError):
+        spec.decision(state, players)  # a seat the table does not have
+    with pytest.raises(InputError, match="no legal action"):
+        make_bot(game, "random", 1).act_on(Decision.of(spec.typed_view(state, 0)))
+
+
+@pytest.mark.parametrize(("game", "preset", "players"), TABLES)
+def test_each_field_of_the_positional_typed_view_is_the_states(
+    game: str, preset: str, players: int
+) -> None:
+    """The builders fill the views positionally (one C call): each field by name is the
+    state's public value it stands for."""
+    spec = get_game(game)
+    for state in _positions(game, preset, players, 1, 60):
+        for seat in range(players):
+            v: Any = spec.typed_view(state, seat)
+            assert spec.viewer()(state, seat) == v  # the builder itself, lazy hook resolved
+            assert (v.game, v.rules, v.players, v.seat) == (game, state.rules, players, seat)
+            assert (v.dealer, v.to_move, v.phase, v.turn) == (
+                state.dealer,
+                state.to_move,
+                state.phase,
+                state.turn,
+            )
+            assert len(v.history) == len(state.events)
+            assert v.legal == (tuple(state.legal_actions()) if seat == state.to_move else ())
+            assert v.legal_texts == tuple(str(a) for a in v.legal)
+            if game == "tunisian":
+                assert v.mode == state.rules.mode and v.first_round == state.first_round
+                assert v.stock_size == state.stock_size and v.table == state.table
+                assert (v.hand_sizes, v.active, v.opened, v.opening_values) == (
+                    state.hand_sizes,
+                    state.active,
+                    state.opened,
+                    state.opening_values,
+                )
+                assert v.threshold == state.threshold and v.result == state.result
+                if not state.is_over:
+                    assert v.staged == frozenset(state.staged_melds)
+                    assert (v.staged_value, v.must_open) == (state.staged_value, state.must_open)
+                assert sorted(v.hand) == sorted(state.hand(seat))
+            else:
+                assert v.stock_size == len(state.stock) and v.tiplu_picked == state.tiplu_picked
+                assert v.seen == state.seen[seat] and list(v.discard_pile) == state.pile
+                assert [e.hand_size for e in v.seats] == state.sizes
+                assert [e.seen for e in v.seats] == state.seen
+                assert [e.path for e in v.seats] == state.path
+                assert [list(e.melds) for e in v.seats] == state.melds
+                assert len(v.hand) == state.sizes[seat]

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from rami.action_space import ActionSpace
 from rami.engine import Action, GameState
 from rami.errors import InputError
-from rami.views import GameView, Rules, Standing, TypedView
+from rami.kernel import Deal
+from rami.views import Decision, GameView, Rules, Standing, TypedView
 
 if TYPE_CHECKING:  # the hooks' shapes live with the consumers that call them
     from rami.bots.kit import BotKit
@@ -252,6 +253,28 @@ class Game:
 
         doc = state.view(seat)
         return GenericView.from_json(doc, self.rules_from(doc.get("rules")))
+
+    def viewer(self) -> Callable[[GameState, int | None], TypedView]:
+        """``typed_view`` as one function, the game's builder itself when it has one (its
+        lazy reference resolved): for a loop that builds a view a move."""
+        hook = self.seat_view
+        if hook is None:
+            return self.typed_view
+        found: Callable[[GameState, int | None], TypedView] = (
+            hook.target() if isinstance(hook, Lazy) else hook
+        )
+        return found
+
+    def decision(self, state: GameState, seat: int) -> Decision:
+        """``seat``'s decision point (``rami.views.Decision``), what a bot that is
+        ``decision_only`` is handed: made by the deal kernel without the view
+        (``rami.kernel.Deal.decision``), else read from the typed view."""
+        if isinstance(state, Deal):
+            try:
+                return state.decision(seat)
+            except NotImplementedError:  # a kernel game that does not give hand_size
+                pass
+        return Decision.of(self.typed_view(state, seat))
 
     def preset_for(self, seats: int) -> str:
         """The preset a table of ``seats`` plays when the user names none."""

@@ -39,6 +39,7 @@ from typing import Generic, Self, TypeVar
 from rami.engine import Action, Chance, DealResult, Event, EventData, as_action
 from rami.errors import IllegalAction, InputError, NotYourTurn, Reason
 from rami.view_cache import ViewCache, action_texts
+from rami.views import Decision
 
 __all__ = ["Deal", "Ruling", "Verb"]
 
@@ -439,6 +440,31 @@ class Deal:
         """The texts of the legal actions, kept while the listed moves are unchanged."""
         actions = self.legal_actions()  # fills ``_legal``, the object the texts are kept for
         return self.view_cache().legal_texts(self._legal, lambda: action_texts(actions))
+
+    def legal_pair(self) -> tuple[tuple[Action, ...], tuple[str, ...]]:
+        """The legal actions and their texts, as a typed view holds them (the texts kept
+        while the listed moves are unchanged: no copy of them)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._list_legal()
+        return tuple(legal), self.view_cache().texts_of(legal)
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds (public: every view shows it); the game's."""
+        raise NotImplementedError
+
+    def decision(self, seat: int) -> Decision:
+        """``seat``'s decision point (``rami.views.Decision``) as its view shows it, without
+        building the view (which has one history entry per event: ``rami.view_cache``).
+        ``NotImplementedError`` from a game that does not give ``hand_size``."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self._active):
+            raise InputError(f"seat must be a number from 0 to {len(self._active) - 1}")
+        legal: tuple[Action, ...] = ()
+        texts: tuple[str, ...] = ()
+        if seat == self._to_move and self._phase != self.OVER:
+            legal, texts = self.legal_pair()
+        size = self.hand_size(seat)
+        return Decision(seat, len(self._events), self._turn, self._phase, size, legal, texts)
 
     # ------------------------------------------------------------ persistence
 

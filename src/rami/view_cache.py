@@ -13,7 +13,7 @@ views of one state: readers must treat them as read-only (every consumer does).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rami.engine import Action, read_action
@@ -64,7 +64,7 @@ class ViewCache:
         self._histories: dict[int | None, list[Entry]] = {}
         self._last: dict[int | None, object] = {}  # the last event rendered, per seat
         self._legal: object = None
-        self._legal_texts: list[str] = []
+        self._legal_texts: tuple[str, ...] = ()
 
     def history(
         self, seat: int | None, render: Callable[[Any, int | None], Entry]
@@ -88,6 +88,14 @@ class ViewCache:
     def legal_texts(self, legal: object, texts: Callable[[], list[str]]) -> list[str]:
         """The texts of the legal actions, computed again when ``legal`` is a new object."""
         if legal is None or legal is not self._legal:
-            self._legal_texts = texts()
+            self._legal_texts = tuple(texts())
             self._legal = legal
-        return self._legal_texts[:]
+        return list(self._legal_texts)
+
+    def texts_of(self, legal: Iterable[object]) -> tuple[str, ...]:
+        """The texts of the listed moves ``legal`` (the state's own listing, kept while it
+        is the same object), as the tuple a typed view holds: no copy."""
+        if legal is not self._legal:
+            self._legal_texts = tuple(action_texts(list(legal)))
+            self._legal = legal
+        return self._legal_texts

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from rami.engine import Action
 
 __all__ = [
+    "Decision",
     "EventArgs",
     "GameView",
     "GenericSeat",
@@ -246,6 +247,37 @@ class TypedView(Protocol):
         ...
 
 
+class Decision(NamedTuple):
+    """A seat's decision point: the part of its view that names it
+    (``rami.bots.base.decision_key``) and its legal moves, nothing else. What a bot that
+    reads no more of the view (``Bot.decision_only``: the random bot) is handed instead of the
+    whole view, the same move for a fraction of the cost (``Game.decision``; built
+    without the view by the kernel, ``rami.kernel.Deal.decision``). Every field is the
+    view's own, so nothing the seat may not know."""
+
+    seat: int
+    history_size: int  # len(view.history): the view has one entry per event of the deal
+    turn: int
+    phase: str
+    hand_size: int  # len(view.hand)
+    legal: tuple[Action, ...]  # the seat's legal moves (empty if not its turn)
+    legal_texts: tuple[str, ...]  # their canonical texts
+
+    @classmethod
+    def of(cls, view: TypedView) -> Decision:
+        """The decision point ``view`` shows (``InputError`` for a spectator's view)."""
+        hand = view.hand
+        return cls(
+            own_seat(view),
+            len(view.history),
+            view.turn,
+            view.phase,
+            0 if hand is None else len(hand),
+            view.legal,
+            view.legal_texts,
+        )
+
+
 def legal_texts(view: TypedView) -> list[str]:
     """The legal moves' canonical texts, as the JSON view lists them (kept by the view:
     the engine's texts, made once per position)."""
@@ -309,8 +341,9 @@ def typed_view(view: TypedView | GameView | Mapping[str, object]) -> TypedView:
     """``view`` as a typed view: itself, or a JSON view read back by its game
     (``Game.view_from_json``) so that a consumer fed JSON (a test, a saved view) reads the
     same values as one fed the engine's typed view. ``InputError`` if it is malformed."""
-    if not isinstance(view, Mapping):
-        return view  # a game's typed view (JSON views are objects, typed ones tuples)
+    if isinstance(view, tuple) or not isinstance(view, Mapping):
+        return view  # a game's typed view (JSON views are objects, typed ones tuples:
+        # tested first, the cheaper test, Mapping's being an ABC's)
     from rami.games import get_game
 
     if not isinstance(view.get("game"), str):

@@ -14,12 +14,13 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rami.cards import CARDS, Card
 from rami.engine import Action
 from rami.errors import InputError
 from rami.view_cache import action_of
-from rami.views import GameView, TypedView, legal_texts, typed_view
+from rami.views import Decision, GameView, TypedView, typed_view
 
 __all__ = [
     "Bot",
@@ -67,16 +68,18 @@ def legal_actions(view: TypedView | GameView) -> list[Action]:
     return list(view.legal)
 
 
-def decision_key(view: TypedView) -> str:
+def decision_key(view: TypedView | Decision) -> str:
     """A text that names this decision point from what the view shows.
 
     It combines the seat, the length of the public history, the turn, the phase and the
-    legal actions: two views that agree on these are the same decision for the bot.
+    legal actions: two views that agree on these are the same decision for the bot. A
+    view's ``Decision`` (``rami.views.Decision``) gives the same text.
     """
-    return (
-        f"{view.seat}|{len(view.history)}|{view.turn}|{view.phase}|"
-        f"{len(view.hand or ())}|{'/'.join(legal_texts(view))}"
-    )
+    if isinstance(view, Decision):
+        history, hand = view.history_size, view.hand_size
+    else:
+        history, hand = len(view.history), len(view.hand or ())
+    return f"{view.seat}|{history}|{view.turn}|{view.phase}|{hand}|{'/'.join(view.legal_texts)}"
 
 
 class Bot(ABC):
@@ -86,17 +89,21 @@ class Bot(ABC):
     """
 
     name: str = "bot"
+    #: whether the bot reads nothing of a view but its decision point (``act_on``): a
+    #: caller may then hand it ``Game.decision(state, seat)`` instead of the whole view
+    #: (the same move, for a fraction of the view's cost)
+    decision_only: ClassVar[bool] = False
 
     def __init__(self, seed: int = 0) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InputError("a bot's seed must be a whole number")
         self.seed = seed
 
-    def rng(self, view: TypedView, salt: str = "") -> random.Random:
+    def rng(self, view: TypedView | Decision, salt: str = "") -> random.Random:
         """A generator that depends only on the seed and the view (never on hidden cards)."""
         return random.Random(self.rng_text(view, salt))
 
-    def rng_text(self, view: TypedView, salt: str = "") -> str:
+    def rng_text(self, view: TypedView | Decision, salt: str = "") -> str:
         """The text ``rng`` seeds its generator with (a bot that draws once per decision may
         seed a generator of its own with it: the same draws)."""
         return f"{self.name}:{self.seed}:{salt}:{decision_key(view)}"
@@ -112,6 +119,12 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: TypedView) -> Action:
         """Pick a move from a view that has legal actions."""
+
+    def act_on(self, decision: Decision) -> Action:
+        """The move at ``decision``, a view's decision point, for a bot that is
+        ``decision_only`` (the move ``act`` gives for the whole view); ``InputError`` if
+        it offers no legal action."""
+        raise NotImplementedError(f"{type(self).__name__} reads more than the decision point")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} seed={self.seed}>"

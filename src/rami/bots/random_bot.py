@@ -6,7 +6,8 @@ import random
 
 from rami.bots.base import Bot
 from rami.engine import Action
-from rami.views import TypedView
+from rami.errors import InputError
+from rami.views import Decision, TypedView
 
 __all__ = ["RandomBot"]
 
@@ -15,6 +16,7 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions listed in the view."""
 
     name = "random"
+    decision_only = True  # it reads the decision point alone
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
@@ -26,3 +28,11 @@ class RandomBot(Bot):
         gen = self._gen
         gen.seed(self.rng_text(view))
         return gen.choice(view.legal)
+
+    def act_on(self, decision: Decision) -> Action:
+        legal = decision.legal
+        if not legal:
+            raise InputError("the bot was asked to move but its view lists no legal action")
+        gen = self._gen
+        gen.seed(self.rng_text(decision))
+        return gen.choice(legal)

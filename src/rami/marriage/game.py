@@ -378,6 +378,9 @@ class MarriageState(Deal):
         """Each seat's number of cards in hand."""
         return self._sizes
 
+    def hand_size(self, seat: int) -> int:
+        return self._sizes[seat]
+
     @property
     def melds(self) -> list[list[tuple[Card, ...]]]:
         """Each seat's shown (Nepali) or table (Indian) melds (M-6, M-10)."""

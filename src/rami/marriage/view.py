@@ -11,12 +11,14 @@ a seat that has seen (M-7), or for everyone once the deal is over. A stock draw 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
 from typing import TYPE_CHECKING, NamedTuple, NotRequired, TypedDict, TypeGuard
 
 from rami.cards import CARDS, Card
 from rami.engine import DealResult
 from rami.errors import InputError
 from rami.marriage.rules import MarriageRules
+from rami.memo import GenerationMemo
 from rami.views import EventArgs, GameView, HistoryEntry, RulesJson, SeatView, TypedView
 
 if TYPE_CHECKING:
@@ -256,7 +258,7 @@ class MarriageTypedView(NamedTuple):
                 }
                 for e in self.seats
             ],
-            "discard_pile": _texts(self.discard_pile),
+            "discard_pile": [text[c] for c in self.discard_pile],
             "stock_size": self.stock_size,
             "tiplu_picked": self.tiplu_picked,
             "taken": None if self.taken is None else text[self.taken],
@@ -265,7 +267,7 @@ class MarriageTypedView(NamedTuple):
         if self.turn_start_melds is not None:
             view["turn_start_melds"] = [[text[c] for c in m] for m in self.turn_start_melds]
         if self.seat is not None:
-            view["hand"] = _texts(self.hand or ())
+            view["hand"] = [text[c] for c in self.hand or ()]
             view["seen"] = bool(self.seen)
             view["legal_actions"] = list(self.legal_texts)
         if self.tiplu is not None:
@@ -280,21 +282,66 @@ class MarriageTypedView(NamedTuple):
         return view
 
 
+# the rules' JSON by the rules object's identity (an entry holds its rules, so the id is
+# not reused while it lives): a frozen dataclass's hash, all its options hashed afresh
+# on each call, cost more than the copy
+_RULES_BY_ID: dict[int, tuple[MarriageRules, RulesJson]] = {}
+
+
 def _rules_doc(rules: MarriageRules) -> RulesJson:
     """The rules' JSON (a fresh dict), built once per rules object."""
+    hit = _RULES_BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return dict(hit[1])
     doc = _RULES_JSON.get(rules)
     if doc is None:
         doc = _RULES_JSON[rules] = rules.to_json()
+    if len(_RULES_BY_ID) >= 256:  # a few rules objects a process: bounded all the same
+        _RULES_BY_ID.clear()
+    _RULES_BY_ID[id(rules)] = (rules, doc)
     return dict(doc)
 
 
-def _hand_cards(counts: Iterable[int]) -> Cards:
-    """A hand's cards in card index order."""
+_KINDS = range(len(CARDS))
+
+
+_HANDS: GenerationMemo[bytes, Cards] = GenerationMemo(
+    50_000, name="marriage.view.hands", shared=True
+)
+
+
+def _hand_cards(counts: Sequence[int]) -> Cards:
+    """A hand's cards in card index order, kept per hand (a seat's hand is read in the
+    views of several positions before it changes); the held kinds picked in C
+    (``compress``), not by a Python test of all the counts."""
+    key = bytes(counts)  # a count is at most the shoe's decks (M-1)
+    found = _HANDS.table.get(key)
+    if found is not None:
+        return found
     cards: list[Card] = []
-    for c, count in enumerate(counts):
-        if count:
+    for c in compress(_KINDS, counts):
+        count = counts[c]
+        if count == 1:
+            cards.append(CARDS[c])
+        else:
             cards += [CARDS[c]] * count
-    return tuple(cards)
+    return _HANDS.remember(key, tuple(cards))
+
+
+_WILDS: dict[frozenset[int], Cards] = {}  # the wild kinds -> their cards, sorted
+
+
+def _wild_cards(wilds: frozenset[int]) -> Cards:
+    found = _WILDS.get(wilds)
+    if found is None:
+        if len(_WILDS) > 1024:  # a few per tiplu: bounded all the same
+            _WILDS.clear()
+        found = _WILDS[wilds] = tuple([CARDS[c] for c in sorted(wilds)])
+    return found
+
+
+_new = tuple.__new__
+_NO_MOVES: tuple[tuple[Action, ...], tuple[str, ...]] = ((), ())
 
 
 def seat_view(state: MarriageState, seat: int | None) -> MarriageTypedView:
@@ -305,48 +352,59 @@ def seat_view(state: MarriageState, seat: int | None) -> MarriageTypedView:
     ):
         raise InputError(f"seat must be a number from 0 to {n - 1}, or none for a spectator")
     over = state.is_over
+    sizes, melds, seen, path = state.sizes, state.melds, state.seen, state.path
+    exposed, dublees = state.exposed, state.dublees
     seats = tuple(
         [
-            MarriageSeat(
-                s,
-                state.sizes[s],
-                tuple(state.melds[s]),
-                tuple(state.exposed[s] or ()),
-                tuple(state.dublees[s] or ()),
-                state.seen[s],
-                state.path[s],
+            _new(
+                MarriageSeat,
+                (
+                    s,
+                    sizes[s],
+                    tuple(melds[s]),
+                    tuple(exposed[s] or ()),
+                    tuple(dublees[s] or ()),
+                    seen[s],
+                    path[s],
+                ),
             )
             for s in range(n)
         ]
     )
-    knows = over or (seat is not None and state.seen[seat])
+    knows = over or (seat is not None and seen[seat])
     tiplu = state.tiplu if knows and state.tiplu_picked else None
     base = state.base
-    result = state.result if over else None
-    moves = seat is not None and state.to_move == seat
-    return MarriageTypedView(
-        game="marriage",
-        rules=state.rules,
-        players=n,
-        seat=seat,
-        dealer=state.dealer,
-        to_move=state.to_move,
-        phase=state.phase,
-        turn=state.turn,
-        hand=None if seat is None else _hand_cards(state.hands[seat]),
-        discard_pile=tuple([CARDS[c] for c in state.pile]),
-        stock_size=len(state.stock),
-        history=history(state, seat),
-        legal=tuple(state.legal_actions()) if moves else (),
-        legal_texts=tuple(state.legal_texts()) if moves else (),
-        seats=seats,
-        tiplu_picked=state.tiplu_picked,
-        taken=None if state.taken is None else CARDS[state.taken],
-        seen=None if seat is None else state.seen[seat],
-        tiplu=tiplu,
-        wild_cards=None if tiplu is None else tuple([CARDS[c] for c in sorted(state.wilds)]),
-        turn_start_melds=None if base is None else tuple(base),
-        result=result,
+    to_move = state.to_move
+    taken = state.taken
+    legal, texts = state.legal_pair() if seat is not None and to_move == seat else _NO_MOVES
+    # positionally, in ``MarriageTypedView``'s field order, in one C call (the keyword
+    # call through the NamedTuple's ``__new__`` cost a good part of the view)
+    return _new(
+        MarriageTypedView,
+        (
+            "marriage",
+            state.rules,
+            n,
+            seat,
+            state.dealer,
+            to_move,
+            state.phase,
+            state.turn,
+            None if seat is None else _hand_cards(state.hands[seat]),  # hand
+            tuple([CARDS[c] for c in state.pile]),  # discard_pile
+            len(state.stock),  # stock_size
+            history(state, seat),
+            legal,
+            texts,  # legal_texts
+            seats,
+            state.tiplu_picked,
+            None if taken is None else CARDS[taken],  # taken
+            None if seat is None else seen[seat],  # seen
+            tiplu,
+            None if tiplu is None else _wild_cards(state.wilds),  # wild_cards
+            None if base is None else tuple(base),  # turn_start_melds
+            state.result if over else None,  # result
+        ),
     )
 
 

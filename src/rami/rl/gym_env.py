@@ -77,6 +77,10 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         self.strict = strict
         self.illegal_penalty = illegal_penalty
         self._sign = self.spec_.reward_sign
+        # what the bots are handed: the seat's typed view, or its decision point alone
+        # for a bot that reads nothing else (``Bot.decision_only``: the random bot)
+        self._see = self.spec_.viewer()
+        self._decide = self.spec_.decision
         obs_box = spaces.Box(0.0, 1.0, self.encoder.shape, np.float32)
         mask_box = spaces.Box(0, 1, (self.space.size,), np.int8)
         self.observation_space: spaces.Space[Any] = (
@@ -168,7 +172,7 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
         state, match = self.state, self.match
         assert state is not None and match is not None
         reward = 0.0
-        me, bots, see = self.seat, self.bots, self.spec_.typed_view
+        me, bots, see, decide = self.seat, self.bots, self._see, self._decide
         while True:
             if state.is_over:
                 reward += self._deal_reward()
@@ -181,7 +185,11 @@ class RamiGymEnv(gym.Env[Any, np.int64]):
             assert seat is not None
             if seat == me:
                 return reward, False
-            state.apply(bots[seat].act(see(state, seat)))  # the typed view: no JSON
+            bot = bots[seat]
+            if bot.decision_only:  # it reads its decision point alone: no view built
+                state.apply(bot.act_on(decide(state, seat)))
+            else:
+                state.apply(bot.act(see(state, seat)))  # the typed view: no JSON
 
     # ------------------------------------------------------------------ gymnasium
 

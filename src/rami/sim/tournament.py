@@ -296,7 +296,9 @@ def play_job(config: TableConfig, job: Job) -> GameResult:
     deals: list[DealOutcome] = []
     game_winners: list[int] | None = None
 
-    see = spec.typed_view  # the bots read typed views: no JSON between the deal and them
+    # the bots read typed views: no JSON between the deal and them (the game's builder
+    # itself: ``Game.viewer``)
+    see = spec.viewer()
 
     def play_deal(state: GameState) -> None:
         while not state.is_over:

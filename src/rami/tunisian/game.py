@@ -546,6 +546,9 @@ class TunisianState(Deal):
         """``out`` (someone went out), ``stock`` (T-11) or ``max_turns``; None if running."""
         return self._end_reason
 
+    def hand_size(self, seat: int) -> int:
+        return self._sizes[seat]
+
     def hand(self, seat: int) -> list[Card]:
         """The cards of ``seat``, sorted (server side; views show only one's own)."""
         return sorted(from_counts(self._hands[seat]), key=sort_key)

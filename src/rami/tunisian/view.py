@@ -136,14 +136,30 @@ _MELD_PARTS_MEMO = GenerationMemo.over(
 )
 
 
+# the same parts by the meld object's identity: a table's melds are the same objects from
+# view to view, and a frozen dataclass's hash (a tuple of its fields, hashed afresh each
+# call) cost more than the rest of the meld's JSON. An entry holds its meld, so its id is
+# not reused while the entry lives; at most _BY_ID_CAP entries (then all dropped).
+_BY_ID: dict[int, tuple[Meld, tuple[str, tuple[str, ...], int, str | None]]] = {}
+_BY_ID_CAP = 4096
+
+
 def meld_json(index: int, meld: Meld, owner: int, staged: bool = False) -> MeldJson:
     """A table meld as JSON: its index, cards, owner seat, value and joker role."""
-    parts = _MELD_PARTS.get(meld)
-    if parts is None:  # melds are frozen: their texts and value are computed once
-        joker_as = None if meld.joker_as is None else _TEXT[meld.joker_as]
-        parts = _MELD_PARTS_MEMO.remember(
-            meld, (meld.kind, tuple([_TEXT[c] for c in meld.cards]), meld.value, joker_as)
-        )
+    hit = _BY_ID.get(id(meld))
+    if hit is not None and hit[0] is meld:
+        parts = hit[1]
+    else:
+        found = _MELD_PARTS.get(meld)
+        if found is None:  # melds are frozen: their texts and value are computed once
+            joker_as = None if meld.joker_as is None else _TEXT[meld.joker_as]
+            found = _MELD_PARTS_MEMO.remember(
+                meld, (meld.kind, tuple([_TEXT[c] for c in meld.cards]), meld.value, joker_as)
+            )
+        if len(_BY_ID) >= _BY_ID_CAP:
+            _BY_ID.clear()
+        _BY_ID[id(meld)] = (meld, found)
+        parts = found
     kind, cards, value, joker_as = parts
     return {
         "index": index,
@@ -345,6 +361,7 @@ class TunisianTypedView(NamedTuple):
         farcha = self.farcha
         hand = self.hand
         staged = self.staged
+        team_of = self.teams is not None
         return {
             "game": "tunisian",
             "mode": self.mode,
@@ -358,16 +375,18 @@ class TunisianTypedView(NamedTuple):
             "phase": self.phase,
             "turn": self.turn,
             "first_round": self.first_round,
-            "seats": [
+            "seats": [  # the entries of ``seats``, from the columns
                 {
-                    "seat": e.seat,
-                    "team": e.team,
-                    "active": e.active,
-                    "hand_size": e.hand_size,
-                    "opened": e.opened,
-                    "opening_value": e.opening_value,
+                    "seat": s,
+                    "team": s % 2 if team_of else None,
+                    "active": a,
+                    "hand_size": size,
+                    "opened": o,
+                    "opening_value": v,
                 }
-                for e in self.seats
+                for s, (size, a, o, v) in enumerate(
+                    zip(self.hand_sizes, self.active, self.opened, self.opening_values, strict=True)
+                )
             ],
             "hand": None if hand is None else [text[c] for c in hand],
             "table": [
@@ -397,16 +416,36 @@ def _result_json(result: DealResult[TunisianDetails]) -> TunisianResultJson:
     return {"scores": list(result.scores), "winner": result.winner, "details": result.details}
 
 
+# the rules' JSON by the rules object's identity (an entry holds its rules, so the id is
+# not reused while it lives): a frozen dataclass's hash, all its options hashed afresh
+# on each call, cost more than the copy
+_RULES_BY_ID: dict[int, tuple[TunisianRules, RulesJson]] = {}
+
+
 def _rules_doc(rules: TunisianRules) -> RulesJson:
     """The rules' JSON (a fresh dict), built once per rules object."""
+    hit = _RULES_BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return dict(hit[1])
     doc = _RULES_JSON.get(rules)
     if doc is None:
         doc = _RULES_JSON[rules] = rules.to_json()
+    if len(_RULES_BY_ID) >= 256:  # a few rules objects a process: bounded all the same
+        _RULES_BY_ID.clear()
+    _RULES_BY_ID[id(rules)] = (rules, doc)
     return dict(doc)
 
 
+_new = tuple.__new__
+_NO_MOVES: tuple[tuple[Action, ...], tuple[str, ...]] = ((), ())
+
+
 def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
-    """The typed view of ``state`` for ``seat`` (``None``: a spectator)."""
+    """The typed view of ``state`` for ``seat`` (``None``: a spectator).
+
+    Built positionally in one C call (``tuple.__new__``, in ``TunisianTypedView``'s field
+    order): the keyword call through the NamedTuple's ``__new__`` was a third of the
+    view's cost (tests/test_typed_views.py checks each field against the state)."""
     rules = state.rules
     n = rules.players
     if seat is not None and (
@@ -421,37 +460,41 @@ def seat_view(state: TunisianState, seat: int | None) -> TunisianTypedView:
     if result is not None and result.winner is not None and pile:  # won: out by a farcha
         farcha = Farcha(result.winner, pile[-1] if seat == result.winner else None)
         pile = pile[:-1]
-    cache = state.view_cache()
-    return TunisianTypedView(
-        game="tunisian",
-        rules=rules,
-        players=n,
-        seat=seat,
-        dealer=state.dealer,
-        to_move=to_move,
-        phase=state.phase,
-        turn=state.turn,
-        hand=None if seat is None else _hand_cards(state, seat),
-        discard_pile=pile,
-        stock_size=state.stock_size,
-        history=cache.history(seat, public_event),
-        legal=tuple(state.legal_actions()) if seat is not None and seat == to_move else (),
-        legal_texts=tuple(state.legal_texts()) if seat is not None and seat == to_move else (),
-        mode=rules.mode,
-        team=None if seat is None or not teams else seat % 2,
-        teams=_TEAMS if teams else None,
-        first_round=state.first_round,
-        hand_sizes=state.hand_sizes,
-        active=state.active,
-        opened=state.opened,
-        opening_values=state.opening_values,
-        table=state.table,
-        staged=_staged(state.staged_melds) if to_move is not None else _NONE,
-        threshold=state.threshold,
-        staged_value=state.staged_value if to_move is not None else 0,
-        must_open=state.must_open if to_move is not None else False,
-        result=result,
-        farcha=farcha,
+    legal, texts = state.legal_pair() if seat is not None and seat == to_move else _NO_MOVES
+    running = to_move is not None
+    return _new(
+        TunisianTypedView,
+        (
+            "tunisian",
+            rules,
+            n,
+            seat,
+            state.dealer,
+            to_move,
+            state.phase,
+            state.turn,
+            None if seat is None else _hand_cards(state, seat),  # hand
+            pile,  # discard_pile
+            state.stock_size,
+            state.view_cache().history(seat, public_event),
+            legal,
+            texts,  # legal_texts
+            rules.mode,
+            None if seat is None or not teams else seat % 2,  # team
+            _TEAMS if teams else None,  # teams
+            state.first_round,
+            state.hand_sizes,
+            state.active,
+            state.opened,
+            state.opening_values,
+            state.table,
+            _staged(state.staged_melds) if running else _NONE,  # staged
+            state.threshold,
+            state.staged_value if running else 0,
+            state.must_open if running else False,
+            result,
+            farcha,
+        ),
     )
 
 
