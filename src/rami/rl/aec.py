@@ -135,28 +135,36 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[seat]
 
     def observe(self, agent: str) -> dict[str, Obs | np.ndarray[Any, np.dtype[np.int8]]]:
+        return self._observe(self._index[agent])
+
+    def _observe(self, seat: int) -> dict[str, Obs | np.ndarray[Any, np.dtype[np.int8]]]:
+        """``observe`` for the seat's index."""
         state = self.state
         assert state is not None
-        seat = self._index[agent]
         # a bytearray's single-byte stores (~30 ns each) and one np.frombuffer: cheaper
         # than np.zeros and numpy's item assignment (~100 ns a store), for the Indian
         # mask (26,018 bytes) too (measured side by side, bench/rl_env.py's loops); the
         # array owns no data of its own but is writable and the caller's alone
         buf = bytearray(self._size)
         if state.to_move == seat:
-            ids = self._ids if self._ids_state is state and self._ids_step == self.steps else None
-            for i in self._kept_ids() if ids is None else ids:
+            if self._ids_state is state and self._ids_step == self.steps:
+                ids = self._ids
+            else:
+                ids = self._kept_ids()
+            for i in ids:
                 buf[i] = 1
-        mask = np.frombuffer(buf, _INT8)
         # encode(state.view(seat)) without building the view (tests/test_rl_fast_observation.py)
-        return {"observation": self.encoder.encode_state(state, seat), "action_mask": mask}
+        return {
+            "observation": self.encoder.encode_state(state, seat),
+            "action_mask": np.frombuffer(buf, _INT8),
+        }
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """AECEnv.last, the same tuple, in one call (PettingZoo's goes through the
         order-enforcing wrapper and the base class: one call less a step)."""
         agent = self.agent_selection
         return (
-            self.observe(agent) if observe else None,
+            self._observe(self._index[agent]) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -214,8 +222,9 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
         assert state is not None
         if action is None:
             raise ValueError(f"{agent} is to move: give an action id, not None")
+        steps = self.steps
         # IllegalAction (and nothing changed) for an id the mask does not allow
-        if type(action) is int and self._ids_state is state and self._ids_step == self.steps:
+        if type(action) is int and self._ids_state is state and self._ids_step == steps:
             # the usual step: a plain id of the kept position (``_action_of`` inline)
             try:
                 act = self._legal[self._ids.index(action)]
@@ -225,7 +234,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             act = self._action_of(action)
         state.apply(act)
         self._cumulative_rewards[agent] = 0.0
-        self.steps += 1
+        self.steps = steps = steps + 1
         seat = state.to_move  # None once the deal is over (one property read a step)
         if seat is None and state.is_over:
             match = self.match
@@ -250,7 +259,7 @@ class RamiAECEnv(AECEnv):  # type: ignore[misc]
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._paid = False
             self._accumulate_rewards()
-        if self.max_cycles is not None and self.steps >= self.max_cycles:
+        if self.max_cycles is not None and steps >= self.max_cycles:
             self.truncations = dict.fromkeys(self.agents, True)
         if seat is not None:  # ``_select`` inline
             self.agent_selection = self.possible_agents[seat]

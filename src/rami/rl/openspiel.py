@@ -314,11 +314,13 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         engine = self._core.engine
         if engine is None:
             return _CHANCE
-        if engine.is_over:
-            return _TERMINAL
+        # one property read while a seat is to move (``to_move`` is None once the deal is
+        # over): OpenSpiel's C++ ``apply_action`` asks this across the binding every step
         seat = engine.to_move
-        assert seat is not None
-        return seat
+        if seat is not None:
+            return seat
+        assert engine.is_over
+        return _TERMINAL
 
     def _kept_ids(self) -> list[int]:
         """The legal ids of the seat to move (engine order), once per position; the
@@ -349,11 +351,11 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
     def legal_actions(self, *player: int) -> list[int]:
         """OpenSpiel's ``legal_actions([player])``, the seat to move's answered from the
         kept ids (chance nodes, terminals and other players: OpenSpiel's own answer)."""
-        engine = self._core.engine
-        if engine is not None and not engine.is_over:
-            seat = engine.to_move
-            if not player or player[0] == seat:
-                core = self._core
+        core = self._core
+        engine = core.engine
+        if engine is not None:
+            seat = engine.to_move  # None once the deal is over
+            if seat is not None and (not player or player[0] == seat):
                 if core.ids is None:
                     self._kept_ids()
                 return core.sorted_ids[:]
@@ -375,13 +377,26 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return out
 
     def _tensor(self, player: tuple[int, ...]) -> list[float] | None:
-        seat = player[0] if player else self.current_player()
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            return None
-        game = self._rami_game
-        if not 0 <= seat < game.players:
-            return None
-        return game.floats(seat, self._vec(seat))[:]  # the caller's own list, as OpenSpiel's
+        core = self._core
+        if player:
+            seat = player[0]
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                return None
+            if not 0 <= seat < self._rami_game.players:
+                return None
+        else:  # the seat to move (``current_player()`` inline); none: OpenSpiel's answer
+            engine = core.engine
+            if engine is None:
+                return None
+            to_move = engine.to_move
+            if to_move is None:
+                return None
+            seat = to_move
+        vec = core.vecs.get(seat)  # ``_vec`` inline
+        if vec is None:
+            vec = core.vecs[seat] = self.tensor_for(seat)
+        # the caller's own list, as OpenSpiel's
+        return self._rami_game.floats(seat, vec)[:]
 
     def _vec(self, seat: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """``tensor_for(seat)``, once per position (not to be changed: it is kept)."""
@@ -422,13 +437,19 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
                 act = core.legal[ids.index(action)]
             except ValueError:  # not a kept id: the space's action (below)
                 act = None
-        core._forget()
+        # ``core._forget()`` without new containers: the kept ids are dropped (the sorted
+        # ids and actions go with them: they are read only while ``ids`` is set) and the
+        # position's tensors, if any were asked for
+        core.ids = None
+        if core.vecs:
+            core.vecs = {}
         engine.apply(act if act is not None else self._rami_game.space.action_from_id(action))
 
     def _deal(self, card: int) -> None:
         """A chance outcome: the next card of the shoe; the last one builds the deal."""
         core = self._core
-        core.vecs = {}
+        if core.vecs:  # the dealt cards' tensors, if any were asked for
+            core.vecs = {}
         left = core.left
         if not left[card]:
             raise pyspiel.SpielError(f"no {CARDS[card]} left to deal")
