@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from rami import memo
+from rami.cards import KINDS
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -26,6 +27,7 @@ _PLAY = """
 import random
 from dataclasses import replace
 from rami import memo
+from rami.cards import KINDS
 from rami.marriage.game import new_deal as marriage_deal
 from rami.tunisian.game import new_deal as tunisian_deal
 from rami.tunisian.rules import rules_from
@@ -123,7 +125,7 @@ def test_the_best_opening_cache_follows_the_budget(restore: None) -> None:
 
     names = {m.name for m in memo.registered()}
     assert "tunisian.best_opening" in names
-    hand = [0] * solver.KINDS
+    hand = [0] * KINDS
     for kind in (0, 1, 2, 13, 14, 15, 30, 31, 32, 40, 44, 48, 51, 3):
         hand[kind] += 1
     first = solver.best_opening(hand)
