@@ -19,7 +19,8 @@ what a smaller budget costs), the objects the cyclic GC tracks and the longest G
 generation and of the full (oldest) ones. Then, per preset, the spread of the RSS from
 ``--settle`` deals on (default: half the deals; 5,000 with ``--full``). It fails (exit 1)
 if the memos ever held more entries than the budget allows, or, with ``--full`` or
-``--settle``, if that spread exceeds ``--flat`` MiB (default 10, the aim of issue 27).
+``--settle``, if that spread exceeds ``--flat`` MiB (default 10, the aim of issue 27),
+and prints PASS per preset and in all when it does not.
 
 The default run is short (1,000 deals a preset: ``make bench``; the tables are still
 filling, so the RSS is not flat yet); ``--full`` plays 30,000 deals a preset and reports
@@ -217,6 +218,8 @@ def run_one(
     if flat is not None and spread > flat:
         print(f"FAIL: {name}: RSS varied {spread:.1f} MiB after {settle:,} deals")
         return 1
+    if flat is not None:
+        print(f"PASS: {name}: RSS within {flat:g} MiB from {settle:,} deals on ({spread:.1f})")
     return 0
 
 
@@ -257,6 +260,8 @@ def main() -> int:
     if failed:
         print(f"FAIL: RSS not flat in {', '.join(failed)}")
         return 1
+    if flat is not None:
+        print(f"PASS: RSS within {flat:g} MiB in {', '.join(opts.preset or list(PRESETS))}")
     return 0
 
 

@@ -101,3 +101,42 @@ def test_giving_room_drops_the_oldest_half_and_keeps_base_and_pin() -> None:
     while memo.droppable() > 0:
         memo.drop_oldest()
     assert memos.stored(memo.table) == 2 and memo.droppable() == 0
+
+
+def test_the_weighing_sample_spreads_over_the_whole_table() -> None:
+    """Weighed from entries spread evenly, not the two ends alone: heavy entries in the
+    middle of a table are seen (an estimate off by chance let the tables overshoot the
+    budget, and the RSS keeps the highest overshoot: issue 27, nepali)."""
+    memo: GenerationMemo[int, tuple[int, ...]] = GenerationMemo(10_000)
+    for k in range(1000, 1300):
+        memo.remember(k, ())
+    light = memo.measure()
+    for k in range(2000, 2400):
+        memo.remember(k, tuple(range(k, k + 40)))  # about 1,600 bytes
+    for k in range(3000, 3300):
+        memo.remember(k, ())
+    assert memo.measure() > light + 400  # 40% of the entries add about 1,600 bytes each
+
+
+def test_a_budget_check_that_drops_entries_releases_the_heap(monkeypatch: object) -> None:
+    """After dropping entries the budget gives the C heap's free pages back
+    (``release_memory``: glibc's ``malloc_trim(0)``, nothing elsewhere); a check that
+    drops nothing does not."""
+    calls: list[int] = []
+    saved = list(memos._TRIM)
+    memos._TRIM[:] = [lambda: calls.append(1)]
+    try:
+        own = MemoBudget(100)
+        table: GenerationMemo[int, int] = GenerationMemo(10_000)
+        own.members.append(table)
+        for k in range(50):
+            table.table[k] = k
+        own.settle()
+        assert calls == []
+        for k in range(50, 200):
+            table.table[k] = k
+        own.settle()
+        assert calls == [1] and len(table) <= 100
+    finally:
+        memos._TRIM[:] = saved
+    memos.release_memory()  # the real one: harmless wherever it runs

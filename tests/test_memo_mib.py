@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from rami import memo
+from rami.cards import KINDS
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -26,6 +27,7 @@ _PLAY = """
 import random
 from dataclasses import replace
 from rami import memo
+from rami.cards import KINDS
 from rami.marriage.game import new_deal as marriage_deal
 from rami.tunisian.game import new_deal as tunisian_deal
 from rami.tunisian.rules import rules_from
@@ -113,3 +115,23 @@ def test_a_bad_rami_memo_mb_is_said_in_one_line_and_ignored() -> None:
     )
     assert float(out.stdout) == memo.DEFAULT_MB
     assert out.stderr.count("\n") == 1 and "RAMI_MEMO_MB='lots'" in out.stderr
+
+
+def test_the_best_opening_cache_follows_the_budget(restore: None) -> None:
+    """The Tunisian best-opening cache (an ``lru_cache`` of 4,096 outside the budget
+    before) is a named memo: the budget bounds it like every other solver cache, and the
+    answers are the same whether it remembers them or not."""
+    from rami.tunisian import solver
+
+    names = {m.name for m in memo.registered()}
+    assert "tunisian.best_opening" in names
+    hand = [0] * KINDS
+    for kind in (0, 1, 2, 13, 14, 15, 30, 31, 32, 40, 44, 48, 51, 3):
+        hand[kind] += 1
+    first = solver.best_opening(hand)
+    assert first is not None and solver.best_opening(hand) is first  # remembered
+    memo.set_budget(memo.DEFAULT_MB / 1000)
+    table = next(m for m in memo.registered() if m.name == "tunisian.best_opening")
+    assert table.size == 16 and len(table) <= 16
+    solver.clear_cache()
+    assert len(table) == 0 and solver.best_opening(hand) == first

@@ -43,6 +43,7 @@ __all__ = [
     "freeze_collector",
     "is_pin",
     "registered",
+    "release_memory",
     "reserved",
     "rules_of",
     "scaled",
@@ -145,7 +146,7 @@ def capacity() -> int:
 
 
 #: Entries weighed per table at each budget check (``GenerationMemo.measure``).
-_SAMPLE = 16
+_SAMPLE = 64
 
 
 def entry_size(key: object, value: object) -> int:
@@ -223,6 +224,7 @@ class MemoBudget:
                 member.measure()
             total = self.entries()
             weight = self.weight()
+            evictions = self.evictions
             while total > target or weight > target_bytes:
                 largest = max(
                     self.members, key=lambda m: (m.droppable() * m.entry_bytes, m.droppable())
@@ -233,6 +235,8 @@ class MemoBudget:
                 self.evictions += 1
                 total = self.entries()
                 weight = self.weight()
+            if self.evictions != evictions:
+                release_memory()
 
 
 class BoundedMemo(Generic[K, V]):
@@ -413,18 +417,21 @@ class GenerationMemo(Generic[K, V]):
         return len(self.table) - len(self.base) - (1 if self.pinned else 0)
 
     def measure(self) -> int:
-        """Weigh an entry (``entry_bytes``): the mean deep size of a sample of entries
-        (the oldest and the newest: later entries may be larger, nepali cover memos keyed
-        by larger holdings), keys, values and the dict's slot, kept while the table is
-        empty."""
+        """Weigh an entry (``entry_bytes``): the mean deep size of ``_SAMPLE`` entries
+        spread evenly over the table, oldest to newest (later entries may be larger,
+        nepali cover memos keyed by larger holdings), keys, values and the dict's slot,
+        kept while the table is empty. An even spread, not the two ends: an estimate off
+        by chance let the tables' bytes overshoot the budget, and the RSS keeps the
+        highest overshoot seen (issue 27, nepali)."""
         table = self.table
-        if len(table) > 0:
+        count = len(table)
+        if count > 0:
+            stride = max(1, count // _SAMPLE)
             try:  # one C call under the GIL; a table changed meanwhile is weighed later
-                sample = list(itertools.islice(table.items(), _SAMPLE // 2))
-                sample += itertools.islice(reversed(table.items()), _SAMPLE // 2)
+                sample = list(itertools.islice(table.items(), 0, None, stride))
             except RuntimeError:
                 return self.entry_bytes
-            slot = sys.getsizeof(table) // max(1, len(table))
+            slot = sys.getsizeof(table) // count
             sizes = [entry_size(k, v) for k, v in sample if k is not _PIN]
             if sizes:
                 self.entry_bytes = slot + sum(sizes) // len(sizes)
@@ -445,6 +452,36 @@ class GenerationMemo(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self.table)
+
+
+_TRIM: list[Callable[[], object] | None] = []  # found at the first use: [] not yet
+
+
+def _malloc_trim() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim(0)``, or None where there is none (musl, macOS, Windows)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return lambda: trim(0)
+
+
+def release_memory() -> None:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim(0)``;
+    nothing elsewhere): after the budget drops entries, the memory they held is free
+    in the heap, and without a trim the RSS keeps it. The budget calls it after each
+    check that dropped entries (every few hundred deals at most)."""
+    if not _TRIM:
+        _TRIM.append(_malloc_trim())
+    trim = _TRIM[0]
+    if trim is not None:
+        trim()
 
 
 def _budget_limit() -> int:

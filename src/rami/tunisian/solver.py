@@ -30,7 +30,6 @@ from __future__ import annotations
 # rami: compiled with mypyc in the accelerated build
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import pairwise
 from threading import Lock
 from typing import Any
@@ -698,13 +697,23 @@ def _follow(key: int) -> Opening:
     return Opening(value, tuple(_meld_of(desc) for _, desc in chosen))
 
 
-@lru_cache(maxsize=4096)
+#: ``best_opening`` per packed hand (a miss is ``_NO_OPENING``): a named memo, so the
+#: memory budget bounds it with the other solver caches (it was an ``lru_cache``).
+_BEST_OPENINGS: GenerationMemo[int, Opening | None] = GenerationMemo(
+    4096, name="tunisian.best_opening"
+)
+_NO_OPENING = Opening(0, ())  # never stored: what a miss reads
+
+
 def _best_opening_packed(start: int) -> Opening | None:
+    found = _BEST_OPENINGS.table.get(start, _NO_OPENING)
+    if found is not _NO_OPENING:
+        return found
     _check_size()
     key = _prune(start)
     if _best(key, 1, _most(key)) <= 0:
-        return None
-    return _follow(key)
+        return _BEST_OPENINGS.remember(start, None)
+    return _BEST_OPENINGS.remember(start, _follow(key))
 
 
 def clear_cache() -> None:
@@ -713,7 +722,8 @@ def clear_cache() -> None:
     ``_OPTIONS_LIMIT`` (scaled by the memory budget, ``rami.memo``)."""
     global _option_count
     with _searching:
-        _best_opening_packed.cache_clear()
+        _BEST_OPENINGS.size = scaled(4096)
+        _BEST_OPENINGS.new_generation()
         _SUIT_FACTS.size = _CHUNK_VALUES.size = scaled(_TABLE_LIMIT)  # the bounds read again
         for memo in (*_SEARCH_MEMOS, _RUN_GAINS, _SUIT_FACTS, _CHUNK_VALUES):
             if memo in _SEARCH_MEMOS:
