@@ -42,6 +42,7 @@ def _bots() -> BotKit[Any, Any]:
         tree_moves=g.tree_moves,
         sample=sample_state,
         policy=g.policy,
+        own_policy=g.own_policy,
         leaf_value=g.leaf_value,
         tree_leaf=g.tree_leaf_value,
         turns_ahead=g.turns_ahead,
