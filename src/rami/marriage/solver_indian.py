@@ -206,11 +206,12 @@ class _Search:
         fixed_kept: int = 0,
         pure_room: bool = False,
         failed: set[tuple[object, ...]] | None = None,
-        skip: Sequence[bool] | None = None,
+        skip: list[bool] | None = None,
         drop_wilds: bool = False,
         budget: list[int] | None = None,
         floors: Sequence[int] = (),
         arrange: bool = True,
+        found: dict[int, tuple[tuple[int, ...], ...]] | None = None,
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
@@ -241,6 +242,10 @@ class _Search:
         self.skip = skip
         self.drop_wilds = drop_wilds
         self.arrange = arrange  # False: a success leaves ``result`` empty (not needed)
+        # Collecting (``_collect``): a success adds its discard to ``found`` and bars it
+        # (``skip``), and the search goes on from the frame that left the card out, as a
+        # new search barring it would (module docstring of ``_collect``).
+        self.found = found
         self.budget = budget  # [search states left]: ``WorkSpent`` when it runs out
         # Per table meld, ``_floor``: -1, or the bound below which a chosen core grows not.
         self.floors = tuple(floors) + (-1,) * (len(self.table0) - len(floors))
@@ -516,6 +521,8 @@ class _Search:
                     if gone >= 0:
                         self.drop_stack.pop()
                         self._give(gone)
+                        if ok and self.found is not None:
+                            ok = False  # collected: the next way
                     for k in union[len(g) + 1 :]:
                         self._give(k)
                     if ok:
@@ -524,7 +531,7 @@ class _Search:
                 self.drop_stack.append(c)
                 ok = self._dfs(c, table, opened, new, pool, dropped + 1, need, spare, kept)
                 self.drop_stack.pop()
-                if ok:
+                if ok and self.found is None:
                     return True
         finally:
             self._give(c)
@@ -691,7 +698,7 @@ class _Search:
                 )  # fmt: skip
                 self.drop_stack.pop()
                 self._give(k)
-                if ok:
+                if ok and self.found is None:
                     return True
         return False
 
@@ -757,7 +764,7 @@ class _Search:
                 self.drop_stack.append(w)
                 ok = self._dfs(52, table, opened, new, pool, dropped + 1, need, spare, kept)
                 self.drop_stack.pop()
-                if ok:
+                if ok and self.found is None:
                     return True
         finally:
             self._give(w)
@@ -799,6 +806,12 @@ class _Search:
         self.new_melds = new
         self.dropped_card = self.drop_stack[-1] if self.drop_stack else None
         self.result = self._groups(table, new, pool, need, extra, spare) if self.arrange else []
+        found = self.found
+        if found is not None:
+            d = self.dropped_card
+            assert d is not None and self.skip is not None
+            found[d] = tuple(self.result)
+            self.skip[d] = True
         return True
 
     def _groups(
@@ -1070,8 +1083,9 @@ def finishing_discards(
     arrangement each (the table melds with their additions, then the new melds).
 
     One search answers all discards: the card left out is chosen inside the search,
-    and after each success that card is barred and the search resumes with its memo
-    of failed states (barring more drops only removes successes). Two quick nos come
+    and after each success that card is barred and the search goes on from the frame
+    that left it out (``_collect``; barring more drops only removes successes). Two
+    quick nos come
     first (``_too_few_wilds``, ``_too_many_loners``). Purity (M-6) comes after a pass
     without it, which names the only candidates (no arrangements kept); then each choice
     of protected table melds and three-card pure cores from the hand
@@ -1127,19 +1141,22 @@ def _collect(
     arrange: bool = True,
 ) -> None:
     """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish (with
-    its arrangement, or with none when not ``arrange``)."""
+    its arrangement, or with none when not ``arrange``).
+
+    One search: a success records its discard ``d`` and bars it (``skip``), the frames
+    below the one that left ``d`` out return at once (not remembered as failed), and
+    that frame goes on with its next way. This is the search restarted from the root
+    with ``d`` barred, without walking its path again: every state before the success
+    failed already, and the frames of the path continue where they stood. So the
+    discards come in the same order with the same arrangements (the first success
+    leaving each out); a success always leaves one card out (``drops`` 1, wild cards
+    left over dropped by name)."""
     target = sum(hand) - 1
-    while True:
-        search = _Search(
-            hand, rules, wilds, groups, protected, 0, 1, target,
-            failed=failed, skip=skip, drop_wilds=True, floors=floors, arrange=arrange,
-        )  # fmt: skip
-        if not search.run():
-            return
-        d = search.dropped_card
-        assert d is not None and search.result is not None
-        found[d] = tuple(search.result)
-        skip[d] = True
+    search = _Search(
+        hand, rules, wilds, groups, protected, 0, 1, target,
+        failed=failed, skip=skip, drop_wilds=True, floors=floors, arrange=arrange, found=found,
+    )  # fmt: skip
+    search.run()
 
 
 def _too_many_loners(
