@@ -47,6 +47,7 @@ PURE_ON_TABLE = 3  # M-6: melds that must stay pure on the table
 
 #: Per kind k: its unit in ``_Search.rkey`` (four bits a kind).
 _NIBBLE = tuple(1 << (4 * k) for k in range(52))
+_KIND_RANGE52 = range(52)
 
 
 class WorkSpent(Exception):
@@ -219,12 +220,12 @@ class _Search:
         self.hand0 = list(hand[:52])
         R = self.R = list(hand[:52])
         rkey = wild_left = 0
-        for k in range(len(R)):
+        wild = self.wild
+        for k in compress(_KIND_RANGE52, R):  # the kinds held
             n = R[k]
-            if n:
-                rkey += n << (4 * k)
-                if self.wild[k]:
-                    wild_left += n
+            rkey += n << (4 * k)
+            if wild[k]:
+                wild_left += n
         self.rkey = rkey
         self.wild_left = wild_left
         self.jokers = jokers
@@ -375,71 +376,69 @@ class _Search:
         self._take(c)
         avail = pool + self.wild_left + self.jokers  # pool cards the melds may still get
         try:
-            # new sequences: windows of ranks starting at c (the ace low or high)
+            # new sequences: windows of ranks from c's position up (the ace low), each
+            # ending at c or at a natural card held above it and taking every natural
+            # card held inside (``_window_cards``; ``_place`` gives back all it takes, so
+            # the cards held are the same from one window to the next)
             row = RUN_KINDS[s]
-            for pos_c in POSITIONS[r]:
-                if pos_c == 14:
-                    continue
-                his = self._his(c, pos_c, pos_c)
-                # the window up to his[j] holds the natural cards at his[1 .. j]
-                # (``_window_cards``; _place gives back all it takes, so R is the same)
-                held = [row[p] for p in his[1:]]
-                for j, hi in enumerate(his):
-                    cards = held[:j]
-                    span = hi - pos_c + 1
-                    n = 1 + len(cards)
-                    full = span if span > 3 else 3
-                    g_need = full - n
-                    if need + g_need > avail:
-                        continue  # ``_place`` would say no at once
+            R = self.R
+            pos_c = r + 1
+            top = pos_c + MAX_SEQUENCE - 1
+            if top > 14:
+                top = 14
+            cards: list[int] = []  # the natural cards held in (pos_c, hi]
+            hi = pos_c
+            while True:
+                span = hi - pos_c + 1
+                n = 1 + len(cards)
+                full = span if span > 3 else 3
+                g_need = full - n
+                if need + g_need <= avail:
                     g_spare = MAX_SEQUENCE - full
                     if self._place(
-                        cards,
-                        c,
-                        table,
-                        opened,
-                        new,
-                        pool,
-                        dropped,
-                        need + g_need,
-                        spare + g_spare,
-                        kept + n,
-                    ):
+                        cards, c, table, opened, new, pool, dropped,
+                        need + g_need, spare + g_spare, kept + n,
+                    ):  # fmt: skip
                         return True
-                    if len(cards) > 1 and self._place_variants(
+                    if n > 2 and self._place_variants(
                         cards[:-1], cards, c, table, opened, new, pool, dropped,
                         need + g_need + 1, spare + g_spare, kept + n - 1,
                     ):  # fmt: skip
                         return True
+                elif span >= 3:
+                    # ``_place`` would say no at once, and to every longer window: from
+                    # three ranks on, each held card further adds a rank or more
+                    break
+                p = hi + 1
+                while p <= top:
+                    k = row[p]
+                    if k != c and R[k] and not wild[k]:
+                        break
+                    p += 1
+                else:
+                    break
+                hi = p
+                cards.append(k)
             if r == 0:
-                # the ace high: windows [lo, 14] holding every natural card in them
-                R = self.R
-                for lo in range(2, 15):
-                    k = row[lo]
-                    if lo < 14 and not (R[k] and not wild[k]):
-                        continue
-                    cards = [row[p] for p in range(lo, 14) if R[row[p]] and not wild[row[p]]]
-                    span = 15 - lo
-                    if span > MAX_SEQUENCE:
-                        continue
+                # the ace high: windows [lo, 14] holding every natural card in them, lo
+                # at 14 or at a natural card held (2 … 13)
+                ups = [k for k in row[2:14] if R[k] and not wild[k]]
+                ups.append(-1)  # the window of the ace alone (lo 14)
+                for i, lo_k in enumerate(ups):
+                    span = 14 - lo_k % 13 if lo_k >= 0 else 1  # lo_k at position lo_k % 13 + 1
+                    cards = ups[i:-1]
                     n = 1 + len(cards)
+                    full = span if span > 3 else 3
+                    if need + full - n > avail:
+                        continue  # ``_place`` would say no at once, and its variants
                     if self._place(
-                        cards,
-                        c,
-                        table,
-                        opened,
-                        new,
-                        pool,
-                        dropped,
-                        need + max(3, span) - n,
-                        spare + MAX_SEQUENCE - max(3, span),
-                        kept + n,
-                    ):
+                        cards, c, table, opened, new, pool, dropped,
+                        need + full - n, spare + MAX_SEQUENCE - full, kept + n,
+                    ):  # fmt: skip
                         return True
-                    if len(cards) > 1 and self._place_variants(
+                    if n > 2 and self._place_variants(
                         cards[1:], cards, c, table, opened, new, pool, dropped,
-                        need + max(3, span) - n + 1, spare + MAX_SEQUENCE - max(3, span),
-                        kept + n - 1,
+                        need + full - n + 1, spare + MAX_SEQUENCE - full, kept + n - 1,
                     ):  # fmt: skip
                         return True
             # new trials
@@ -1078,9 +1077,13 @@ def finishing_discards(
     rules: MarriageRules,
     wilds: frozenset[int],
     table: Sequence[Sequence[int]],
+    arrange: bool = True,
 ) -> dict[int, tuple[tuple[int, ...], ...]]:
     """Every discard after which ``hand`` goes to the table (M-8, M-10), with one
-    arrangement each (the table melds with their additions, then the new melds).
+    arrangement each (the table melds with their additions, then the new melds); with
+    ``arrange`` False each discard's arrangement may be left empty (the legal lists
+    need the discards only: ``indian_discards``). The search is the same either way, so
+    an arrangement asked later is the one it would have kept.
 
     One search answers all discards: the card left out is chosen inside the search,
     and after each success that card is barred and the search goes on from the frame
@@ -1098,8 +1101,9 @@ def finishing_discards(
         return {}  # before the memo: most holdings, each asked once a turn
     key = (bytes(hand), wilds, tuple(tuple(g) for g in table), _rules_key(rules))
     got = _DROPS_MEMO.get(key)
-    if got is None:
-        got = _finishing_discards(hand, rules, wilds, table, quick=False)
+    # a finish holds a meld at least: an empty arrangement is one not kept
+    if got is None or (arrange and got and not next(iter(got.values()))):
+        got = _finishing_discards(hand, rules, wilds, table, quick=False, arrange=arrange)
         _DROPS_MEMO.put(key, got)
     return got
 
@@ -1700,8 +1704,10 @@ def _finishing_discards(
     wilds: frozenset[int],
     table: Sequence[Sequence[int]],
     quick: bool = True,
+    arrange: bool = True,
 ) -> dict[int, tuple[tuple[int, ...], ...]]:
-    """``finishing_discards`` unremembered (``quick``: its quick nos first)."""
+    """``finishing_discards`` unremembered (``quick``: its quick nos first; ``arrange``
+    False: the arrangements left empty)."""
     total = sum(hand)
     if total <= 1:
         out: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -1715,8 +1721,10 @@ def _finishing_discards(
         return out
     if quick and _quick_no(hand, rules, wilds, table):
         return {}
-    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
-    choices = _pure_choices(hand, pure_table, _three_cores(hand, rules.tunnela_melds))
+    tun = rules.tunnela_melds
+    # ``is_pure_meld`` of each table meld (of three cards or more): none missing
+    pure_table = [i for i, g in enumerate(table) if not _pure_facts(tuple(g), tun)[0]]
+    choices = _pure_choices(hand, pure_table, _three_cores(hand, tun))
     first = next(choices, None)
     if first is None:
         return {}  # no three pure melds to keep on the table (M-6)
@@ -1724,7 +1732,8 @@ def _finishing_discards(
     if second is None:
         # one choice of pure melds only: the pass without purity would name candidates
         # for this one search to try (a finish is one with these pure melds)
-        return _finish_with(hand, rules, wilds, table, first, [not hand[k] for k in range(KINDS)])
+        skip = [not hand[k] for k in range(KINDS)]
+        return _finish_with(hand, rules, wilds, table, first, skip, arrange)
     skip = [not hand[k] for k in range(KINDS)]
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
     # the pass without purity only names the candidates: no arrangements
@@ -1748,7 +1757,7 @@ def _finishing_discards(
         prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
         failed = memos.setdefault(prot, set())
         floors = [-1] * len(table) + [_floor(m) for m in chosen]
-        _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
+        _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors, arrange)
         if len(found) == len(relaxed):
             return found
     return found
@@ -1761,6 +1770,8 @@ def _pure_choices(
     order tried: (indices of protected pure table melds, disjoint three-card pure cores
     from the hand), the most table melds first."""
     for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
+        if j < PURE_ON_TABLE and not cores:
+            return  # no pure meld from the hand: only three protected table melds
         for protected in itertools.combinations(pure_table, j):
             for chosen in _disjoint_choices(hand, cores, PURE_ON_TABLE - j):
                 yield protected, chosen
@@ -1773,6 +1784,7 @@ def _finish_with(
     table: Sequence[Sequence[int]],
     choice: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]],
     skip: list[bool],
+    arrange: bool = True,
 ) -> dict[int, tuple[tuple[int, ...], ...]]:
     """The finishing discards (and arrangements) of ``hand`` keeping the pure melds of
     ``choice`` (``_pure_choices``), the discards of ``skip`` aside."""
@@ -1787,7 +1799,7 @@ def _finish_with(
     melds: list[Sequence[int]] = [*table, *chosen]
     prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
     floors = [-1] * len(table) + [_floor(m) for m in chosen]
-    _collect(rest, rules, wilds, melds, prot, set(), skip, found, floors)
+    _collect(rest, rules, wilds, melds, prot, set(), skip, found, floors, arrange)
     return found
 
 
@@ -1798,7 +1810,7 @@ def indian_discards(
     table: Sequence[Sequence[int]],
 ) -> list[Card]:
     """The distinct discards after which ``indian_finish`` succeeds (one search)."""
-    return [CARDS[k] for k in sorted(finishing_discards(hand, rules, wilds, table))]
+    return [CARDS[k] for k in sorted(finishing_discards(hand, rules, wilds, table, False))]
 
 
 def indian_discards_plain(
