@@ -25,6 +25,7 @@ from rami.marriage.melds import is_meld, is_pure_meld, wild_kinds
 from rami.marriage.rules import INDIAN, NEPALI, MarriageRules
 from rami.marriage.solver import find_finish
 from rami.marriage.solver_indian import (
+    _DROPS_MEMO,
     _SHARE_UNIT,
     PURE_ON_TABLE,
     _disjoint_choices,
@@ -37,6 +38,7 @@ from rami.marriage.solver_indian import (
     _three_cores,
     _too_few_wilds,
     _too_many_loners,
+    finishing_arrangement,
     finishing_discards,
     indian_discards,
     indian_discards_plain,
@@ -195,6 +197,13 @@ def test_M8_M10_finish_check_equals_the_plain_search_in_random_play() -> None:
                         now = _finishing_discards(hand, INDIAN, state.wilds, table)
                         assert now == before, (hand, table, sorted(state.wilds))
                         assert list(now) == list(before)  # found in the same order
+                        # a finish's arrangement after the legal list's search (discards
+                        # only): the one search leaving that discard out finds the same
+                        _DROPS_MEMO.clear()
+                        indian_discards(hand, INDIAN, state.wilds, table)
+                        for d, melds in before.items():
+                            got = finishing_arrangement(hand, INDIAN, state.wilds, table, d)
+                            assert got == melds, (hand, table, sorted(state.wilds), d)
                     positions += 1
                     if _too_few_wilds(hand, state.wilds, 1, table, INDIAN.tunnela_melds):
                         refused += 1

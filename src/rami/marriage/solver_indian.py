@@ -1108,6 +1108,38 @@ def finishing_discards(
     return got
 
 
+def finishing_arrangement(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+    discard: int,
+) -> tuple[tuple[int, ...], ...] | None:
+    """``finishing_discards(...)[discard]`` or None, the very arrangement: when the legal
+    list's search kept the discards only, a search leaving out ``discard`` alone, each
+    choice of pure melds in turn, stops at its first success, which is the one the
+    search of every discard reaches for it (``_collect``: whatever else is barred)."""
+    if sum(hand) > 1 and _quick_no(hand, rules, wilds, table):
+        return None
+    key = (bytes(hand), wilds, tuple(tuple(g) for g in table), _rules_key(rules))
+    got = _DROPS_MEMO.get(key)
+    if got is not None and discard not in got:
+        return None
+    if got is not None and got[discard]:
+        return got[discard]
+    if got is None or sum(hand) <= 1:
+        got = finishing_discards(hand, rules, wilds, table)
+        return got.get(discard)
+    tun = rules.tunnela_melds
+    pure_table = [i for i, g in enumerate(table) if not _pure_facts(tuple(g), tun)[0]]
+    skip = [k != discard for k in range(KINDS)]
+    for choice in _pure_choices(hand, pure_table, _three_cores(hand, tun)):
+        found = _finish_with(hand, rules, wilds, table, choice, skip)
+        if found:
+            return found[discard]
+    return None  # not reached: the discard finishes
+
+
 def _quick_no(
     hand: Sequence[int],
     rules: MarriageRules,
