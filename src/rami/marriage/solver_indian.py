@@ -31,6 +31,7 @@ from __future__ import annotations
 
 # rami: compiled with mypyc in the accelerated build
 import itertools
+import operator
 from collections.abc import Iterator, Sequence
 from itertools import compress
 
@@ -100,6 +101,21 @@ def _wild_row(wilds: frozenset[int]) -> tuple[list[bool], int]:
     if got is None:
         row = [k in wilds for k in range(KINDS)]
         got = _WILD_ROWS.remember(wilds, (row, sum(1 << k for k in wilds)))
+    return got
+
+
+#: Per wild kinds (bits): the nibbles of ``_Search.rkey`` of the natural kinds (every
+#: kind below 52 but the wild ones), the kinds whose lowest held one ``_Search._dfs``
+#: places next. A tiplu gives one of 52 sets: a small bound.
+_NAT_NIBBLES: dict[int, int] = {}
+
+
+def _nat_nibbles(wmask: int) -> int:
+    got = _NAT_NIBBLES.get(wmask)
+    if got is None:
+        if len(_NAT_NIBBLES) >= 64:
+            _NAT_NIBBLES.clear()
+        got = _NAT_NIBBLES[wmask] = sum(0xF << (4 * k) for k in range(52) if not (wmask >> k) & 1)
     return got
 
 
@@ -217,6 +233,7 @@ class _Search:
         self.rules = rules
         self.tun = rules.tunnela_melds
         self.wild, self.wmask = _wild_row(wilds)
+        self.nat4 = _nat_nibbles(self.wmask)  # the natural kinds' nibbles of ``rkey``
         self.hand0 = list(hand[:52])
         R = self.R = list(hand[:52])
         rkey = wild_left = 0
@@ -332,10 +349,9 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
-        R = self.R
-        wild = self.wild
-        while idx < 52 and (not R[idx] or wild[idx]):
-            idx += 1
+        # the lowest natural kind held from ``idx`` on (52: none), read from ``rkey``
+        x = (self.rkey & self.nat4) >> (4 * idx)
+        idx = idx + (((x & -x).bit_length() - 1) >> 2) if x else 52
         if need > pool + self.wild_left + self.jokers:
             return False
         low = spare if spare < 2 else 2  # min(spare, 2) without the call
@@ -383,9 +399,12 @@ class _Search:
             row = RUN_KINDS[s]
             R = self.R
             pos_c = r + 1
-            top = pos_c + MAX_SEQUENCE - 1
-            if top > 14:
-                top = 14
+            # the highest kind a window from c reaches: the king (13 ranks from c's
+            # position at least; no natural card under c is held, so neither is the ace
+            # of its suit but c itself)
+            base = s * 13
+            last = base + 12
+            nat = self.rkey & self.nat4  # the natural cards held (``_place`` gives back)
             cards: list[int] = []  # the natural cards held in (pos_c, hi]
             hi = pos_c
             while True:
@@ -409,15 +428,14 @@ class _Search:
                     # ``_place`` would say no at once, and to every longer window: from
                     # three ranks on, each held card further adds a rank or more
                     break
-                p = hi + 1
-                while p <= top:
-                    k = row[p]
-                    if k != c and R[k] and not wild[k]:
-                        break
-                    p += 1
-                else:
+                # the next natural card held above position hi (kind base + hi - 1)
+                x = nat >> (4 * (base + hi))
+                if not x:
                     break
-                hi = p
+                k = base + hi + (((x & -x).bit_length() - 1) >> 2)
+                if k > last:
+                    break
+                hi = k - base + 1
                 cards.append(k)
             if r == 0:
                 # the ace high: windows [lo, 14] holding every natural card in them, lo
@@ -741,10 +759,10 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
-        R = self.R
-        w = next((k for k in range(52) if R[k]), None)
-        if w is None:
+        x = self.rkey  # only wild cards are held now: the lowest held is the next
+        if not x:
             return self._leaf(table, new, pool, need, spare, kept)
+        w = ((x & -x).bit_length() - 1) >> 2
         self._take(w)
         try:
             if self._dfs(52, table, opened, new, pool + 1, dropped, need, spare, kept):
@@ -1016,9 +1034,8 @@ def _three_cores(hand: Sequence[int], tun: bool) -> list[tuple[int, ...]]:
     then (``tun``) each kind held three times. Equal to it: test_marriage_finish_shares."""
     out: list[tuple[int, ...]] = []
     rows = [0, 0, 0, 0]  # per suit, bit r: rank r held
-    for k in range(52):
-        if hand[k]:
-            rows[k // 13] |= 1 << (k % 13)
+    for k in compress(_KIND_RANGE52, hand):
+        rows[k // 13] |= 1 << (k % 13)
     threes_held(rows, out)
     b0, b1, b2, b3 = rows
     trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
@@ -1764,15 +1781,17 @@ def _finishing_discards(
     if second is None:
         # one choice of pure melds only: the pass without purity would name candidates
         # for this one search to try (a finish is one with these pure melds)
-        skip = [not hand[k] for k in range(KINDS)]
+        skip = list(map(operator.not_, hand))  # per kind: not held
         return _finish_with(hand, rules, wilds, table, first, skip, arrange)
-    skip = [not hand[k] for k in range(KINDS)]
+    skip = list(map(operator.not_, hand))
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
     # the pass without purity only names the candidates: no arrangements
     _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed, arrange=False)
     if not relaxed:
         return {}
-    skip = [k not in relaxed for k in range(KINDS)]
+    skip = [True] * KINDS  # the candidates only
+    for k in relaxed:
+        skip[k] = False
     found: dict[int, tuple[tuple[int, ...], ...]] = {}
     memos: dict[frozenset[int], set[tuple[object, ...]]] = {}
     for choice in itertools.chain((first, second), choices):
@@ -1783,7 +1802,10 @@ def _finishing_discards(
                 rest[c] -= 1
         if sum(rest) == 0:
             continue  # a discard is needed
-        if all(skip[k] or not rest[k] for k in relaxed):
+        for k in relaxed:
+            if not skip[k] and rest[k]:
+                break
+        else:
             continue  # every discard still open is inside the chosen cores
         melds: list[Sequence[int]] = [*table, *chosen]
         prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
