@@ -25,18 +25,20 @@ from rami.marriage.melds import is_meld, is_pure_meld, wild_kinds
 from rami.marriage.rules import INDIAN, NEPALI, MarriageRules
 from rami.marriage.solver import find_finish
 from rami.marriage.solver_indian import (
+    _DROPS_MEMO,
     _SHARE_UNIT,
     PURE_ON_TABLE,
-    _collect,
     _disjoint_choices,
     _finishing_discards,
     _floor,
     _joined_shares_of,
     _pure_cores,
+    _Search,
     _suit_shares_of,
     _three_cores,
     _too_few_wilds,
     _too_many_loners,
+    finishing_arrangement,
     finishing_discards,
     indian_discards,
     indian_discards_plain,
@@ -104,6 +106,33 @@ def test_M4_suit_shares_are_the_least_over_every_window() -> None:
     }
 
 
+def _collect_restarting(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    groups: Sequence[Sequence[int]],
+    protected: frozenset[int],
+    failed: set[tuple[object, ...]],
+    skip: list[bool],
+    found: dict[int, tuple[tuple[int, ...], ...]],
+    floors: Sequence[int] = (),
+) -> None:
+    """``_collect`` as it was before issue 27: a new search from the root after each
+    success, its discard barred (the one search of ``_collect`` goes on instead)."""
+    target = sum(hand) - 1
+    while True:
+        search = _Search(
+            hand, rules, wilds, groups, protected, 0, 1, target,
+            failed=failed, skip=skip, drop_wilds=True, floors=floors,
+        )  # fmt: skip
+        if not search.run():
+            return
+        d = search.dropped_card
+        assert d is not None and search.result is not None
+        found[d] = tuple(search.result)
+        skip[d] = True
+
+
 def _finishing_reference(
     hand: Sequence[int],
     rules: MarriageRules,
@@ -117,7 +146,7 @@ def _finishing_reference(
         return {}
     skip = [not hand[k] for k in range(52)]
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
-    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed)
+    _collect_restarting(hand, rules, wilds, table, frozenset(), set(), skip, relaxed)
     if not relaxed:
         return {}
     skip = [k not in relaxed for k in range(52)]
@@ -138,7 +167,7 @@ def _finishing_reference(
                 prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
                 failed = memos.setdefault(prot, set())
                 floors = [-1] * len(table) + [_floor(m) for m in chosen]
-                _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
+                _collect_restarting(rest, rules, wilds, melds, prot, failed, skip, found, floors)
                 if len(found) == len(relaxed):
                     return found
     return found
@@ -167,6 +196,14 @@ def test_M8_M10_finish_check_equals_the_plain_search_in_random_play() -> None:
                         before = _finishing_reference(hand, INDIAN, state.wilds, table)
                         now = _finishing_discards(hand, INDIAN, state.wilds, table)
                         assert now == before, (hand, table, sorted(state.wilds))
+                        assert list(now) == list(before)  # found in the same order
+                        # a finish's arrangement after the legal list's search (discards
+                        # only): the one search leaving that discard out finds the same
+                        _DROPS_MEMO.clear()
+                        indian_discards(hand, INDIAN, state.wilds, table)
+                        for d, melds in before.items():
+                            got = finishing_arrangement(hand, INDIAN, state.wilds, table, d)
+                            assert got == melds, (hand, table, sorted(state.wilds), d)
                     positions += 1
                     if _too_few_wilds(hand, state.wilds, 1, table, INDIAN.tunnela_melds):
                         refused += 1

@@ -130,17 +130,17 @@ def _pure_of_mask(held: int) -> list[tuple[int, ...]]:
     the runs of held positions are read from each suit's bits, the trials from the ranks
     held in three suits or more, in the order the plain loops listed them."""
     out: list[tuple[int, ...]] = []
-    rows = [held & 0x1FFF, (held >> 13) & 0x1FFF, (held >> 26) & 0x1FFF, held >> 39]
+    rows = (held & 0x1FFF, (held >> 13) & 0x1FFF, (held >> 26) & 0x1FFF, held >> 39)
+    runs_of = _SUIT_RUNS.get
     for s in range(4):
         bits = rows[s]  # bit r: rank r held
-        pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held (ace at 1 and 14)
-        if pos & (pos >> 1) & (pos >> 2) & 0x1FFE:  # a run of three from 1 … 12
+        if _HAS_RUN[bits]:  # a run of three held positions
             key = s << 13 | bits
-            runs = _SUIT_RUNS.get(key)
+            runs = runs_of(key)
             if runs is None:
                 if len(_SUIT_RUNS) >= _RUNS_BOUND:
                     _SUIT_RUNS.clear()
-                runs = _SUIT_RUNS[key] = _runs_of(s, pos)
+                runs = _SUIT_RUNS[key] = _runs_of(s, (bits << 1) | ((bits & 1) << 14))
             out.extend(runs)
     b0, b1, b2, b3 = rows
     trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
@@ -148,11 +148,44 @@ def _pure_of_mask(held: int) -> list[tuple[int, ...]]:
         low = trials & -trials
         trials ^= low
         r = low.bit_length() - 1
-        suits = [s for s in range(4) if (rows[s] >> r) & 1]
-        for size in (3, 4):
-            for combo in itertools.combinations(suits, size):
-                out.append(tuple([s * 13 + r for s in combo]))
+        out.extend(_TRIALS[r][(held >> r) & _RANK_SPREAD])
     return out
+
+
+def _has_run(bits: int) -> bool:
+    """Whether a suit holding the ranks ``bits`` holds three positions in a row (ace at
+    1 and 14)."""
+    pos = (bits << 1) | ((bits & 1) << 14)  # bit p: position p held
+    return bool(pos & (pos >> 1) & (pos >> 2) & 0x1FFE)
+
+
+#: Per 13 bits of a suit's ranks held: whether they hold a run (``_has_run``).
+_HAS_RUN = bytes(_has_run(bits) for bits in range(1 << 13))
+#: The bit of rank 0 in each suit (``held >> r`` brings rank r there).
+_RANK_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
+def _trials_of(r: int, spread: int) -> tuple[tuple[int, ...], ...]:
+    """The pure trials of rank ``r`` held in the suits whose bits are set in ``spread``
+    (at 0, 13, 26, 39): each three suits, then all four, in suit order."""
+    suits = [s for s in range(4) if (spread >> (13 * s)) & 1]
+    out: list[tuple[int, ...]] = []
+    for size in (3, 4):
+        for combo in itertools.combinations(suits, size):
+            out.append(tuple([s * 13 + r for s in combo]))
+    return tuple(out)
+
+
+#: Per rank, per suits holding it (``_RANK_SPREAD`` bits): ``_trials_of``.
+_TRIALS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = tuple(
+    {
+        sum(1 << (13 * s) for s in range(4) if (m >> s) & 1): _trials_of(
+            r, sum(1 << (13 * s) for s in range(4) if (m >> s) & 1)
+        )
+        for m in range(16)
+    }
+    for r in range(13)
+)
 
 
 #: Per (suit, its 13 rank bits) holding a run of three: ``_runs_of`` (at most 4 × 2**13
@@ -250,6 +283,8 @@ def show_steps(
     """The show steps (M-6) that keep a show of ``need`` more melds completable and
     leave a card to discard; ``None`` when the hand holds fewer than ``need`` disjoint
     show melds (the caller lowers its bound, ``MarriageState.show_ub``)."""
+    if rules.melds_at_least3 and rules.show_kinds == "sequence+trial" and need <= SHOW_MELDS:
+        return _show_steps_bits(hand, need, size, taken)  # no tunnela: distinct kinds
     options = pure_melds(hand, rules)
     threes: list[tuple[int, ...]] = [m for m in options if len(m) == 3]
     rest = list(hand)
@@ -269,6 +304,82 @@ def show_steps(
         for c in meld:
             rest[c] += 1
     return out
+
+
+def _show_steps_bits(
+    hand: Sequence[int], need: int, size: int, taken: int | None
+) -> list[Action] | None:
+    """``show_steps`` with the indian show melds (pure sequences and trials: each holds
+    distinct kinds): the melds as bit masks, the holding as the kinds held once or more,
+    twice or more, three times or more, four times or more, and ``_fit_threes``
+    instead of ``_packs3``; the same steps in the same order."""
+    bit = _BIT
+    m1 = m2 = m3 = m4 = 0
+    for k in compress(_RANGE52, hand):
+        b = bit[k]
+        m1 |= b
+        if hand[k] > 1:
+            m2 |= b
+            if hand[k] > 2:
+                m3 |= b
+                if hand[k] > 3:
+                    m4 |= b
+    options = _pure_of_mask(m1)
+    masks: list[int] = []
+    threes: list[int] = []
+    for meld in options:
+        mm = 0
+        for c in meld:
+            mm |= bit[c]
+        masks.append(mm)
+        if len(meld) == 3:
+            threes.append(mm)
+    if need > 0 and not _fit_threes(threes, m1, m2, m3, need):
+        return None
+    out: list[Action] = []
+    left = need - 1
+    spare_need = 3 * left + 1
+    taken_held = hand[taken] if taken is not None else 0
+    for i in range(len(options)):
+        meld = options[i]
+        mm = masks[i]
+        spare = size - len(meld)
+        if taken is not None:
+            spare -= taken_held - ((mm >> taken) & 1)
+        if spare < spare_need:
+            continue
+        # the kinds held once only leave m1, those held twice leave m2, …
+        if not left or _fit_threes(
+            threes, m1 & ~(mm & ~m2), m2 & ~(mm & ~m3), m3 & ~(mm & ~m4), left
+        ):
+            out.append(_action(SHOW, meld))
+    return out
+
+
+def _fit_threes(threes: list[int], m1: int, m2: int, m3: int, k: int) -> bool:
+    """``_packs3`` of three-card melds of distinct kinds given as bit masks, ``k`` of
+    1 … 3 of them (one meld may be taken more than once): a holding of the kinds ``m1``
+    held once or more, ``m2`` twice or more, ``m3`` three times or more holds ``k``
+    disjoint ones when each kind lies in no more of them than it is held."""
+    fit = [b for b in threes if not b & ~m1]
+    if k == 1 or not fit:
+        return bool(fit)
+    n = len(fit)
+    for i in range(n):
+        bi = fit[i]
+        for j in range(i, n):
+            bj = fit[j]
+            both = bi & bj
+            if both & ~m2:
+                continue
+            if k == 2:
+                return True
+            either = bi | bj
+            for t in range(j, n):
+                bt = fit[t]
+                if not (either & bt & ~m2 or both & bt & ~m3):
+                    return True
+    return False
 
 
 def _near(a: int, b: int) -> bool:
@@ -365,10 +476,12 @@ def meld_steps(
         return out
     # the held cards whose addition leaves a card other than the taken one to discard
     base = size - 1 - in_hand_taken
-    addable = 0
-    for k in held:
-        if base + (1 if k == taken else 0) >= 1:
-            addable |= 1 << k
+    if base >= 1:
+        addable = mask
+    elif base == 0 and taken is not None:
+        addable = mask & _BIT[taken]  # only the taken card leaves another to discard
+    else:
+        addable = 0
     entries: list[MeldFacts] = []
     pure_total = 0
     for m in table:

@@ -265,10 +265,10 @@ def find_finish(
     left = list(hand)
     left[discard] -= 1
     if rules.melds_at_least3:
-        from rami.marriage.solver_indian import finishing_discards
+        from rami.marriage.solver_indian import finishing_arrangement
 
-        # the search that answered ``finish_discards`` kept one arrangement per discard
-        got = finishing_discards(hand, rules, wilds, extra_melds).get(int(discard))
+        # the arrangement the search that answers ``finish_discards`` reaches first
+        got = finishing_arrangement(hand, rules, wilds, extra_melds, int(discard))
         if got is None:
             return None
         groups = tuple(tuple(CARDS[c] for c in g) for g in got)

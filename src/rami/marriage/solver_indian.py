@@ -31,6 +31,7 @@ from __future__ import annotations
 
 # rami: compiled with mypyc in the accelerated build
 import itertools
+import operator
 from collections.abc import Iterator, Sequence
 from itertools import compress
 
@@ -47,6 +48,7 @@ PURE_ON_TABLE = 3  # M-6: melds that must stay pure on the table
 
 #: Per kind k: its unit in ``_Search.rkey`` (four bits a kind).
 _NIBBLE = tuple(1 << (4 * k) for k in range(52))
+_KIND_RANGE52 = range(52)
 
 
 class WorkSpent(Exception):
@@ -99,6 +101,21 @@ def _wild_row(wilds: frozenset[int]) -> tuple[list[bool], int]:
     if got is None:
         row = [k in wilds for k in range(KINDS)]
         got = _WILD_ROWS.remember(wilds, (row, sum(1 << k for k in wilds)))
+    return got
+
+
+#: Per wild kinds (bits): the nibbles of ``_Search.rkey`` of the natural kinds (every
+#: kind below 52 but the wild ones), the kinds whose lowest held one ``_Search._dfs``
+#: places next. A tiplu gives one of 52 sets: a small bound.
+_NAT_NIBBLES: dict[int, int] = {}
+
+
+def _nat_nibbles(wmask: int) -> int:
+    got = _NAT_NIBBLES.get(wmask)
+    if got is None:
+        if len(_NAT_NIBBLES) >= 64:
+            _NAT_NIBBLES.clear()
+        got = _NAT_NIBBLES[wmask] = sum(0xF << (4 * k) for k in range(52) if not (wmask >> k) & 1)
     return got
 
 
@@ -206,24 +223,26 @@ class _Search:
         fixed_kept: int = 0,
         pure_room: bool = False,
         failed: set[tuple[object, ...]] | None = None,
-        skip: Sequence[bool] | None = None,
+        skip: list[bool] | None = None,
         drop_wilds: bool = False,
         budget: list[int] | None = None,
         floors: Sequence[int] = (),
         arrange: bool = True,
+        found: dict[int, tuple[tuple[int, ...], ...]] | None = None,
     ) -> None:
         self.rules = rules
         self.tun = rules.tunnela_melds
         self.wild, self.wmask = _wild_row(wilds)
+        self.nat4 = _nat_nibbles(self.wmask)  # the natural kinds' nibbles of ``rkey``
         self.hand0 = list(hand[:52])
         R = self.R = list(hand[:52])
         rkey = wild_left = 0
-        for k in range(len(R)):
+        wild = self.wild
+        for k in compress(_KIND_RANGE52, R):  # the kinds held
             n = R[k]
-            if n:
-                rkey += n << (4 * k)
-                if self.wild[k]:
-                    wild_left += n
+            rkey += n << (4 * k)
+            if wild[k]:
+                wild_left += n
         self.rkey = rkey
         self.wild_left = wild_left
         self.jokers = jokers
@@ -241,6 +260,10 @@ class _Search:
         self.skip = skip
         self.drop_wilds = drop_wilds
         self.arrange = arrange  # False: a success leaves ``result`` empty (not needed)
+        # Collecting (``_collect``): a success adds its discard to ``found`` and bars it
+        # (``skip``), and the search goes on from the frame that left the card out, as a
+        # new search barring it would (module docstring of ``_collect``).
+        self.found = found
         self.budget = budget  # [search states left]: ``WorkSpent`` when it runs out
         # Per table meld, ``_floor``: -1, or the bound below which a chosen core grows not.
         self.floors = tuple(floors) + (-1,) * (len(self.table0) - len(floors))
@@ -326,10 +349,9 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
-        R = self.R
-        wild = self.wild
-        while idx < 52 and (not R[idx] or wild[idx]):
-            idx += 1
+        # the lowest natural kind held from ``idx`` on (52: none), read from ``rkey``
+        x = (self.rkey & self.nat4) >> (4 * idx)
+        idx = idx + (((x & -x).bit_length() - 1) >> 2) if x else 52
         if need > pool + self.wild_left + self.jokers:
             return False
         low = spare if spare < 2 else 2  # min(spare, 2) without the call
@@ -370,71 +392,71 @@ class _Search:
         self._take(c)
         avail = pool + self.wild_left + self.jokers  # pool cards the melds may still get
         try:
-            # new sequences: windows of ranks starting at c (the ace low or high)
+            # new sequences: windows of ranks from c's position up (the ace low), each
+            # ending at c or at a natural card held above it and taking every natural
+            # card held inside (``_window_cards``; ``_place`` gives back all it takes, so
+            # the cards held are the same from one window to the next)
             row = RUN_KINDS[s]
-            for pos_c in POSITIONS[r]:
-                if pos_c == 14:
-                    continue
-                his = self._his(c, pos_c, pos_c)
-                # the window up to his[j] holds the natural cards at his[1 .. j]
-                # (``_window_cards``; _place gives back all it takes, so R is the same)
-                held = [row[p] for p in his[1:]]
-                for j, hi in enumerate(his):
-                    cards = held[:j]
-                    span = hi - pos_c + 1
-                    n = 1 + len(cards)
-                    full = span if span > 3 else 3
-                    g_need = full - n
-                    if need + g_need > avail:
-                        continue  # ``_place`` would say no at once
+            R = self.R
+            pos_c = r + 1
+            # the highest kind a window from c reaches: the king (13 ranks from c's
+            # position at least; no natural card under c is held, so neither is the ace
+            # of its suit but c itself)
+            base = s * 13
+            last = base + 12
+            nat = self.rkey & self.nat4  # the natural cards held (``_place`` gives back)
+            cards: list[int] = []  # the natural cards held in (pos_c, hi]
+            hi = pos_c
+            while True:
+                span = hi - pos_c + 1
+                n = 1 + len(cards)
+                full = span if span > 3 else 3
+                g_need = full - n
+                if need + g_need <= avail:
                     g_spare = MAX_SEQUENCE - full
                     if self._place(
-                        cards,
-                        c,
-                        table,
-                        opened,
-                        new,
-                        pool,
-                        dropped,
-                        need + g_need,
-                        spare + g_spare,
-                        kept + n,
-                    ):
+                        cards, c, table, opened, new, pool, dropped,
+                        need + g_need, spare + g_spare, kept + n,
+                    ):  # fmt: skip
                         return True
-                    if len(cards) > 1 and self._place_variants(
+                    if n > 2 and self._place_variants(
                         cards[:-1], cards, c, table, opened, new, pool, dropped,
                         need + g_need + 1, spare + g_spare, kept + n - 1,
                     ):  # fmt: skip
                         return True
+                elif span >= 3:
+                    # ``_place`` would say no at once, and to every longer window: from
+                    # three ranks on, each held card further adds a rank or more
+                    break
+                # the next natural card held above position hi (kind base + hi - 1)
+                x = nat >> (4 * (base + hi))
+                if not x:
+                    break
+                k = base + hi + (((x & -x).bit_length() - 1) >> 2)
+                if k > last:
+                    break
+                hi = k - base + 1
+                cards.append(k)
             if r == 0:
-                # the ace high: windows [lo, 14] holding every natural card in them
-                R = self.R
-                for lo in range(2, 15):
-                    k = row[lo]
-                    if lo < 14 and not (R[k] and not wild[k]):
-                        continue
-                    cards = [row[p] for p in range(lo, 14) if R[row[p]] and not wild[row[p]]]
-                    span = 15 - lo
-                    if span > MAX_SEQUENCE:
-                        continue
+                # the ace high: windows [lo, 14] holding every natural card in them, lo
+                # at 14 or at a natural card held (2 … 13)
+                ups = [k for k in row[2:14] if R[k] and not wild[k]]
+                ups.append(-1)  # the window of the ace alone (lo 14)
+                for i, lo_k in enumerate(ups):
+                    span = 14 - lo_k % 13 if lo_k >= 0 else 1  # lo_k at position lo_k % 13 + 1
+                    cards = ups[i:-1]
                     n = 1 + len(cards)
+                    full = span if span > 3 else 3
+                    if need + full - n > avail:
+                        continue  # ``_place`` would say no at once, and its variants
                     if self._place(
-                        cards,
-                        c,
-                        table,
-                        opened,
-                        new,
-                        pool,
-                        dropped,
-                        need + max(3, span) - n,
-                        spare + MAX_SEQUENCE - max(3, span),
-                        kept + n,
-                    ):
+                        cards, c, table, opened, new, pool, dropped,
+                        need + full - n, spare + MAX_SEQUENCE - full, kept + n,
+                    ):  # fmt: skip
                         return True
-                    if len(cards) > 1 and self._place_variants(
+                    if n > 2 and self._place_variants(
                         cards[1:], cards, c, table, opened, new, pool, dropped,
-                        need + max(3, span) - n + 1, spare + MAX_SEQUENCE - max(3, span),
-                        kept + n - 1,
+                        need + full - n + 1, spare + MAX_SEQUENCE - full, kept + n - 1,
                     ):  # fmt: skip
                         return True
             # new trials
@@ -516,6 +538,8 @@ class _Search:
                     if gone >= 0:
                         self.drop_stack.pop()
                         self._give(gone)
+                        if ok and self.found is not None:
+                            ok = False  # collected: the next way
                     for k in union[len(g) + 1 :]:
                         self._give(k)
                     if ok:
@@ -524,7 +548,7 @@ class _Search:
                 self.drop_stack.append(c)
                 ok = self._dfs(c, table, opened, new, pool, dropped + 1, need, spare, kept)
                 self.drop_stack.pop()
-                if ok:
+                if ok and self.found is None:
                     return True
         finally:
             self._give(c)
@@ -691,7 +715,7 @@ class _Search:
                 )  # fmt: skip
                 self.drop_stack.pop()
                 self._give(k)
-                if ok:
+                if ok and self.found is None:
                     return True
         return False
 
@@ -735,10 +759,10 @@ class _Search:
         spare: int,
         kept: int,
     ) -> bool:
-        R = self.R
-        w = next((k for k in range(52) if R[k]), None)
-        if w is None:
+        x = self.rkey  # only wild cards are held now: the lowest held is the next
+        if not x:
             return self._leaf(table, new, pool, need, spare, kept)
+        w = ((x & -x).bit_length() - 1) >> 2
         self._take(w)
         try:
             if self._dfs(52, table, opened, new, pool + 1, dropped, need, spare, kept):
@@ -757,7 +781,7 @@ class _Search:
                 self.drop_stack.append(w)
                 ok = self._dfs(52, table, opened, new, pool, dropped + 1, need, spare, kept)
                 self.drop_stack.pop()
-                if ok:
+                if ok and self.found is None:
                     return True
         finally:
             self._give(w)
@@ -799,6 +823,12 @@ class _Search:
         self.new_melds = new
         self.dropped_card = self.drop_stack[-1] if self.drop_stack else None
         self.result = self._groups(table, new, pool, need, extra, spare) if self.arrange else []
+        found = self.found
+        if found is not None:
+            d = self.dropped_card
+            assert d is not None and self.skip is not None
+            found[d] = tuple(self.result)
+            self.skip[d] = True
         return True
 
     def _groups(
@@ -1004,9 +1034,8 @@ def _three_cores(hand: Sequence[int], tun: bool) -> list[tuple[int, ...]]:
     then (``tun``) each kind held three times. Equal to it: test_marriage_finish_shares."""
     out: list[tuple[int, ...]] = []
     rows = [0, 0, 0, 0]  # per suit, bit r: rank r held
-    for k in range(52):
-        if hand[k]:
-            rows[k // 13] |= 1 << (k % 13)
+    for k in compress(_KIND_RANGE52, hand):
+        rows[k // 13] |= 1 << (k % 13)
     threes_held(rows, out)
     b0, b1, b2, b3 = rows
     trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
@@ -1065,13 +1094,18 @@ def finishing_discards(
     rules: MarriageRules,
     wilds: frozenset[int],
     table: Sequence[Sequence[int]],
+    arrange: bool = True,
 ) -> dict[int, tuple[tuple[int, ...], ...]]:
     """Every discard after which ``hand`` goes to the table (M-8, M-10), with one
-    arrangement each (the table melds with their additions, then the new melds).
+    arrangement each (the table melds with their additions, then the new melds); with
+    ``arrange`` False each discard's arrangement may be left empty (the legal lists
+    need the discards only: ``indian_discards``). The search is the same either way, so
+    an arrangement asked later is the one it would have kept.
 
     One search answers all discards: the card left out is chosen inside the search,
-    and after each success that card is barred and the search resumes with its memo
-    of failed states (barring more drops only removes successes). Two quick nos come
+    and after each success that card is barred and the search goes on from the frame
+    that left it out (``_collect``; barring more drops only removes successes). Two
+    quick nos come
     first (``_too_few_wilds``, ``_too_many_loners``). Purity (M-6) comes after a pass
     without it, which names the only candidates (no arrangements kept); then each choice
     of protected table melds and three-card pure cores from the hand
@@ -1084,10 +1118,43 @@ def finishing_discards(
         return {}  # before the memo: most holdings, each asked once a turn
     key = (bytes(hand), wilds, tuple(tuple(g) for g in table), _rules_key(rules))
     got = _DROPS_MEMO.get(key)
-    if got is None:
-        got = _finishing_discards(hand, rules, wilds, table, quick=False)
+    # a finish holds a meld at least: an empty arrangement is one not kept
+    if got is None or (arrange and got and not next(iter(got.values()))):
+        got = _finishing_discards(hand, rules, wilds, table, quick=False, arrange=arrange)
         _DROPS_MEMO.put(key, got)
     return got
+
+
+def finishing_arrangement(
+    hand: Sequence[int],
+    rules: MarriageRules,
+    wilds: frozenset[int],
+    table: Sequence[Sequence[int]],
+    discard: int,
+) -> tuple[tuple[int, ...], ...] | None:
+    """``finishing_discards(...)[discard]`` or None, the very arrangement: when the legal
+    list's search kept the discards only, a search leaving out ``discard`` alone, each
+    choice of pure melds in turn, stops at its first success, which is the one the
+    search of every discard reaches for it (``_collect``: whatever else is barred)."""
+    if sum(hand) > 1 and _quick_no(hand, rules, wilds, table):
+        return None
+    key = (bytes(hand), wilds, tuple(tuple(g) for g in table), _rules_key(rules))
+    got = _DROPS_MEMO.get(key)
+    if got is not None and discard not in got:
+        return None
+    if got is not None and got[discard]:
+        return got[discard]
+    if got is None or sum(hand) <= 1:
+        got = finishing_discards(hand, rules, wilds, table)
+        return got.get(discard)
+    tun = rules.tunnela_melds
+    pure_table = [i for i, g in enumerate(table) if not _pure_facts(tuple(g), tun)[0]]
+    skip = [k != discard for k in range(KINDS)]
+    for choice in _pure_choices(hand, pure_table, _three_cores(hand, tun)):
+        found = _finish_with(hand, rules, wilds, table, choice, skip)
+        if found:
+            return found[discard]
+    return None  # not reached: the discard finishes
 
 
 def _quick_no(
@@ -1127,19 +1194,22 @@ def _collect(
     arrange: bool = True,
 ) -> None:
     """Add to ``found`` each card not ``skip``ped whose drop lets ``hand`` finish (with
-    its arrangement, or with none when not ``arrange``)."""
+    its arrangement, or with none when not ``arrange``).
+
+    One search: a success records its discard ``d`` and bars it (``skip``), the frames
+    below the one that left ``d`` out return at once (not remembered as failed), and
+    that frame goes on with its next way. This is the search restarted from the root
+    with ``d`` barred, without walking its path again: every state before the success
+    failed already, and the frames of the path continue where they stood. So the
+    discards come in the same order with the same arrangements (the first success
+    leaving each out); a success always leaves one card out (``drops`` 1, wild cards
+    left over dropped by name)."""
     target = sum(hand) - 1
-    while True:
-        search = _Search(
-            hand, rules, wilds, groups, protected, 0, 1, target,
-            failed=failed, skip=skip, drop_wilds=True, floors=floors, arrange=arrange,
-        )  # fmt: skip
-        if not search.run():
-            return
-        d = search.dropped_card
-        assert d is not None and search.result is not None
-        found[d] = tuple(search.result)
-        skip[d] = True
+    search = _Search(
+        hand, rules, wilds, groups, protected, 0, 1, target,
+        failed=failed, skip=skip, drop_wilds=True, floors=floors, arrange=arrange, found=found,
+    )  # fmt: skip
+    search.run()
 
 
 def _too_many_loners(
@@ -1683,8 +1753,10 @@ def _finishing_discards(
     wilds: frozenset[int],
     table: Sequence[Sequence[int]],
     quick: bool = True,
+    arrange: bool = True,
 ) -> dict[int, tuple[tuple[int, ...], ...]]:
-    """``finishing_discards`` unremembered (``quick``: its quick nos first)."""
+    """``finishing_discards`` unremembered (``quick``: its quick nos first; ``arrange``
+    False: the arrangements left empty)."""
     total = sum(hand)
     if total <= 1:
         out: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -1698,8 +1770,10 @@ def _finishing_discards(
         return out
     if quick and _quick_no(hand, rules, wilds, table):
         return {}
-    pure_table = [i for i, g in enumerate(table) if is_pure_meld(list(g), rules)]
-    choices = _pure_choices(hand, pure_table, _three_cores(hand, rules.tunnela_melds))
+    tun = rules.tunnela_melds
+    # ``is_pure_meld`` of each table meld (of three cards or more): none missing
+    pure_table = [i for i, g in enumerate(table) if not _pure_facts(tuple(g), tun)[0]]
+    choices = _pure_choices(hand, pure_table, _three_cores(hand, tun))
     first = next(choices, None)
     if first is None:
         return {}  # no three pure melds to keep on the table (M-6)
@@ -1707,14 +1781,17 @@ def _finishing_discards(
     if second is None:
         # one choice of pure melds only: the pass without purity would name candidates
         # for this one search to try (a finish is one with these pure melds)
-        return _finish_with(hand, rules, wilds, table, first, [not hand[k] for k in range(KINDS)])
-    skip = [not hand[k] for k in range(KINDS)]
+        skip = list(map(operator.not_, hand))  # per kind: not held
+        return _finish_with(hand, rules, wilds, table, first, skip, arrange)
+    skip = list(map(operator.not_, hand))
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
     # the pass without purity only names the candidates: no arrangements
     _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed, arrange=False)
     if not relaxed:
         return {}
-    skip = [k not in relaxed for k in range(KINDS)]
+    skip = [True] * KINDS  # the candidates only
+    for k in relaxed:
+        skip[k] = False
     found: dict[int, tuple[tuple[int, ...], ...]] = {}
     memos: dict[frozenset[int], set[tuple[object, ...]]] = {}
     for choice in itertools.chain((first, second), choices):
@@ -1725,13 +1802,16 @@ def _finishing_discards(
                 rest[c] -= 1
         if sum(rest) == 0:
             continue  # a discard is needed
-        if all(skip[k] or not rest[k] for k in relaxed):
+        for k in relaxed:
+            if not skip[k] and rest[k]:
+                break
+        else:
             continue  # every discard still open is inside the chosen cores
         melds: list[Sequence[int]] = [*table, *chosen]
         prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
         failed = memos.setdefault(prot, set())
         floors = [-1] * len(table) + [_floor(m) for m in chosen]
-        _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors)
+        _collect(rest, rules, wilds, melds, prot, failed, skip, found, floors, arrange)
         if len(found) == len(relaxed):
             return found
     return found
@@ -1744,6 +1824,8 @@ def _pure_choices(
     order tried: (indices of protected pure table melds, disjoint three-card pure cores
     from the hand), the most table melds first."""
     for j in range(min(PURE_ON_TABLE, len(pure_table)), -1, -1):
+        if j < PURE_ON_TABLE and not cores:
+            return  # no pure meld from the hand: only three protected table melds
         for protected in itertools.combinations(pure_table, j):
             for chosen in _disjoint_choices(hand, cores, PURE_ON_TABLE - j):
                 yield protected, chosen
@@ -1756,6 +1838,7 @@ def _finish_with(
     table: Sequence[Sequence[int]],
     choice: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]],
     skip: list[bool],
+    arrange: bool = True,
 ) -> dict[int, tuple[tuple[int, ...], ...]]:
     """The finishing discards (and arrangements) of ``hand`` keeping the pure melds of
     ``choice`` (``_pure_choices``), the discards of ``skip`` aside."""
@@ -1770,7 +1853,7 @@ def _finish_with(
     melds: list[Sequence[int]] = [*table, *chosen]
     prot = frozenset(protected) | frozenset(range(len(table), len(melds)))
     floors = [-1] * len(table) + [_floor(m) for m in chosen]
-    _collect(rest, rules, wilds, melds, prot, set(), skip, found, floors)
+    _collect(rest, rules, wilds, melds, prot, set(), skip, found, floors, arrange)
     return found
 
 
@@ -1781,7 +1864,7 @@ def indian_discards(
     table: Sequence[Sequence[int]],
 ) -> list[Card]:
     """The distinct discards after which ``indian_finish`` succeeds (one search)."""
-    return [CARDS[k] for k in sorted(finishing_discards(hand, rules, wilds, table))]
+    return [CARDS[k] for k in sorted(finishing_discards(hand, rules, wilds, table, False))]
 
 
 def indian_discards_plain(
