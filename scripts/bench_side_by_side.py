@@ -42,10 +42,16 @@ def run(tree: Path, bench: str) -> dict[str, list[float]]:
     if out.returncode != 0:
         raise SystemExit(f"error: {bench} failed in {tree}: {out.stderr.strip()[-300:]}")
     figures: dict[str, list[float]] = {}
+    repeats: dict[str, int] = defaultdict(int)
     for line in out.stdout.splitlines():
         numbers = [float(n.replace(",", "")) for n in NUMBER.findall(line)]
         if numbers:
-            figures[" ".join(NUMBER.sub("#", line).split())] = numbers  # padding aside
+            shape = " ".join(NUMBER.sub("#", line).split())  # padding aside
+            # lines that differ only in their numbers ("0 jokers", "1 joker") stay apart:
+            # the second of a shape is "shape (2)", and so on
+            repeats[shape] += 1
+            seen = repeats[shape]
+            figures[shape if seen == 1 else f"{shape} ({seen})"] = numbers
     return figures
 
 

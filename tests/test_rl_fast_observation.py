@@ -210,3 +210,29 @@ def test_a_plug_in_encoder_subclass_encodes_pickles_and_copies() -> None:
         assert twin.note == "set later" and twin.init_args == (4, "plug-in")
         assert not twin._hist and not twin._planes
         assert np.array_equal(twin.encode_state(state, 0), enc.encode_state(state, 0))
+
+
+@pytest.mark.parametrize("mode", ["1v1", "2v2"])
+def test_tunisian_scalars_are_the_properties_the_view_reads(mode: str) -> None:
+    """``TunisianState.scalars`` (the encoder's one call a step) gives what the seven
+    properties give, at every position of random deals, the end included (T-3, T-6, T-8)."""
+    from rami.tunisian.game import TunisianState
+
+    rng = random.Random(3)
+    for seed in range(6):
+        state = GAMES["tunisian"].new_match({"preset": mode, "max_turns": 60}, None, seed).current
+        assert isinstance(state, TunisianState)
+        while True:
+            phase, turn, stock, seat, staged, must, sizes = state.scalars()
+            assert (phase, turn, stock, staged, sizes) == (
+                state.phase,
+                state.turn,
+                state.stock_size,
+                state.staged_value,
+                state.hand_sizes,
+            )
+            if state.is_over:
+                break
+            assert (seat, must) == (state.to_move, state.must_open)
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])

@@ -556,6 +556,21 @@ class TunisianState(Deal):
     def hand_counts(self, seat: int) -> tuple[int, ...]:
         return tuple(self._hands[seat])
 
+    def scalars(self) -> tuple[Phase, int, int, int, int, bool, tuple[int, ...]]:
+        """(``phase``, ``turn``, ``stock_size``, the seat whose turn it is or was,
+        ``staged_value``, ``must_open``, ``hand_sizes``) in one call: what the RL encoder
+        compares from step to step (``rami.tunisian.observation``), one call instead of
+        seven property reads (issue 22's guard: the env step no slower)."""
+        return (
+            self._phase,
+            self._turn,
+            len(self._stock),
+            self._to_move,
+            self._staged,
+            self._took is not None and not self._opened[self._to_move],
+            tuple(self._sizes),
+        )
+
     def hand_key(self, seat: int) -> int:
         """The hand of ``seat`` packed (``rami.tunisian.opening_search``): equal keys, equal
         hands (the RL encoder compares it from step to step; server side)."""

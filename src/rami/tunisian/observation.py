@@ -179,7 +179,7 @@ class TunisianEncoder(Encoder):
         keys = p.keys
         out = p.view
         b = self.plane_size
-        phase = state.phase
+        phase, turn, stock, seat, staged, must, sizes = state.scalars()  # one call
         if phase != keys[0]:
             at = self._phase_at
             if keys[0] is not None:
@@ -205,7 +205,6 @@ class TunisianEncoder(Encoder):
         else:
             threshold = keys[4]  # type: ignore[assignment]
             new_threshold = False
-        turn = state.turn
         if turn != keys[3]:
             x = turn / TURN_SCALE
             out[b + 6] = x if x < 1.0 else 1.0
@@ -214,23 +213,22 @@ class TunisianEncoder(Encoder):
             if first != keys[1]:
                 out[b + 4] = 1.0 if first else 0.0
                 keys[1] = first
-        stock = state.stock_size
         if stock != keys[2]:
             out[b + 5] = stock / self.shoe
             keys[2] = stock
-        to_move = state.to_move
-        staged = 0 if over else state.staged_value
+        to_move = None if over else seat
+        if over:
+            staged = 0
         if new_threshold or staged != keys[5]:
             x = staged / threshold
             out[b + 8] = x if x < 1.0 else 1.0
             keys[5] = staged
-        must = not over and state.must_open  # T-8
+        must = not over and must  # T-8
         if must != keys[6]:
             out[b + 9] = 1.0 if must else 0.0
             keys[6] = must
         # per seat, in relative order: hand size, active, opened, opening value, partner,
         # to move (six entries from b + 10 + 6 * rel)
-        sizes = state.hand_sizes
         old_sizes = keys[7]
         if sizes != old_sizes:
             if old_sizes is None:
