@@ -6,7 +6,7 @@ play in each seat (duplicate deals with seat rotation), and the figure is the ow
 ledger points a deal less greedy's, with a 95% interval over the groups (Student's t).
 Each seat decides from its own observation only (``observe_state``: what its view shows).
 
-Run: ``.venv/bin/python bench/marriage_own_play.py GROUPS [--seed FIRST_DEAL_SEED]``.
+Run: ``.venv/bin/python bench/marriage_own_play.py [GROUPS] [--seed FIRST_DEAL_SEED]``.
 The tuning used deal seeds 70,000 …; the held-out figure in docs/bots.md seeds 80,000 ….
 """
 
@@ -34,7 +34,13 @@ def play(seed: int, dealer: int, own_seat: int) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("groups", type=int, help="deals, each played in the four seatings")
+    parser.add_argument(
+        "groups",
+        type=int,
+        nargs="?",
+        default=10,
+        help="deals, each played in the four seatings (default 10: a quick run)",
+    )
     parser.add_argument("--seed", type=int, default=80_000, help="the first deal's seed")
     args = parser.parse_args()
     start = time.process_time()
