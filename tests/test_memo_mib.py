@@ -134,4 +134,5 @@ def test_the_best_opening_cache_follows_the_budget(restore: None) -> None:
     table = next(m for m in memo.registered() if m.name == "tunisian.best_opening")
     assert table.size == 16 and len(table) <= 16
     solver.clear_cache()
-    assert len(table) == 0 and solver.best_opening(hand) == first
+    # nothing droppable left (a table pinned by an earlier test keeps its one tracked entry)
+    assert table.droppable() == 0 and solver.best_opening(hand) == first
