@@ -366,14 +366,11 @@ _REMOVAL: GenerationMemo[tuple[object, ...], dict[int, float]] = GenerationMemo(
 _REMOVAL_MEMO = _REMOVAL.table
 
 
-def removal_costs(obs: Observation) -> dict[int, float]:
-    """The deficiency after giving up one card, for each card held (read-only: memoised).
-
-    The search bots' paired rollouts and repeated root positions ask for the same hands
-    again and again, so the answers are kept for everything they depend on.
-    """
+def _deficiency_key(obs: Observation) -> tuple[object, ...]:
+    """What a hand's deficiency depends on: the memo key of ``removal_costs`` and
+    ``helps``."""
     rules = obs.rules
-    key = (
+    return (
         bytes(obs.hand),
         obs.wilds,
         obs.seen,
@@ -383,6 +380,15 @@ def removal_costs(obs: Observation) -> dict[int, float]:
         rules.tunnela_melds,
         rules.dublees_allowed(obs.players),
     )
+
+
+def removal_costs(obs: Observation) -> dict[int, float]:
+    """The deficiency after giving up one card, for each card held (read-only: memoised).
+
+    The search bots' paired rollouts and repeated root positions ask for the same hands
+    again and again, so the answers are kept for everything they depend on.
+    """
+    key = _deficiency_key(obs)
     got = _REMOVAL_MEMO.get(key)
     if got is not None:
         return got
@@ -621,17 +627,7 @@ def helps(obs: Observation) -> tuple[tuple[int, float], ...]:
     with how much (memoised on what the deficiency depends on). Known wild cards are
     left out: every hand wants them."""
     hand = obs.hand
-    rules = obs.rules
-    key = (
-        bytes(hand),
-        obs.wilds,
-        obs.seen,
-        obs.path,
-        obs.shown,
-        obs.dublees,
-        rules.tunnela_melds,
-        rules.dublees_allowed(obs.players),
-    )
+    key = _deficiency_key(obs)
     got = _HELPS_MEMO.get(key)
     if got is not None:
         return got
