@@ -8,6 +8,7 @@ from typing import cast
 
 from rami.engine import GameState
 from rami.marriage.game import MarriageState
+from rami.marriage.phases import Phase
 from rami.marriage.rules import rules_from
 from rami.marriage.view import marriage_typed
 from rami.rl.observation import (
@@ -27,6 +28,8 @@ from rami.views import GameView, TypedView, own_seat
 # rami: compiled with mypyc in the accelerated build
 
 __all__ = ["MarriageEncoder", "encoder"]
+
+_OVER = Phase.OVER
 
 # what each verb may change besides the actor's own hand (``Encoder._touches``): TABLE is
 # the seats' shown melds, exposed tunnelas and dublees; each of these changes the actor's
@@ -190,18 +193,16 @@ class MarriageEncoder(Encoder):
         keys = p.keys
         out = p.view
         b = self.plane_size
-        phase = state.phase
+        phase, turn, stock, seat, sizes = state.scalars()  # one call (sizes: a tuple)
         if phase != keys[0]:
             at = self._phase_at
             if keys[0] is not None:
                 out[b + at[cast(str, keys[0])]] = 0.0
             out[b + at[phase]] = 1.0
             keys[0] = phase
-        stock = len(state.stock)
         if stock != keys[1]:
             out[b + 4] = stock / self.shoe
             keys[1] = stock
-        turn = state.turn
         if turn != keys[2]:
             x = turn / TURN_SCALE
             out[b + 5] = x if x < 1.0 else 1.0
@@ -215,12 +216,15 @@ class MarriageEncoder(Encoder):
         # per seat, in relative order: hand size, seen, melds path, dublees path, to move
         # (five entries from b + 7 + 5 * rel)
         order = self._order[me]
-        sizes = state.sizes
-        if sizes != keys[4]:
+        old_sizes = keys[4]
+        if sizes != old_sizes:
             size_scale = self.hand_size + 1
+            if old_sizes is None:
+                old_sizes = (-1,) * self.players
             for rel, s in enumerate(order):
-                out[b + 7 + 5 * rel] = sizes[s] / size_scale
-            keys[4] = sizes[:]
+                if sizes[s] != old_sizes[s]:  # type: ignore[index]
+                    out[b + 7 + 5 * rel] = sizes[s] / size_scale
+            keys[4] = sizes
         if news:
             seen = state.seen
             if seen != keys[5]:
@@ -235,7 +239,7 @@ class MarriageEncoder(Encoder):
                     out[b + 9 + 5 * rel] = 1.0 if path == "melds" else 0.0
                     out[b + 10 + 5 * rel] = 1.0 if path == "dublees" else 0.0
                 keys[6] = paths[:]
-        to_move = state.to_move
+        to_move = None if phase == _OVER else seat  # ``state.to_move``
         if to_move != keys[7]:
             n = self.players
             if keys[7] is not None:

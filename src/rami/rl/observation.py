@@ -534,24 +534,33 @@ class Encoder:
         """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot); ``pile``
         may be the state's own list (a copy is kept)."""
         old = p.pile
-        if pile == old:
-            return
+        lo, ln = len(old), len(pile)
         k = self.kinds
         delta = p.delta
         get = delta.get
-        lo, ln = len(old), len(pile)
         # the piles below ``m`` cards from the bottom are the same: only the cards above
         # move (a pile changes at its top: takes and discards, e.g. a take and a discard
-        # since the last call; a recycled stock leaves no common bottom)
-        m = lo if lo < ln else ln
-        while m and pile[m - 1] != old[m - 1]:
-            m -= 1
-        if m and pile[:m] != old[:m]:
-            m = 0
-        for c in old[m:]:
-            delta[k + c] = get(k + c, 0) - 1
-        for c in pile[m:]:
-            delta[k + c] = get(k + c, 0) + 1
+        # since the last call; a recycled stock leaves no common bottom). The usual steps
+        # (cards discarded on the old pile, or taken from it) are checked first, with one
+        # comparison.
+        if ln > lo and pile[:lo] == old:
+            for c in pile[lo:]:
+                delta[k + c] = get(k + c, 0) + 1
+        elif ln < lo and old[:ln] == pile:
+            for c in old[ln:]:
+                delta[k + c] = get(k + c, 0) - 1
+        else:
+            if pile == old:
+                return
+            m = lo if lo < ln else ln
+            while m and pile[m - 1] != old[m - 1]:
+                m -= 1
+            if m and pile[:m] != old[:m]:
+                m = 0
+            for c in old[m:]:
+                delta[k + c] = get(k + c, 0) - 1
+            for c in pile[m:]:
+                delta[k + c] = get(k + c, 0) + 1
         # rows 2-4 hold only the pile's top three (one-hot, scale 1, not seen rows): their
         # entries are written straight into the vector
         out = p.view
