@@ -32,8 +32,8 @@ import contextlib
 import copy
 import json
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
@@ -94,6 +94,7 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         assert spec.action_space is not None
         self.space: ActionSpace = spec.action_space(self.rules)
         self.encoder: Encoder = encoder_for(probe.view(0))
+        self.encoder.track_changes = True  # for ``floats``
         self.hooks = hooks
         self.shoe = hooks.shoe(self.rules)
         # per card kind, the copies the shoe holds, and where each seat's hand lies in the
@@ -133,6 +134,20 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             return kept.out
         if kept.vec is vec:  # the same position's vector again
             return kept.out
+        # the usual step: the encoder's next vector for this seat after the kept one, and
+        # it names the plane positions that call changed (``Encoder.changes``): only those
+        # and the scalars are copied, no comparison of the whole vectors
+        moved = self.encoder.changes(player, vec, kept.vec)
+        if moved is not None:
+            out = kept.out
+            # a float32 item read through a memoryview is the Python float tolist() gives
+            items = cast("Sequence[float]", memoryview(vec))  # type: ignore[arg-type]
+            for i in moved:
+                out[i] = items[i]
+            tail = self.encoder.plane_size
+            out[tail:] = vec[tail:].tolist()
+            kept.vec = vec
+            return out
         changed = (vec != kept.vec).nonzero()[0]  # the vectors are flat
         if len(changed) * 8 < len(vec):
             out = kept.out
