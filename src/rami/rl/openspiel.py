@@ -104,6 +104,13 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         for c in self.shoe:
             left[c] += 1
         self.left: tuple[int, ...] = tuple(left)
+        # per number of cards left, ``copies / cards left`` for every count of copies (the
+        # same divisions ``chance_outcomes`` made, done once: a few hundred floats)
+        most = max(left)
+        self.chance_rows: tuple[tuple[float, ...], ...] = tuple(
+            tuple(n / total for n in range(most + 1)) if total else ()
+            for total in range(len(self.shoe) + 1)
+        )
         self.dealt: tuple[tuple[int, int], ...] = tuple(
             hooks.dealt(self.rules, self.players, p) for p in range(self.players)
         )
@@ -432,12 +439,13 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return engine is not None and not engine.is_over
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Each card kind left with ``copies / cards left``. (Tables of the outcomes per
-        number of cards left were slower in play: they fall out of the CPU caches between
-        deals, measured.)"""
+        """Each card kind left with ``copies / cards left``, the quotients read from the
+        game's small table (``RamiGame.chance_rows``). (Tables of the whole outcome lists
+        per number of cards left were slower in play: they fall out of the CPU caches
+        between deals, measured.)"""
         left = self._core.left
-        total = sum(left)
-        return [(c, n / total) for c, n in enumerate(left) if n]
+        row = self._rami_game.chance_rows[sum(left)]
+        return [(c, row[n]) for c, n in enumerate(left) if n]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
