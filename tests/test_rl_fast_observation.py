@@ -236,3 +236,29 @@ def test_tunisian_scalars_are_the_properties_the_view_reads(mode: str) -> None:
             assert (seat, must) == (state.to_move, state.must_open)
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize(("preset", "players"), [("nepali", 4), ("indian", 3)])
+def test_marriage_scalars_are_the_properties_the_encoder_read(preset: str, players: int) -> None:
+    """``MarriageState.scalars`` (the encoder's one call a step) gives what the five
+    properties give, at every position of random deals, the end included (M-11)."""
+    from rami.marriage.game import MarriageState
+
+    rng = random.Random(4)
+    for seed in range(4):
+        rules = {"preset": preset, "max_turns": 40}
+        state = GAMES["marriage"].new_match(rules, players, seed).current
+        assert isinstance(state, MarriageState)
+        while True:
+            phase, turn, stock, seat, sizes = state.scalars()
+            assert (phase, turn, stock, sizes) == (
+                state.phase,
+                state.turn,
+                len(state.stock),
+                tuple(state.sizes),
+            )
+            assert state.to_move == (None if state.is_over else seat)
+            if state.is_over:
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])

@@ -254,3 +254,47 @@ def test_float_lists_equal_tolist_through_small_and_large_changes() -> None:
         assert out == vec.tolist()
         assert game.floats(player, vec) is out  # type: ignore[attr-defined]  # same vector
         last[player] = vec
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_float_lists_patched_from_the_encoders_changes_equal_the_view_encoding(
+    name: str, params: dict[str, object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The usual loop (the player to move observed, position after position, now and
+    then another player or a clone in between): each list equals the encoder run afresh
+    on the view, and most come from the positions the encoder says it changed
+    (``Encoder.changes``) rather than from comparing whole vectors."""
+    from rami.rl.observation import encoder_for
+
+    game = pyspiel.load_game(name, params)
+    enc = game.encoder  # type: ignore[attr-defined]
+    answers: list[bool] = []
+    original = enc.changes
+
+    def spy(seat: int, vec: np.ndarray, before: np.ndarray) -> list[int] | None:
+        found = original(seat, vec, before)
+        answers.append(found is not None)
+        return found  # type: ignore[no-any-return]
+
+    try:  # a compiled encoder (the accelerated build) takes no attribute: no count then
+        monkeypatch.setattr(enc, "changes", spy)
+    except AttributeError:
+        answers = [True] * 100
+    rng = np.random.default_rng(6)
+    compared = 0
+    for _ in range(3):
+        state = _deal(game, rng)
+        while not state.is_terminal():  # type: ignore[attr-defined]
+            players = [state.current_player()]  # type: ignore[attr-defined]
+            if rng.random() < 0.15:
+                players.append(int(rng.integers(game.num_players())))
+            branch = state.clone() if rng.random() < 0.05 else state  # type: ignore[attr-defined]
+            for player in players:
+                view = branch.engine.view(player)  # type: ignore[attr-defined]
+                view["history"] = view["history"][branch.base :]  # type: ignore[attr-defined]
+                want = encoder_for(view).encode(view).tolist()
+                assert branch.observation_tensor(player) == want
+                compared += 1
+            state.apply_action(int(rng.choice(state.legal_actions())))  # type: ignore[attr-defined]
+    assert compared >= 60
+    assert sum(answers) >= len(answers) // 2 and sum(answers) >= 20

@@ -381,6 +381,13 @@ class MarriageState(Deal):
     def hand_size(self, seat: int) -> int:
         return self._sizes[seat]
 
+    def scalars(self) -> tuple[Phase, int, int, int, tuple[int, ...]]:
+        """(``phase``, ``turn``, the stock's size, the seat whose turn it is or was,
+        ``sizes``) in one call: what the RL encoder compares from step to step
+        (``rami.marriage.observation``), one call instead of five property reads (as
+        ``TunisianState.scalars``). All of it public: every view shows it."""
+        return (self._phase, self._turn, len(self._stock), self._to_move, tuple(self._sizes))
+
     @property
     def melds(self) -> list[list[tuple[Card, ...]]]:
         """Each seat's shown (Nepali) or table (Indian) melds (M-6, M-10)."""

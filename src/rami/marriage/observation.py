@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import cast
 
+from rami.cards import Card
 from rami.engine import GameState
 from rami.marriage.game import MarriageState
+from rami.marriage.phases import Phase
 from rami.marriage.rules import rules_from
 from rami.marriage.view import marriage_typed
 from rami.rl.observation import (
@@ -27,6 +29,12 @@ from rami.views import GameView, TypedView, own_seat
 # rami: compiled with mypyc in the accelerated build
 
 __all__ = ["MarriageEncoder", "encoder"]
+
+_OVER = Phase.OVER
+
+# what ``_sync_seats`` keeps per seat: copies of its melds, exposed tunnelas and dublees,
+# and the plane positions of each meld and of the tunnelas and dublees
+_Seat = tuple[list[tuple[Card, ...]], list[Card], list[Card], list[list[int]], list[int]]
 
 # what each verb may change besides the actor's own hand (``Encoder._touches``): TABLE is
 # the seats' shown melds, exposed tunnelas and dublees; each of these changes the actor's
@@ -160,7 +168,10 @@ class MarriageEncoder(Encoder):
         return _TOUCHES.get(verb, ALL_PARTS)
 
     def _sync_seats(self, p: Planes, state: MarriageState, me: int) -> None:
-        """Each seat's shown melds, exposed tunnelas and dublees (M-6, M-8)."""
+        """Each seat's shown melds, exposed tunnelas and dublees (M-6, M-8). A seat's
+        melds are compared one by one with the last call's: only a meld that is new or
+        changed (Indian: a card added, M-10) moves its positions, not every meld the seat
+        has on the table (many changes at once take the slower numpy path, ``_emit``)."""
         delta = p.delta
         parts = p.parts
         diff = self._diff
@@ -169,17 +180,38 @@ class MarriageEncoder(Encoder):
         for rel, s in enumerate(self._order[me]):
             melds, exposed, dublees = all_melds[s], all_exposed[s], all_dublees[s]
             kept = parts.get(s)
-            if kept is None or kept[0] != (melds, exposed, dublees):
-                shown, exposing, dubleeing = seat_pos[rel]
-                new: list[int] = []
-                for meld in melds:
-                    new += map(shown, meld)
+            if kept is None:
+                old: _Seat = ([], [], [], [], [])
+            else:
+                old = cast(_Seat, kept[0])
+                if melds == old[0] and exposed == old[1] and dublees == old[2]:
+                    continue
+            old_melds, old_exposed, old_dublees, old_pos, old_rest = old
+            shown, exposing, dubleeing = seat_pos[rel]
+            if melds != old_melds:
+                done = len(old_melds)
+                positions: list[list[int]] = []
+                for i, meld in enumerate(melds):
+                    if i < done and old_melds[i] == meld:
+                        positions.append(old_pos[i])
+                        continue
+                    now = list(map(shown, meld))
+                    diff(delta, old_pos[i] if i < done else (), now)
+                    positions.append(now)
+                for was in old_pos[len(melds) :]:
+                    diff(delta, was, ())
+            else:
+                positions = old_pos
+            if exposed != old_exposed or dublees != old_dublees:
+                rest: list[int] = []
                 if exposed:
-                    new += list(map(exposing, exposed)) * 3
+                    rest += list(map(exposing, exposed)) * 3
                 if dublees:
-                    new += list(map(dubleeing, dublees)) * 2
-                diff(delta, [] if kept is None else kept[1], new)
-                parts[s] = ((list(melds), list(exposed), list(dublees)), new)
+                    rest += list(map(dubleeing, dublees)) * 2
+                diff(delta, old_rest, rest)
+            else:
+                rest = old_rest
+            parts[s] = ((list(melds), list(exposed), list(dublees), positions, rest), rest)
 
     def _write_scalars(self, p: Planes, state: MarriageState, me: int, dirty: int) -> None:
         """The scalars, as ``encode`` computes them (``x if x < 1.0 else 1.0`` is
@@ -190,18 +222,16 @@ class MarriageEncoder(Encoder):
         keys = p.keys
         out = p.view
         b = self.plane_size
-        phase = state.phase
+        phase, turn, stock, seat, sizes = state.scalars()  # one call (sizes: a tuple)
         if phase != keys[0]:
             at = self._phase_at
             if keys[0] is not None:
                 out[b + at[cast(str, keys[0])]] = 0.0
             out[b + at[phase]] = 1.0
             keys[0] = phase
-        stock = len(state.stock)
         if stock != keys[1]:
             out[b + 4] = stock / self.shoe
             keys[1] = stock
-        turn = state.turn
         if turn != keys[2]:
             x = turn / TURN_SCALE
             out[b + 5] = x if x < 1.0 else 1.0
@@ -215,12 +245,15 @@ class MarriageEncoder(Encoder):
         # per seat, in relative order: hand size, seen, melds path, dublees path, to move
         # (five entries from b + 7 + 5 * rel)
         order = self._order[me]
-        sizes = state.sizes
-        if sizes != keys[4]:
+        old_sizes = keys[4]
+        if sizes != old_sizes:
             size_scale = self.hand_size + 1
+            if old_sizes is None:
+                old_sizes = (-1,) * self.players
             for rel, s in enumerate(order):
-                out[b + 7 + 5 * rel] = sizes[s] / size_scale
-            keys[4] = sizes[:]
+                if sizes[s] != old_sizes[s]:  # type: ignore[index]
+                    out[b + 7 + 5 * rel] = sizes[s] / size_scale
+            keys[4] = sizes
         if news:
             seen = state.seen
             if seen != keys[5]:
@@ -235,7 +268,7 @@ class MarriageEncoder(Encoder):
                     out[b + 9 + 5 * rel] = 1.0 if path == "melds" else 0.0
                     out[b + 10 + 5 * rel] = 1.0 if path == "dublees" else 0.0
                 keys[6] = paths[:]
-        to_move = state.to_move
+        to_move = None if phase == _OVER else seat  # ``state.to_move``
         if to_move != keys[7]:
             n = self.players
             if keys[7] is not None:

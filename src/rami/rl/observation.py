@@ -137,6 +137,8 @@ class Planes:
     """
 
     __slots__ = (
+        "before",
+        "changes",
         "counts",
         "cview",
         "delta",
@@ -152,6 +154,7 @@ class Planes:
         "out",
         "parts",
         "pile",
+        "returned",
         "seen_sum",
         "view",
     )
@@ -179,6 +182,12 @@ class Planes:
         # the parts the events read since the game's last sync may have changed (HAND,
         # PILE, TABLE bits): a fresh planes object has every part to build
         self.dirty = ALL_PARTS
+        # with ``Encoder.track_changes``: the last two vectors handed out and the plane
+        # positions in which the last differs from the one before (the scalars aside),
+        # None when not known (``Encoder.changes``)
+        self.returned: Obs | None = None
+        self.before: Obs | None = None
+        self.changes: list[int] | None = None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the games' encoders, a plug-in game's
@@ -225,6 +234,9 @@ class Encoder:
         self.players = players
         self.rows = rows
         self.scalars = scalars
+        # whether ``encode_state`` notes the plane positions each call changes, for
+        # ``changes`` (the OpenSpiel game's float lists patch only those)
+        self.track_changes = False
         k = self.kinds
         self.plane_size = len(rows) * k
         self.size = self.plane_size + len(scalars)
@@ -398,11 +410,24 @@ class Encoder:
         ):
             p = self._planes[me] = Planes(self, events)
             done = 0
+        if self.track_changes:  # a fresh planes object: every position is new
+            p.changes = [] if done else None
         if done < len(events):
             self._read_events(p, events, done, me)
             p.last = events[-1]
             p.length = len(events)
         return p
+
+    def changes(self, seat: int, vec: Obs, before: Obs) -> list[int] | None:
+        """The plane positions in which ``vec`` may differ from ``before`` (the scalars,
+        after the planes, aside: a caller compares or copies those itself), when
+        ``vec`` is the last vector ``encode_state`` handed out for ``seat`` and
+        ``before`` the one it handed out just before, with ``track_changes`` on; None
+        otherwise (a position may repeat)."""
+        p = self._planes.get(seat)
+        if p is None or p.returned is not vec or p.before is not before:
+            return None
+        return p.changes
 
     def _touches(self, verb: str) -> int:
         """The parts of the position (``HAND``, ``PILE``, ``TABLE``, ``NEWS``) an action of ``verb``
@@ -534,27 +559,37 @@ class Encoder:
         """Row 1 (the whole pile, counts) and rows 2-4 (its top three, one-hot); ``pile``
         may be the state's own list (a copy is kept)."""
         old = p.pile
-        if pile == old:
-            return
+        lo, ln = len(old), len(pile)
         k = self.kinds
         delta = p.delta
         get = delta.get
-        lo, ln = len(old), len(pile)
         # the piles below ``m`` cards from the bottom are the same: only the cards above
         # move (a pile changes at its top: takes and discards, e.g. a take and a discard
-        # since the last call; a recycled stock leaves no common bottom)
-        m = lo if lo < ln else ln
-        while m and pile[m - 1] != old[m - 1]:
-            m -= 1
-        if m and pile[:m] != old[:m]:
-            m = 0
-        for c in old[m:]:
-            delta[k + c] = get(k + c, 0) - 1
-        for c in pile[m:]:
-            delta[k + c] = get(k + c, 0) + 1
+        # since the last call; a recycled stock leaves no common bottom). The usual steps
+        # (cards discarded on the old pile, or taken from it) are checked first, with one
+        # comparison.
+        if ln > lo and pile[:lo] == old:
+            for c in pile[lo:]:
+                delta[k + c] = get(k + c, 0) + 1
+        elif ln < lo and old[:ln] == pile:
+            for c in old[ln:]:
+                delta[k + c] = get(k + c, 0) - 1
+        else:
+            if pile == old:
+                return
+            m = lo if lo < ln else ln
+            while m and pile[m - 1] != old[m - 1]:
+                m -= 1
+            if m and pile[:m] != old[:m]:
+                m = 0
+            for c in old[m:]:
+                delta[k + c] = get(k + c, 0) - 1
+            for c in pile[m:]:
+                delta[k + c] = get(k + c, 0) + 1
         # rows 2-4 hold only the pile's top three (one-hot, scale 1, not seen rows): their
         # entries are written straight into the vector
         out = p.view
+        changes = p.changes
         row = 2 * k
         for depth in (1, 2, 3):
             was = old[-depth] if depth <= lo else -1
@@ -562,8 +597,12 @@ class Encoder:
             if was != now:
                 if was >= 0:
                     out[row + was] = 0.0
+                    if changes is not None:
+                        changes.append(row + was)
                 if now >= 0:
                     out[row + now] = 1.0
+                    if changes is not None:
+                        changes.append(row + now)
             row += k
         p.pile = pile if type(pile) is tuple else list(pile)  # a tuple is kept as it is
 
@@ -599,13 +638,22 @@ class Encoder:
                     u = copies[k] - seen
                     v = (u if u > 0.0 else 0.0) * unseen_scale[k]
                     out[unseen_base + k] = v if v < 1.0 else 1.0
+            changes = p.changes
+            if changes is not None:  # what moved, for ``changes`` (``track_changes``)
+                changes += delta
+                changes += [unseen_base + k for k in map(seen_kind.__getitem__, delta) if k >= 0]
             delta.clear()
-        return p.out.copy()
+        vec = p.out.copy()
+        if self.track_changes:
+            p.before = p.returned
+            p.returned = vec
+        return vec
 
     def _emit_many(self, p: Planes) -> None:
         """``_emit``'s changes applied with numpy (many of them: a first call, a seat
         observed after many events): the planes recomputed as ``_finish`` does."""
         delta = p.delta
+        p.changes = None  # too many to list (``changes``)
         n = len(delta)
         idx = np.fromiter(delta.keys(), dtype=np.intp, count=n)
         counts = p.counts

@@ -32,8 +32,8 @@ import contextlib
 import copy
 import json
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import numpy as np
 import pyspiel
@@ -94,6 +94,7 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         assert spec.action_space is not None
         self.space: ActionSpace = spec.action_space(self.rules)
         self.encoder: Encoder = encoder_for(probe.view(0))
+        self.encoder.track_changes = True  # for ``floats``
         self.hooks = hooks
         self.shoe = hooks.shoe(self.rules)
         # per card kind, the copies the shoe holds, and where each seat's hand lies in the
@@ -103,6 +104,13 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
         for c in self.shoe:
             left[c] += 1
         self.left: tuple[int, ...] = tuple(left)
+        # per number of cards left, ``copies / cards left`` for every count of copies (the
+        # same divisions ``chance_outcomes`` made, done once: a few hundred floats)
+        most = max(left)
+        self.chance_rows: tuple[tuple[float, ...], ...] = tuple(
+            tuple(n / total for n in range(most + 1)) if total else ()
+            for total in range(len(self.shoe) + 1)
+        )
         self.dealt: tuple[tuple[int, int], ...] = tuple(
             hooks.dealt(self.rules, self.players, p) for p in range(self.players)
         )
@@ -133,6 +141,20 @@ class RamiGame(pyspiel.Game):  # type: ignore[misc]
             return kept.out
         if kept.vec is vec:  # the same position's vector again
             return kept.out
+        # the usual step: the encoder's next vector for this seat after the kept one, and
+        # it names the plane positions that call changed (``Encoder.changes``): only those
+        # and the scalars are copied, no comparison of the whole vectors
+        moved = self.encoder.changes(player, vec, kept.vec)
+        if moved is not None:
+            out = kept.out
+            # a float32 item read through a memoryview is the Python float tolist() gives
+            items = cast("Sequence[float]", memoryview(vec))  # type: ignore[arg-type]
+            for i in moved:
+                out[i] = items[i]
+            tail = self.encoder.plane_size
+            out[tail:] = vec[tail:].tolist()
+            kept.vec = vec
+            return out
         changed = (vec != kept.vec).nonzero()[0]  # the vectors are flat
         if len(changed) * 8 < len(vec):
             out = kept.out
@@ -164,13 +186,13 @@ class _Floats:
 
 
 def _as_floats(vec: np.ndarray[Any, np.dtype[np.float32]]) -> list[float]:
-    """``vec.tolist()``, built from its few non-zero entries: the vector is mostly zeros,
-    and converting each of its ~2,600 entries was most of an observation call."""
-    out = [0.0] * len(vec)
-    nz = vec.nonzero()[0]  # the vector is flat
-    for i, v in zip(nz.tolist(), vec[nz].tolist(), strict=True):
-        out[i] = v
-    return out
+    """``vec.tolist()``: one float object per entry. (A list built from ``[0.0] * n``
+    shares one zero object across its ~2,600 entries, and each copy handed out
+    (``RamiState.observation_tensor``) then adds to that one object's reference count
+    thousands of times in a row: a chain of dependent memory writes, about 2.5 times the
+    CPU of copying a list of distinct objects, measured. Built afresh once a deal per
+    player; ``RamiGame.floats`` patches it with fresh objects.)"""
+    return vec.tolist()  # type: ignore[no-any-return]
 
 
 class _Core:
@@ -417,12 +439,13 @@ class RamiState(pyspiel.State):  # type: ignore[misc]
         return engine is not None and not engine.is_over
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Each card kind left with ``copies / cards left``. (Tables of the outcomes per
-        number of cards left were slower in play: they fall out of the CPU caches between
-        deals, measured.)"""
+        """Each card kind left with ``copies / cards left``, the quotients read from the
+        game's small table (``RamiGame.chance_rows``). (Tables of the whole outcome lists
+        per number of cards left were slower in play: they fall out of the CPU caches
+        between deals, measured.)"""
         left = self._core.left
-        total = sum(left)
-        return [(c, n / total) for c, n in enumerate(left) if n]
+        row = self._rami_game.chance_rows[sum(left)]
+        return [(c, row[n]) for c, n in enumerate(left) if n]
 
     def _apply_action(self, action: int) -> None:
         core = self._core
