@@ -3,6 +3,8 @@ they shortcut (M-6, M-8, M-10).
 
 - ``_one_drop_shares``, the finish check's share quick no in one pass, says what the
   per-kind share list says (``_shares_no``) whenever it answers;
+- ``play_finishes``, the finish search once a turn, gives at every listing of the turn
+  what a fresh search from the turn's start gives (``seat_finishes``);
 - ``_packs3``, the show steps' test that three-card melds still fit, is ``packs``, and
   so is ``_fit_threes``, the same test on bit masks (the indian show steps).
 
@@ -17,6 +19,8 @@ import random
 from test_marriage_finish_shares import table_meld
 
 from rami.cards import CARDS, counts
+from rami.marriage.conditions import play_finishes, seat_finishes
+from rami.marriage.game import new_deal
 from rami.marriage.meld_options import _BIT, _fit_threes, _packs3, packs, pure_melds
 from rami.marriage.melds import wild_kinds
 from rami.marriage.rules import INDIAN, NEPALI
@@ -79,3 +83,23 @@ def test_M6_fit_threes_is_packs() -> None:
             said[want] += 1
             assert _fit_threes(masks, *held, k) == want, (cards, k)
     assert min(said) > 300, said  # both answers exercised
+
+
+def test_M8_M10_finishes_searched_once_a_turn_stay_the_turns() -> None:
+    """M-10: within a turn the finishing discards stay those of the turn's start, so the
+    turn's first search answers every listing (melds and additions laid between)."""
+    rng = random.Random(810)
+    cached = found = laid = 0
+    for seed in range(12):
+        state = new_deal({"preset": "indian", "max_turns": 300}, 4, seed, dealer=seed % 4)
+        while not state.is_over:
+            s = state.current
+            if state.phase == "play" and state.seen[s] and not state.must_finish:
+                again = state._finish_turn == state._turn  # answered already this turn
+                got = play_finishes(state, s)
+                assert got == seat_finishes(state, s), (seed, state.actions[-6:])
+                cached += again
+                found += bool(got)
+                laid += bool(state.laid)
+            state.apply(rng.choice(state.legal_actions()))
+    assert cached > 100 and found > 10 and laid > 50, (cached, found, laid)
