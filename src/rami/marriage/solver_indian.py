@@ -1809,14 +1809,23 @@ def _finishing_discards(
         return _finish_with(hand, rules, wilds, table, first, skip, arrange)
     skip = list(map(operator.not_, hand))
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
-    # the pass without purity only names the candidates: no arrangements
-    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed, arrange=False)
+    # the pass without purity names the candidates; when the discards alone are asked
+    # (not ``arrange``), its arrangements too: one that keeps three pure melds on the
+    # table is a finish with that discard (M-6), so the discard needs no further search
+    # (its arrangement, left empty, is searched when asked: ``finishing_arrangement``)
+    witness = not arrange
+    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed, arrange=witness)
     if not relaxed:
         return {}
     skip = [True] * KINDS  # the candidates only
-    for k in relaxed:
-        skip[k] = False
     found: dict[int, tuple[tuple[int, ...], ...]] = {}
+    for k, arranged in relaxed.items():
+        if witness and _pure_count(arranged, tun) >= PURE_ON_TABLE:
+            found[k] = ()
+        else:
+            skip[k] = False
+    if len(found) == len(relaxed):
+        return found
     memos: dict[frozenset[int], set[tuple[object, ...]]] = {}
     for choice in itertools.chain((first, second), choices):
         protected, chosen = choice
@@ -1839,6 +1848,12 @@ def _finishing_discards(
         if len(found) == len(relaxed):
             return found
     return found
+
+
+def _pure_count(groups: Sequence[tuple[int, ...]], tun: bool) -> int:
+    """How many of the melds ``groups`` are pure (``is_pure_meld``: by card identity,
+    a wild card as itself included)."""
+    return sum(1 for g in groups if len(g) >= 3 and not _pure_facts(tuple(sorted(g)), tun)[0])
 
 
 def _pure_choices(
