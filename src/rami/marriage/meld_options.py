@@ -512,6 +512,9 @@ _PARTNERS: tuple[tuple[int, ...], ...] = tuple(
 
 #: ``_PARTNERS`` as bit masks.
 _PARTNER_BITS: tuple[int, ...] = tuple(sum(1 << b for b in bs) for bs in _PARTNERS)
+#: Per sorted kinds: the shared ``meld`` step (``_action``), read without its key tuple.
+_MELD_ACTIONS: dict[tuple[int, ...], Action] = {}
+_MELD_ACTIONS_BOUND = 20_000
 #: Per table list (``id``): (its melds then, the wild kinds, the facts dictionary, the
 #: melds' ``MeldFacts``, whether a pure one must stay pure), checked by equality before
 #: use (``meld_steps``); a few seats' tables at a time.
@@ -552,10 +555,8 @@ def meld_steps(
     wild_held = mask & wmask
     wild_in_hand = [c for c in held if (wild_held >> c) & 1] if wild_held else []
     at_least3 = rules.melds_at_least3
-    if at_least3 and rules.show_kinds == "sequence+trial":
-        candidates = _pure_of_mask(mask)
-    else:
-        candidates = pure_melds(h, rules)
+    indian_kinds = at_least3 and rules.show_kinds == "sequence+trial"
+    candidates = _pure_of_mask(mask) if indian_kinds else pure_melds(h, rules)
     if wild_in_hand:
         w = wild_in_hand[0]
         natural = mask & ~wmask
@@ -578,11 +579,15 @@ def meld_steps(
                 three.extend([c] * min(h[c], 3 - len(three)))
             candidates.append(tuple(three))
     in_hand_taken = h[taken] if taken is not None else 0
-    seen: set[tuple[int, ...]] = set()
+    # the indian pure melds are distinct (a run has one suit, a trial one rank): only
+    # the candidates with a wild card may repeat one
+    seen: set[tuple[int, ...]] | None = set() if wild_in_hand or not indian_kinds else None
+    meld_actions = _MELD_ACTIONS
     for meld in candidates:
-        if meld in seen:
-            continue
-        seen.add(meld)
+        if seen is not None:
+            if meld in seen:
+                continue
+            seen.add(meld)
         spare = size - len(meld)
         if taken is not None:
             spare -= in_hand_taken - meld.count(taken)
@@ -591,7 +596,12 @@ def meld_steps(
         # with melds of three or more every candidate is a meld: pure melds, two
         # neighbours or a trial pair with a wild card, three wild cards
         if at_least3 or is_meld([CARDS[c] for c in meld], rules, wilds):
-            out.append(_action(MELD, meld))
+            step = meld_actions.get(meld)
+            if step is None:
+                if len(meld_actions) >= _MELD_ACTIONS_BOUND:
+                    meld_actions.clear()
+                step = meld_actions[meld] = _action(MELD, meld)
+            out.append(step)
     if not table:
         return out
     # the held cards whose addition leaves a card other than the taken one to discard
