@@ -149,32 +149,44 @@ def hint(state: Any, rng: random.Random, exact: bool = False) -> None:
             ask(counts(hand), state.rules, parse_card(view["tiplu"]), shown)
 
 
+class GcPauses:
+    """The longest GC passes so far (a ``gc.callbacks`` hook): wall ms (what a player
+    waits, but other work adds to it), CPU ms of this thread (the pass itself) and CPU
+    ms of the passes over the oldest generation.
+
+    Maxima only, in constant memory: a list of every pass (a few passes a deal, two
+    floats each) grew about 0.2 KiB a deal, long-lived floats spread among the memos'
+    entries in the allocator's arenas, which the RSS counted against the engine
+    (nepali: about 6 MiB over 30,000 deals, issue 27).
+    """
+
+    __slots__ = ("_started", "cpu", "full", "wall")
+
+    def __init__(self) -> None:
+        self.wall = 0.0
+        self.cpu = 0.0
+        self.full = 0.0
+        self._started: list[tuple[float, float]] = []  # passes under way (one, or none)
+
+    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started.append((time.perf_counter(), time.thread_time()))
+        elif self._started:
+            wall, cpu = self._started.pop()
+            wall = (time.perf_counter() - wall) * 1e3
+            cpu = (time.thread_time() - cpu) * 1e3
+            self.wall = max(self.wall, wall)
+            self.cpu = max(self.cpu, cpu)
+            if info.get("generation") == 2:
+                self.full = max(self.full, cpu)
+
+
 def run_one(
     name: str, deals: int, step: int, settle: int, flat: float | None, freeze: bool, exact: bool
 ) -> int:
     """Play ``deals`` deals of one preset in this process, reporting every ``step``."""
     game, preset, players = PRESETS[name]
-    # The longest GC passes so far: wall ms (what a player waits, but other work adds to
-    # it), CPU ms of this thread (the pass itself) and CPU ms of the passes over the oldest
-    # generation. Maxima only: a list of every pass (a few a deal, two floats each) grew
-    # about 0.2 KiB a deal, long-lived floats spread among the memos' entries in the
-    # allocator's arenas, which the RSS counted against the engine (issue 27).
-    longest = [0.0, 0.0, 0.0]
-    started: list[tuple[float, float]] = []
-
-    def on_gc(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            started.append((time.perf_counter(), time.thread_time()))
-        elif started:
-            wall, cpu = started.pop()
-            wall = (time.perf_counter() - wall) * 1e3
-            cpu = (time.thread_time() - cpu) * 1e3
-            if wall > longest[0]:
-                longest[0] = wall
-            if cpu > longest[1]:
-                longest[1] = cpu
-            if info.get("generation") == 2 and cpu > longest[2]:
-                longest[2] = cpu
+    pauses = GcPauses()
 
     deal = dealer(game, preset, players)
     if game == "marriage":
@@ -184,7 +196,7 @@ def run_one(
 
         freeze_collector()
     print(f"{name}: {budget_text()}, RSS at start {rss_mib():.1f} MiB", flush=True)
-    gc.callbacks.append(on_gc)
+    gc.callbacks.append(pauses.on_gc)
     rng = random.Random(7)
     reports: list[tuple[int, float]] = []  # (deals, RSS MiB)
     over = 0  # reports with more memo entries than the budget allows
@@ -207,12 +219,12 @@ def run_one(
                 f"stores/deal {(now - stores) / step:6.0f}, "
                 f"GC tracks {len(gc.get_objects()):7,}, live blocks {sys.getallocatedblocks():9,}, "
                 "longest GC pass "
-                f"{longest[0]:5.1f} ms ({longest[1]:5.1f} ms CPU, full {longest[2]:5.1f}), "
+                f"{pauses.wall:5.1f} ms ({pauses.cpu:5.1f} ms CPU, full {pauses.full:5.1f}), "
                 f"{time.process_time() - cpu:6.1f} s CPU",
                 flush=True,
             )
             stores = now
-    gc.callbacks.remove(on_gc)
+    gc.callbacks.remove(pauses.on_gc)
     print(f"{name} {tables_text()}")
     settled = [r for d, r in reports if d >= settle] or [reports[-1][1]]
     spread = max(settled) - min(settled)
