@@ -14,9 +14,11 @@ Prints, every ``step`` deals, the resident set size, the entries of every regist
 (``rami.memo.total_entries``) against what the memory budget allows
 (``rami.memo.capacity``) and their weighed MiB (``rami.memo.weighed_bytes``), the memo
 stores per deal since the last report (the misses:
-what a smaller budget costs), the objects the cyclic GC tracks and the longest GC pass
+what a smaller budget costs), the objects the cyclic GC tracks, the live blocks of the
+object allocator (``sys.getallocatedblocks``) and the longest GC pass
 (wall and CPU time: on a busy machine the wall time also counts other work), of any
-generation and of the full (oldest) ones. Then, per preset, the spread of the RSS from
+generation and of the full (oldest) ones (maxima only: the bench keeps nothing per
+pass or per deal, so its own memory stays flat). Then, per preset, the spread of the RSS from
 ``--settle`` deals on (default: half the deals; 5,000 with ``--full``). It fails (exit 1)
 if the memos ever held more entries than the budget allows, or, with ``--full`` or
 ``--settle``, if that spread exceeds ``--flat`` MiB (default 10, the aim of issue 27),
@@ -147,25 +149,44 @@ def hint(state: Any, rng: random.Random, exact: bool = False) -> None:
             ask(counts(hand), state.rules, parse_card(view["tiplu"]), shown)
 
 
+class GcPauses:
+    """The longest GC passes so far (a ``gc.callbacks`` hook): wall ms (what a player
+    waits, but other work adds to it), CPU ms of this thread (the pass itself) and CPU
+    ms of the passes over the oldest generation.
+
+    Maxima only, in constant memory: a list of every pass (a few passes a deal, two
+    floats each) grew about 0.2 KiB a deal, long-lived floats spread among the memos'
+    entries in the allocator's arenas, which the RSS counted against the engine
+    (nepali: about 6 MiB over 30,000 deals, issue 27).
+    """
+
+    __slots__ = ("_started", "cpu", "full", "wall")
+
+    def __init__(self) -> None:
+        self.wall = 0.0
+        self.cpu = 0.0
+        self.full = 0.0
+        self._started: list[tuple[float, float]] = []  # passes under way (one, or none)
+
+    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started.append((time.perf_counter(), time.thread_time()))
+        elif self._started:
+            wall, cpu = self._started.pop()
+            wall = (time.perf_counter() - wall) * 1e3
+            cpu = (time.thread_time() - cpu) * 1e3
+            self.wall = max(self.wall, wall)
+            self.cpu = max(self.cpu, cpu)
+            if info.get("generation") == 2:
+                self.full = max(self.full, cpu)
+
+
 def run_one(
     name: str, deals: int, step: int, settle: int, flat: float | None, freeze: bool, exact: bool
 ) -> int:
     """Play ``deals`` deals of one preset in this process, reporting every ``step``."""
     game, preset, players = PRESETS[name]
-    pauses: list[float] = []  # wall ms: what a player waits, but other work adds to it
-    cpu_pauses: list[float] = []  # CPU ms of this thread: the pass itself
-    full_pauses: list[float] = []  # CPU ms of the passes over the oldest generation
-    started: list[tuple[float, float]] = []
-
-    def on_gc(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            started.append((time.perf_counter(), time.thread_time()))
-        elif started:
-            wall, cpu = started.pop()
-            pauses.append((time.perf_counter() - wall) * 1e3)
-            cpu_pauses.append((time.thread_time() - cpu) * 1e3)
-            if info.get("generation") == 2:
-                full_pauses.append(cpu_pauses[-1])
+    pauses = GcPauses()
 
     deal = dealer(game, preset, players)
     if game == "marriage":
@@ -175,7 +196,7 @@ def run_one(
 
         freeze_collector()
     print(f"{name}: {budget_text()}, RSS at start {rss_mib():.1f} MiB", flush=True)
-    gc.callbacks.append(on_gc)
+    gc.callbacks.append(pauses.on_gc)
     rng = random.Random(7)
     reports: list[tuple[int, float]] = []  # (deals, RSS MiB)
     over = 0  # reports with more memo entries than the budget allows
@@ -196,14 +217,14 @@ def run_one(
                 f"{name} after {seed + 1:6} deals: RSS {reports[-1][1]:6.1f} MiB, "
                 f"memo entries {memo_entries():8,} ({weighed_mib():5.1f} MiB), "
                 f"stores/deal {(now - stores) / step:6.0f}, "
-                f"GC tracks {len(gc.get_objects()):7,}, longest GC pass "
-                f"{max(pauses, default=0.0):5.1f} ms ({max(cpu_pauses, default=0.0):5.1f} ms CPU,"
-                f" full {max(full_pauses, default=0.0):5.1f}), "
+                f"GC tracks {len(gc.get_objects()):7,}, live blocks {sys.getallocatedblocks():9,}, "
+                "longest GC pass "
+                f"{pauses.wall:5.1f} ms ({pauses.cpu:5.1f} ms CPU, full {pauses.full:5.1f}), "
                 f"{time.process_time() - cpu:6.1f} s CPU",
                 flush=True,
             )
             stores = now
-    gc.callbacks.remove(on_gc)
+    gc.callbacks.remove(pauses.on_gc)
     print(f"{name} {tables_text()}")
     settled = [r for d, r in reports if d >= settle] or [reports[-1][1]]
     spread = max(settled) - min(settled)
