@@ -1,15 +1,16 @@
 """``hard``'s own play in Marriage against greedy (``medium``), issue 25.
 
 One seat plays ``rami.marriage.greedy_bot.own_decide`` (greedy whose discard also counts
-the outs it leaves), the three others greedy; every deal is played four times, the own
-play in each seat (duplicate deals with seat rotation), and the figure is the own play's
-ledger points a deal less greedy's, with a 95% interval over the groups (Student's t).
+the outs it leaves; ``indian``: also taking the discard where the outs grow, ``own_take``),
+the three others greedy; every deal is played four times, the own play in each seat
+(duplicate deals with seat rotation), and the figure is the own play's ledger points a
+deal less greedy's, with a 95% interval over the groups (Student's t).
 Each seat decides from its own observation only (``observe_state``: what its view shows).
 
 Run: ``.venv/bin/python bench/marriage_own_play.py [GROUPS] [--seed FIRST_DEAL_SEED]
 [--rules nepali|indian]``. ``nepali``: the tuning used deal seeds 70,000 …, the held-out
-figure in docs/bots.md seeds 80,000 …. ``indian``: tuning 100,000 … 109,999, held out
-120,000 ….
+figure in docs/bots.md seeds 80,000 …. ``indian``: tuning 100,000 … 101,499, held out
+130,000 … 131,999.
 """
 
 from __future__ import annotations
