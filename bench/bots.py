@@ -1,17 +1,18 @@
 """Decisions per second of each bot, and the search bot's decision time against its budget.
 
-Each bot plays seat 0 of seeded deals against greedy players (Marriage ``nepali`` with
-four players; Tunisian rami ``1v1``) for a few seconds; only its own decisions are
-timed (the view is built before the clock starts). For the search bots the p50 and p95
-decision times are printed next to the budget, over the decisions where search ran
-(more than one candidate move), and the run fails if p95 exceeds the budget
-(``hard`` and ``expert`` have iteration budgets: their times are held against the
-issue's aims, 1 s and 3 s, and they play four times as long).
+Each bot plays seat 0 of seeded deals against greedy players (Marriage ``nepali``, or
+``indian`` with ``--rules indian``, four players; Tunisian rami ``1v1``) for a few
+seconds; only its own decisions are timed (the view is built before the clock starts).
+For the search bots the p50 and p95 decision times are printed next to the budget, over
+the decisions where search ran (more than one candidate move), and the run fails if p95
+exceeds the budget (``hard`` and ``expert`` have iteration budgets: their times are held
+against the issue's aims, 1 s and 3 s, and they play four times as long).
 
-Run: ``.venv/bin/python bench/bots.py [seconds per bot] [--wall]``. Decisions are timed
-with the process's CPU clock by default: on a machine shared with other jobs (``make
-bench`` must pass on a busy 2-core machine) the wall clock measures the queue for a core,
-not the bot. ``--wall`` times with the wall clock instead (a quiet machine); ``--cpu`` is
+Run: ``.venv/bin/python bench/bots.py [seconds per bot] [--wall] [--rules indian]
+[--game marriage] [--levels hard,expert]``. Decisions are timed with the process's CPU
+clock by default: on a machine shared with other jobs (``make bench`` must pass on a
+busy 2-core machine) the wall clock measures the queue for a core, not the bot.
+``--wall`` times with the wall clock instead (a quiet machine); ``--cpu`` is
 kept as the default's name.
 """
 
@@ -36,13 +37,14 @@ def new_deal(game: str, seed: int) -> Any:
     if game == "marriage":
         from rami.marriage.game import new_deal as deal
 
-        return deal({"preset": "nepali", "max_turns": 400}, 4, seed, seed % 4)
+        return deal({"preset": MARRIAGE_RULES, "max_turns": 400}, 4, seed, seed % 4)
     from rami.tunisian.game import new_deal as tdeal
 
     return tdeal({"preset": "1v1", "max_turns": 300}, 2, seed, seed % 2)
 
 
 CLOCK = time.process_time  # time.perf_counter with --wall
+MARRIAGE_RULES = "nepali"  # --rules
 
 
 def run(game: str, level: str, seconds: float) -> tuple[int, float, list[float]]:
@@ -82,14 +84,23 @@ def main() -> None:
     clock = parser.add_mutually_exclusive_group()
     clock.add_argument("--cpu", action="store_true", help="time with the CPU clock (the default)")
     clock.add_argument("--wall", action="store_true", help="time with the wall clock")
+    parser.add_argument(
+        "--rules", choices=("nepali", "indian"), default="nepali", help="Marriage's preset"
+    )
+    parser.add_argument("--game", choices=("marriage", "tunisian"), help="one game only")
+    parser.add_argument("--levels", help="comma-separated levels (default: all of LEVELS)")
     args = parser.parse_args()
     seconds = args.seconds
+    levels = tuple(args.levels.split(",")) if args.levels else LEVELS
+    games = (args.game,) if args.game else ("marriage", "tunisian")
+    global MARRIAGE_RULES
+    MARRIAGE_RULES = args.rules
     if args.wall:
         global CLOCK
         CLOCK = time.perf_counter
     over = []
-    for game in ("marriage", "tunisian"):
-        for level in LEVELS:
+    for game in games:
+        for level in levels:
             slow = level in ("hard", "expert")  # a few seconds hold only a few decisions
             decisions, spent, searched = run(game, level, seconds * (4 if slow else 1))
             rate = decisions / spent if spent else 0.0

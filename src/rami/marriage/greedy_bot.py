@@ -59,6 +59,7 @@ __all__ = [
     "own_decide",
     "own_discard_scores",
     "own_policy",
+    "own_take",
     "policy",
     "tree_leaf_value",
     "tree_moves",
@@ -595,14 +596,26 @@ def candidates(obs: Observation, k: int) -> list[Action]:
     return discard_candidates(first, scores, k, _same, lambda c: scores[c] < 100.0)
 
 
-# ``hard``'s own play (``own_policy``, ``nepali``): greedy, but among the discards within
-# one card of deficiency (10 units) of the cheapest, each card's cost falls by
-# ``OUTS_WEIGHT`` per *out* it leaves (``outs``). Greedy with it against greedy (issue
-# 25; 200 duplicate groups of 4 deals, deal seeds 70,000 …; ledger points a deal):
-# weight 1 +2.06 ± 1.25 (0.5: +2.00, 2: +2.04; only to break exact ties: +0.86 ±
-# 1.18; window of two cards: +2.33 ± 1.29, 3 with it: +0.10 ± 1.45).
+# ``hard``'s own play (``own_policy``): greedy, but among the discards within one card of
+# deficiency (10 units) of the cheapest, each card's cost falls by ``OUTS_WEIGHT`` per
+# *out* it leaves (``outs``). ``nepali``, greedy with it against greedy (issue 25; 200
+# duplicate groups of 4 deals, deal seeds 70,000 …; ledger points a deal): weight 1
+# +2.06 ± 1.25 (0.5: +2.00, 2: +2.04; only to break exact ties: +0.86 ± 1.18; window of
+# two cards: +2.33 ± 1.29, 3 with it: +0.10 ± 1.45). ``indian``: see ``OWN_OUTS``.
 OUTS_WEIGHT = 1.0
 OUTS_WINDOW = 10.0
+# (outs weight, window) per preset (``MarriageRules.scoring``); a preset not listed keeps
+# greedy's move. ``indian`` (1,000 duplicate groups, deal seeds 100,000 …, own play
+# against greedy): weight 1 +3.97 ± 3.85 (1,500 groups: 0.5 +3.57, paired -0.25 ± 1.27).
+OWN_OUTS: dict[str, tuple[float, float]] = {
+    "nepali": (OUTS_WEIGHT, OUTS_WINDOW),
+    "indian": (1.0, OUTS_WINDOW),
+}
+# ``indian``'s own draw (``own_take``): take the discard when keeping it leaves the
+# deficiency as it is and the hand more than ``1 + TAKE_MARGIN`` times the outs it has
+# now (None: greedy's draw). ``indian``, on the same 1,000 groups: margin 0.6 with the
+# outs +8.22 ± 3.89, paired +4.24 ± 1.46 over the outs alone.
+TAKE_MARGIN_INDIAN: float | None = 0.6
 
 
 _HELPS: GenerationMemo[tuple[object, ...], tuple[tuple[int, float], ...]] = GenerationMemo(
@@ -703,25 +716,76 @@ def outs(obs: Observation, c: int) -> float:
 
 
 def own_discard_scores(obs: Observation) -> dict[int, float]:
-    """``discard_scores`` less ``OUTS_WEIGHT`` times ``outs`` for the discards within
-    ``OUTS_WINDOW`` of the cheapest (``hard``'s own play, ``nepali``)."""
+    """``discard_scores`` less the preset's outs weight times ``outs`` for the discards
+    within its window of the cheapest (``hard``'s own play, ``OWN_OUTS``)."""
     scores = discard_scores(obs)
-    if not scores or obs.rules.scoring != "nepali":
+    tuned = OWN_OUTS.get(obs.rules.scoring)
+    if not scores or tuned is None:
         return scores
+    weight, window = tuned
     low = min(scores.values())
     out = dict(scores)
     for c, v in scores.items():
-        if v < low + OUTS_WINDOW and v < 100.0:
-            out[c] = v - OUTS_WEIGHT * outs(obs, c)
+        if v < low + window and v < 100.0:
+            out[c] = v - weight * outs(obs, c)
     return out
 
 
+def own_take(obs: Observation) -> bool:
+    """Whether ``hard``'s own play takes the discard where greedy draws (``indian``):
+    when the hand with it, less its cheapest other card, lacks no more than the hand now
+    and keeps more than ``1 + TAKE_MARGIN_INDIAN`` times its outs (``outs``: the live
+    copies of the natural cards that would lower the deficiency, times by how much).
+    Never a wild card it knows (M-7), never when the hand can already finish."""
+    margin = TAKE_MARGIN_INDIAN
+    if margin is None or obs.rules.scoring != "indian" or _TAKE not in obs.legal:
+        return False
+    if not obs.pile:
+        return False
+    hand = obs.hand
+    top = obs.pile[-1]
+    if top in obs.wilds:
+        return False
+    now = deficiency(obs, hand)
+    if now <= 0.0:
+        return False
+    decks = obs.rules.decks
+    pile = obs.pile
+    outs_now = 0.0
+    for k, drop in helps(obs):
+        live = decks - hand[k] - pile.count(k)
+        if live > 0:
+            outs_now += live * drop
+    hand[top] += 1
+    try:
+        after = removal_costs(obs)
+        best = min((v for c, v in after.items() if c != top), default=math.inf)
+        if best > now + 0.01:
+            return False
+        kept = max(
+            (
+                outs(obs, c)
+                for c, v in after.items()
+                if c != top and v <= best + 0.01 and c not in obs.wilds
+            ),
+            default=0.0,
+        )
+    finally:
+        hand[top] -= 1
+    return kept > outs_now * (1.0 + margin)
+
+
 def own_decide(obs: Observation) -> Action:
-    """``hard``'s own move: greedy's, but a discard chosen by ``own_discard_scores``."""
+    """``hard``'s own move: greedy's, but a discard chosen by ``own_discard_scores`` and
+    (``indian``) the discard taken where ``own_take`` says so."""
     first = decide(obs)
-    if first.kind != "discard" or obs.rules.scoring != "nepali":
-        return first
-    return pick_discard(own_discard_scores(obs), None, 0.0, _same)
+    if first.kind == "discard":
+        if obs.rules.scoring not in OWN_OUTS:
+            return first
+        return pick_discard(own_discard_scores(obs), None, 0.0, _same)
+    if first == _DRAW and obs.phase == "draw" and own_take(obs):
+        return _TAKE
+    return first
 
 
 def own_policy(state: MarriageState) -> Action:
