@@ -16,7 +16,7 @@ card.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rami.cards import CARDS, Card, counts, take_out
 from rami.engine import read_action
@@ -79,18 +79,49 @@ def known_cards(view: MarriageTypedView) -> list[list[int]]:
 
 
 def _tiplu_for(
-    rest: list[Card], melds: Sequence[Sequence[tuple[Card, ...]]], rules: MarriageRules
+    rest: list[Card],
+    laid: Sequence[Sequence[Card]],
+    rules: MarriageRules,
+    hands: list[list[int]],
+    dealt: Callable[[], list[list[int]]],
+    rng: random.Random,
 ) -> Card:
     """Take out of ``rest`` (in random order) the last card that, as the tiplu, leaves
-    every meld on the table valid (M-4, M-7, M-10): a seen player's melds may hold wild
-    cards, so they tell which tiplus are possible. The last such card of a random order
-    is uniform among them; with none (a view no deal gives) the last card."""
-    laid = [m for seat in melds for m in seat]
+    every meld ``laid`` on the table valid (M-4, M-7, M-10): a seen player's melds may
+    hold wild cards, so they tell which tiplus are possible. The last such card of a
+    random order is uniform among them.
+
+    The tiplu is out of play (M-7), so a possible one is always among the unseen cards,
+    but the hands may have been dealt every copy of it: then a copy ``dealt()`` to a hand
+    (per seat, the copies of each kind dealt there, not known to be held) becomes the
+    tiplu and that hand takes a random card of ``rest`` instead. A sample with an
+    impossible tiplu has table melds no deal gives, and the Indian finish search crashed
+    on one (IndexError in ``solver_indian._groups``, simulate seed 25010). With no
+    possible card at all (a view no deal gives): the last card."""
+
+    def valid(c: int) -> bool:
+        wilds = wild_kinds(CARDS[c])
+        return all(is_meld(m, rules, wilds) for m in laid)
+
     for i in range(len(rest) - 1, -1, -1):
-        wilds = wild_kinds(rest[i])
-        if all(is_meld(m, rules, wilds) for m in laid):
+        if valid(rest[i]):
             return rest.pop(i)
-    return rest.pop()
+    if not rest:
+        return rest.pop()  # no stock: a view no deal gives (as before)
+    free = dealt()
+    spots = [
+        (s, c)
+        for s, row in enumerate(free)
+        for c, n in enumerate(row)
+        if n > 0 and valid(c)
+        for _ in range(n)
+    ]
+    if not spots:
+        return rest.pop()
+    s, c = spots[rng.randrange(len(spots))]
+    hands[s][c] -= 1
+    hands[s][rest.pop(rng.randrange(len(rest)))] += 1
+    return CARDS[c]
 
 
 def sample_state(
@@ -120,7 +151,17 @@ def sample_state(
         tiplu: Card | None = typed.tiplu
         picked = typed.tiplu_picked
         if picked and tiplu is None:
-            tiplu = _tiplu_for(rest, melds, rules)
+            laid = [m for row in melds for m in row]
+            laid += typed.turn_start_melds or ()  # the mover's table as the turn found it
+
+            def dealt() -> list[list[int]]:
+                known = known_cards(typed)
+                return [
+                    [0] * 52 if s == seat else [max(0, hand[c] - known[s][c]) for c in range(52)]
+                    for s, hand in enumerate(hands)
+                ]
+
+            tiplu = _tiplu_for(rest, laid, rules, hands, dealt, rng)
         if len(rest) != typed.stock_size:
             raise InputError("the view's card counts do not add up to the decks")
         history = typed.history

@@ -272,10 +272,17 @@ class _Search:
         self.result: list[tuple[int, ...]] | None = None
         self.new_melds: tuple[tuple[int, ...], ...] = ()  # the hand's new melds, found
         spare = 0
+        # A table meld is valid (M-10), so it needs no pool card: the leaf counts only the
+        # pool cards of the melds the search grows or lays. One that does (no deal gives
+        # it, a sample with an impossible tiplu did) has no finish: ``run`` says no, where
+        # the leaf would pass and ``_groups`` run out of wild cards.
+        self.invalid_table = False
         for i, g in enumerate(self.table0):
             if i not in protected:
                 need, cap = self._dirty(g)
                 spare += cap - need
+                if need:
+                    self.invalid_table = True
         self.spare0 = spare
 
     # -- helpers --------------------------------------------------------------------------
@@ -332,6 +339,8 @@ class _Search:
     # -- search ---------------------------------------------------------------------------
 
     def run(self) -> bool:
+        if self.invalid_table:
+            return False
         if self.budget is not None:
             self.budget[0] -= 8  # setting a search up costs about that many states
         opened = tuple(True for _ in self.table0)
