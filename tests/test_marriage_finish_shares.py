@@ -177,10 +177,8 @@ def test_M8_M10_finish_check_equals_the_plain_search_in_random_play() -> None:
     """Thousands of seen positions of seeded random Indian play, four seeds: the finish
     check gives exactly the discards of one plain ``indian_finish`` per discard, and the
     very arrangements of the check before issue 11's shortcuts (the share no, one choice
-    of pure melds searched at once, the candidate pass without arrangements, a discard
-    whose candidate arrangement keeps three pure melds taken without the choices of pure
-    melds when only the discards are asked); each finishes with valid melds; every
-    holding the share no refuses has no finish."""
+    of pure melds searched at once, the candidate pass without arrangements); each
+    finishes with valid melds; every holding the share no refuses has no finish."""
     positions = refused = finishes = 0
     for seed in (3, 11, 29, 47):
         rng = random.Random(seed)

@@ -22,7 +22,6 @@ from rami.marriage.meld_options import meld_steps
 from rami.marriage.phases import Phase
 from rami.marriage.rules import MarriageRules
 from rami.marriage.solver import Finish, find_finish, finish_discards
-from rami.marriage.solver_indian import indian_discards
 from rami.runs import RUN_KINDS, positions, three_windows
 
 if TYPE_CHECKING:
@@ -82,18 +81,19 @@ def table_steps(deal: MarriageState, s: int) -> list[Action]:
 
 
 def play_finishes(deal: MarriageState, s: int) -> list[Card]:
-    """``seat_finishes`` for the seen seat ``s`` in free play, searched once a turn.
+    """``seat_finishes`` for the seen seat ``s`` in free play, searched once a turn
+    when it finds nothing.
 
     Within a turn a seen seat's holding changes only by melds and additions laid on
     its own table (M-10), and the search starts from the turn's start whatever was
-    laid (``turn_start``: ``takeback`` is a step of every route). So the turn's first
-    search answers every listing of that turn (the list is kept, never changed).
+    laid (``turn_start``: ``takeback`` is a step of every route). So once a turn's
+    search found no finishing discard, none appears later in that turn.
     """
-    if deal._finish_turn == deal._turn:
-        return deal._finish_found
+    if deal._no_finish_turn == deal._turn:
+        return []
     found = seat_finishes(deal, s)
-    deal._finish_turn = deal._turn
-    deal._finish_found = found
+    if not found:
+        deal._no_finish_turn = deal._turn
     return found
 
 
@@ -114,15 +114,10 @@ def turn_start(deal: MarriageState, s: int) -> tuple[list[int], list[tuple[Card,
 def seat_finishes(deal: MarriageState, s: int) -> list[Card]:
     """Discards with which ``s`` (seen, after drawing) can finish now (M-8, M-9, M-10)."""
     path = deal._path[s] or MELDS_PATH
-    rules = deal.rules
-    if rules.table_melding:
+    if deal.rules.table_melding:
         hand, table = turn_start(deal, s)
-        if path == MELDS_PATH and rules.melds_at_least3:
-            # ``finish_discards``'s Indian case, without its generic checks (a deal's
-            # hand is a count vector of every kind)
-            return indian_discards(hand, rules, deal._wilds, table)
-        return finish_discards(hand, rules, deal._wilds, len(table), path, table)
-    return finish_discards(deal._hands[s], rules, deal._wilds, deal.shown_count(s), path)
+        return finish_discards(hand, deal.rules, deal._wilds, len(table), path, table)
+    return finish_discards(deal._hands[s], deal.rules, deal._wilds, deal.shown_count(s), path)
 
 
 def seat_finish(deal: MarriageState, s: int, discard: Card) -> Finish | None:

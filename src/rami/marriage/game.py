@@ -80,14 +80,13 @@ class MarriageState(Deal):
         "_dublees",
         "_exposed",
         "_finish",
-        "_finish_found",
-        "_finish_turn",
         "_finisher",
         "_hands",
         "_laid",
         "_melds",
         "_must_finish",
         "_n",
+        "_no_finish_turn",
         "_pair_ub",
         "_passes",
         "_path",
@@ -144,8 +143,7 @@ class MarriageState(Deal):
     _base: list[tuple[Card, ...]] | None  # M-10: the mover's table melds before this turn's
     _laid: list[Card]  # M-10: the cards the mover laid on the table this turn (meld, add)
     _add_facts: AddFacts  # what each table meld accepts (meld_options), shared by clones
-    _finish_turn: int  # the turn whose mover's finishing discards were searched (-1: none)
-    _finish_found: list[Card]  # those discards (``conditions.play_finishes``), never changed
+    _no_finish_turn: int  # the turn whose mover was found unable to finish (-1: none)
 
     # ------------------------------------------------------------------ the kernel's hooks
 
@@ -182,8 +180,7 @@ class MarriageState(Deal):
         other._base = None if self._base is None else self._base[:]
         other._laid = self._laid[:]
         other._add_facts = self._add_facts
-        other._finish_turn = self._finish_turn
-        other._finish_found = self._finish_found
+        other._no_finish_turn = self._no_finish_turn
 
     def _list_legal(self) -> dict[Action, object] | list[Action]:
         """The union of the options of the verbs that may list moves now: by phase and,
@@ -247,8 +244,7 @@ class MarriageState(Deal):
         self._base = None
         self._laid = []
         self._add_facts = {}
-        self._finish_turn = -1
-        self._finish_found = []
+        self._no_finish_turn = -1
         # chance (M-2): the shoe as dealt, hands seat by seat, the pile, the stock top first
         order = [c for h in hands for c in h] + list(pile) + list(stock)
         self._events.append(
@@ -776,8 +772,7 @@ class MarriageState(Deal):
                     else:
                         self._laid.append(c)
         self._pair_ub = [dublee_count(h) for h in self._hands]
-        self._finish_turn = -1
-        self._finish_found = []
+        self._no_finish_turn = -1
         return self
 
 

@@ -311,54 +311,34 @@ def _show_steps_bits(
 ) -> list[Action] | None:
     """``show_steps`` with the indian show melds (pure sequences and trials: each holds
     distinct kinds): the melds as bit masks, the holding as the kinds held once or more,
-    twice or more, three times or more, four times or more (read in C from the counts
-    as binary digits), and the pairs of three-card melds that fit together found once
-    instead of ``_packs3`` per step; the same steps in the same order."""
-    counts = bytes(hand)[51::-1]  # a digit a kind, the highest first (``_COUNT_DIGITS``)
-    m1 = int(counts.translate(_COUNT_DIGITS[0]), 2)
-    m2 = m3 = m4 = 0
-    if max(counts) > 1:
-        m2 = int(counts.translate(_COUNT_DIGITS[1]), 2)
-        if m2 and max(counts) > 2:
-            m3 = int(counts.translate(_COUNT_DIGITS[2]), 2)
-            m4 = int(counts.translate(_COUNT_DIGITS[3]), 2)
-    options, masks, threes = _pure_masks(m1)
-    if need <= 0:  # not asked by the deal (``see`` instead): as ``_fit_threes`` says
-        out0: list[Action] = []
-        for i in range(len(options)):
-            mm = masks[i]
-            spare = size - len(options[i])
-            if taken is not None:
-                spare -= hand[taken] - ((mm >> taken) & 1)
-            if spare >= 3 * need - 2 and _fit_threes(
-                threes, m1 & ~(mm & ~m2), m2 & ~(mm & ~m3), m3 & ~(mm & ~m4), need - 1
-            ):
-                out0.append(_action(SHOW, options[i]))
-        return out0
-    if need == 1:
-        if not threes:
-            return None
-        left = 0
-    else:
-        # each two three-card melds that fit together (the kinds of both held twice):
-        # (the kinds of either, of both); a third must fit with both (``_fit_threes``)
-        pairs: list[tuple[int, int]] = []
-        n = len(threes)
-        fits = [0] * n  # per meld i, bit j >= i: meld j fits with it
-        for i in range(n):
-            bi = threes[i]
-            row = 0
-            for j in range(i, n):
-                both = bi & threes[j]
-                if not both & ~m2:
-                    pairs.append((bi | threes[j], both))
-                    row |= 1 << j
-            fits[i] = row
-        if not pairs or (need == 3 and not _third_fits(threes, fits, m3)):
-            return None
-        left = need - 1
+    twice or more, three times or more, four times or more, and ``_fit_threes``
+    instead of ``_packs3``; the same steps in the same order."""
+    bit = _BIT
+    m1 = m2 = m3 = m4 = 0
+    for k in compress(_RANGE52, hand):
+        b = bit[k]
+        m1 |= b
+        if hand[k] > 1:
+            m2 |= b
+            if hand[k] > 2:
+                m3 |= b
+                if hand[k] > 3:
+                    m4 |= b
+    options = _pure_of_mask(m1)
+    masks: list[int] = []
+    threes: list[int] = []
+    for meld in options:
+        mm = 0
+        for c in meld:
+            mm |= bit[c]
+        masks.append(mm)
+        if len(meld) == 3:
+            threes.append(mm)
+    if need > 0 and not _fit_threes(threes, m1, m2, m3, need):
+        return None
     out: list[Action] = []
-    spare_need = 3 * left + 1 if left > 0 else 1
+    left = need - 1
+    spare_need = 3 * left + 1
     taken_held = hand[taken] if taken is not None else 0
     for i in range(len(options)):
         meld = options[i]
@@ -368,105 +348,12 @@ def _show_steps_bits(
             spare -= taken_held - ((mm >> taken) & 1)
         if spare < spare_need:
             continue
-        if left == 2:
-            # two melds fit in the rest: none takes a kind the meld took the last copy
-            # of, not both one it left one copy of (``_fit_threes`` of the rest)
-            once = mm & ~m2
-            twice = mm & ~m3 & m2
-            for either, both in pairs:
-                if not (either & once or both & twice):
-                    break
-            else:
-                continue
-        elif left == 1:
-            once = mm & ~m2
-            for b in threes:
-                if not b & once:
-                    break
-            else:
-                continue
-        out.append(_action(SHOW, meld))
+        # the kinds held once only leave m1, those held twice leave m2, …
+        if not left or _fit_threes(
+            threes, m1 & ~(mm & ~m2), m2 & ~(mm & ~m3), m3 & ~(mm & ~m4), left
+        ):
+            out.append(_action(SHOW, meld))
     return out
-
-
-def _third_fits(threes: list[int], fits: list[int], m3: int) -> bool:
-    """``_fit_threes(threes, m1, m2, m3, 3)`` from ``fits`` (per meld i, the bits of the
-    melds j >= i that fit with it: no kind held once in both): a third meld fits with
-    two that fit together when it fits with each, and the kinds of all three are held
-    three times or more."""
-    for i in range(len(threes)):
-        row = fits[i]
-        bi = threes[i]
-        rest = row
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            j = low.bit_length() - 1
-            common = row & fits[j]  # melds t >= j fitting with both
-            if not common:
-                continue
-            both = bi & threes[j]
-            if not both & ~m3:
-                return True
-            while common:
-                low_t = common & -common
-                common ^= low_t
-                if not both & threes[low_t.bit_length() - 1] & ~m3:
-                    return True
-    return False
-
-
-#: Per n of 1 … 4: the bytes of counts as binary digits, ``1`` for n or more.
-_COUNT_DIGITS = tuple(bytes(48 + (c >= n) for c in range(256)) for n in (1, 2, 3, 4))
-
-
-def _pure_masks(held: int) -> tuple[list[tuple[int, ...]], list[int], list[int]]:
-    """``_pure_of_mask(held)``, each meld's kinds as bits, and those of its three-card
-    melds (``_show_steps_bits``), read per suit and per rank from ``_MASKED``."""
-    options: list[tuple[int, ...]] = []
-    masks: list[int] = []
-    threes: list[int] = []
-    rows = (held & 0x1FFF, (held >> 13) & 0x1FFF, (held >> 26) & 0x1FFF, held >> 39)
-    for s in range(4):
-        bits = rows[s]
-        if _HAS_RUN[bits]:
-            key = s << 13 | bits
-            got = _MASKED.get(key)
-            if got is None:
-                if len(_MASKED) >= _RUNS_BOUND:
-                    _MASKED.clear()
-                got = _MASKED[key] = _masked(_runs_of(s, (bits << 1) | ((bits & 1) << 14)))
-            options.extend(got[0])
-            masks.extend(got[1])
-            threes.extend(got[2])
-    b0, b1, b2, b3 = rows
-    trials = (b0 & b1 & (b2 | b3)) | (b2 & b3 & (b0 | b1))  # ranks held in 3 suits or more
-    while trials:
-        low = trials & -trials
-        trials ^= low
-        r = low.bit_length() - 1
-        got = _TRIALS_MASKED[r][(held >> r) & _RANK_SPREAD]
-        options.extend(got[0])
-        masks.extend(got[1])
-        threes.extend(got[2])
-    return options, masks, threes
-
-
-_Masked = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
-
-
-def _masked(melds: tuple[tuple[int, ...], ...]) -> _Masked:
-    """The melds, their kinds as bits, those of the three-card ones."""
-    masks = tuple(sum(_BIT[c] for c in m) for m in melds)
-    return melds, masks, tuple(b for m, b in zip(melds, masks, strict=True) if len(m) == 3)
-
-
-#: Per (suit, its 13 rank bits) holding a run: ``_masked`` of its runs (``_SUIT_RUNS``).
-_MASKED: dict[int, _Masked] = {}
-#: Per rank, per suits holding it: ``_masked`` of its trials (``_TRIALS``).
-_TRIALS_MASKED: tuple[dict[int, _Masked], ...] = tuple(
-    {spread: _masked(trials) for spread, trials in row.items()} for row in _TRIALS
-)
 
 
 def _fit_threes(threes: list[int], m1: int, m2: int, m3: int, k: int) -> bool:
@@ -512,16 +399,6 @@ _PARTNERS: tuple[tuple[int, ...], ...] = tuple(
 
 #: ``_PARTNERS`` as bit masks.
 _PARTNER_BITS: tuple[int, ...] = tuple(sum(1 << b for b in bs) for bs in _PARTNERS)
-#: Per sorted kinds: the shared ``meld`` step (``_action``), read without its key tuple.
-_MELD_ACTIONS: dict[tuple[int, ...], Action] = {}
-_MELD_ACTIONS_BOUND = 20_000
-#: Per table list (``id``): (its melds then, the wild kinds, the facts dictionary, the
-#: melds' ``MeldFacts``, whether a pure one must stay pure), checked by equality before
-#: use (``meld_steps``); a few seats' tables at a time.
-_TABLE_ENTRIES: dict[
-    int, tuple[list[tuple[Card, ...]], frozenset[int], AddFacts, list[MeldFacts], bool]
-] = {}
-_TABLES_BOUND = 64
 #: Per wild-card set: its kinds below 52 as bits (``meld_steps``).
 _WILD_MASKS: dict[frozenset[int], int] = {}
 
@@ -554,9 +431,10 @@ def meld_steps(
         wmask = _WILD_MASKS[wilds] = sum(_BIT[c] for c in wilds if c < 52)
     wild_held = mask & wmask
     wild_in_hand = [c for c in held if (wild_held >> c) & 1] if wild_held else []
-    at_least3 = rules.melds_at_least3
-    indian_kinds = at_least3 and rules.show_kinds == "sequence+trial"
-    candidates = _pure_of_mask(mask) if indian_kinds else pure_melds(h, rules)
+    if rules.melds_at_least3 and rules.show_kinds == "sequence+trial":
+        candidates = _pure_of_mask(mask)
+    else:
+        candidates = pure_melds(h, rules)
     if wild_in_hand:
         w = wild_in_hand[0]
         natural = mask & ~wmask
@@ -578,16 +456,13 @@ def meld_steps(
             for c in wild_in_hand:
                 three.extend([c] * min(h[c], 3 - len(three)))
             candidates.append(tuple(three))
+    at_least3 = rules.melds_at_least3
     in_hand_taken = h[taken] if taken is not None else 0
-    # the indian pure melds are distinct (a run has one suit, a trial one rank): only
-    # the candidates with a wild card may repeat one
-    seen: set[tuple[int, ...]] | None = set() if wild_in_hand or not indian_kinds else None
-    meld_actions = _MELD_ACTIONS
+    seen: set[tuple[int, ...]] = set()
     for meld in candidates:
-        if seen is not None:
-            if meld in seen:
-                continue
-            seen.add(meld)
+        if meld in seen:
+            continue
+        seen.add(meld)
         spare = size - len(meld)
         if taken is not None:
             spare -= in_hand_taken - meld.count(taken)
@@ -596,12 +471,7 @@ def meld_steps(
         # with melds of three or more every candidate is a meld: pure melds, two
         # neighbours or a trial pair with a wild card, three wild cards
         if at_least3 or is_meld([CARDS[c] for c in meld], rules, wilds):
-            step = meld_actions.get(meld)
-            if step is None:
-                if len(meld_actions) >= _MELD_ACTIONS_BOUND:
-                    meld_actions.clear()
-                step = meld_actions[meld] = _action(MELD, meld)
-            out.append(step)
+            out.append(_action(MELD, meld))
     if not table:
         return out
     # the held cards whose addition leaves a card other than the taken one to discard
@@ -612,30 +482,21 @@ def meld_steps(
         addable = mask & _BIT[taken]  # only the taken card leaves another to discard
     else:
         addable = 0
-    # the table's facts as the seat's last listing found them, if its melds are the same
-    # (a seat's table list lives for the deal; its melds change on its own turns only)
-    last = _TABLE_ENTRIES.get(id(table))
-    if last is not None and last[1] is wilds and last[2] is facts and last[0] == table:
-        entries, keep_pure = last[3], last[4]
-    else:
-        entries = []
-        pure_total = 0
-        for m in table:
-            key = (m, wilds)
-            entry = facts.get(key)
-            if entry is None:
-                if len(facts) >= _FACTS_BOUND:
-                    facts.clear()  # clones share it: a long search must not grow it for ever
-                entry = facts[key] = _meld_facts(m, wilds, wmask, rules)
-            entries.append(entry)
-            if entry.pure:
-                pure_total += 1
-        keep_pure = pure_total - 1 < SHOW_MELDS
-        if len(_TABLE_ENTRIES) >= _TABLES_BOUND:
-            _TABLE_ENTRIES.clear()
-        _TABLE_ENTRIES[id(table)] = (list(table), wilds, facts, entries, keep_pure)
-    if len(_ADDS) < len(table):
-        _add_action(0, len(table) - 1)  # the add actions of every table index exist
+    entries: list[MeldFacts] = []
+    pure_total = 0
+    for m in table:
+        key = (m, wilds)
+        entry = facts.get(key)
+        if entry is None:
+            if len(facts) >= _FACTS_BOUND:
+                facts.clear()  # clones share it: a long search must not grow it for ever
+            entry = MeldFacts(is_pure_meld(m, rules), _offered(m, wilds), _shape(m, wilds))
+            facts[key] = entry
+        entries.append(entry)
+        if entry.pure:
+            pure_total += 1
+    keep_pure = pure_total - 1 < SHOW_MELDS
+    _add_action(0, len(table) - 1)  # the add actions of every table index exist
     for i in range(len(table)):
         entry = entries[i]
         bits = addable & entry.offered  # the held cards it is offered
@@ -710,29 +571,6 @@ def _offered(m: tuple[Card, ...], wilds: frozenset[int]) -> int:
         if k < 52:
             out |= _BIT[k]
     return out
-
-
-def _meld_facts(
-    m: tuple[Card, ...], wilds: frozenset[int], wmask: int, rules: MarriageRules
-) -> MeldFacts:
-    """``MeldFacts(is_pure_meld(m, rules), _offered(m, wilds), _shape(m, wilds))`` in
-    one pass over the cards (``wmask``: the wild kinds below 52 as bits)."""
-    cards = [int(c) for c in m]
-    naturals = [c for c in cards if c not in wilds]
-    whole = _rank_suit_facts(cards)
-    nat = whole if len(naturals) == len(cards) else _rank_suit_facts(naturals)
-    pair = cards[0] if len(cards) == 2 and cards[0] == cards[1] else -1
-    if not naturals:
-        offered = _ALL_BITS
-    else:
-        suit, _, rank, _ = nat  # the naturals' one suit, one rank (or -1)
-        if rank >= 0:
-            offered = _RANK_BITS[rank] | (_SUIT_BITS[suit] if suit >= 0 else 0) | wmask
-        elif suit >= 0:
-            offered = _SUIT_BITS[suit] | wmask
-        else:
-            offered = _ALL_BITS
-    return MeldFacts(is_pure_meld(m, rules), offered, (len(m), pair, *whole, *nat, len(naturals)))
 
 
 def _add_status(m: tuple[Card, ...], k: int, rules: MarriageRules, wilds: frozenset[int]) -> int:

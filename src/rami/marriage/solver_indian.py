@@ -1547,6 +1547,10 @@ def _shares_no(
     return _share_total(h, naturals, share, free, drops) > budget
 
 
+#: Per count of a rank's suits held (1, 2): a trial's share of its wild card (M-4).
+_TRIAL_SHARE = (0, 2 * _SHARE_UNIT, _SHARE_UNIT // 2, 0, 0)
+
+
 #: Per (table melds, wild kinds): ``_table_shares``.
 _TABLE_SHARES: GenerationMemo[
     tuple[tuple[tuple[int, ...], ...], int],
@@ -1583,88 +1587,68 @@ def _one_drop_shares(
 ) -> bool | None:
     """``_too_few_wilds`` with one card dropped, in one pass and without the per-kind
     share list (the finish check's quick no, asked once a turn: issue 27); ``None``
-    when a table meld holds no natural card (the general path counts those).
-
-    Read suit by suit: each suit's natural ranks as 13 bits, the suits holding each
-    rank (a trial's share) from the four of them, the ranks of a suit listed once
-    (``_RANKS_OF``)."""
-    wild = _wild_row(wilds)[0]
+    when a table meld holds no natural card (the general path counts those)."""
+    wild, wmask = _wild_row(wilds)
+    wild_count = 0
     suit_ranks = [0, 0, 0, 0]
-    for k in compress(_KIND_RANGE52, h):
-        if not wild[k]:
-            suit_ranks[_SUIT_OF[k]] |= _RANK_BIT[k]
-    s0, s1, s2, s3 = suit_ranks
-    if not (s0 or s1 or s2 or s3):
+    rank_suits = [0] * 13
+    naturals: list[int] = []
+    for k in compress(_KIND_RANGE, h):
+        if k >= 52 or wild[k]:
+            wild_count += h[k]
+        else:
+            naturals.append(k)
+            suit_ranks[k // 13] |= 1 << (k % 13)
+            rank_suits[k % 13] += 1
+    if not naturals:
         return False
-    wmask = _WILD_ROWS.table[wilds][1]
-    tkey = (tuple(map(tuple, table)), wmask)
+    tkey = (tuple([tuple(g) for g in table]), wmask)
     tab = _TABLE_SHARES.table.get(tkey)
     if tab is None:
         tab = _TABLE_SHARES.remember(tkey, _table_shares(table, wild, wmask))
     if tab[0] < 0:
         return None  # a table meld of wild cards only
     zero, sequences = tab  # kinds a table trial takes for nothing (bits); its sequences
-    two = (s0 | s1) & (s2 | s3) | s0 & s1 | s2 & s3  # ranks held in two suits or more
-    three = s0 & s1 & (s2 | s3) | s2 & s3 & (s0 | s1)  # three suits or more
-    joined = [0, 0, 0, 0]  # per suit, ranks a table sequence could take: free at first
+    joined = 0  # kinds a table sequence could take (bits): free in the first pass
     joins: list[tuple[int, int, tuple[int, ...], int]] = []
     for suit, occupied, spans, size in sequences:
         ranks = suit_ranks[suit] & ~occupied
         if ranks:
             joins.append((suit, ranks, spans, size))
-            joined[suit] |= ranks
+            joined |= ranks << (13 * suit)
     suit_rows = _SUIT_SHARES.table
-    held = total = most = 0
-    for suit in range(4):
-        ranks = suit_ranks[suit]
-        if not ranks:
-            continue
+    rows: list[tuple[int, ...]] = []
+    for ranks in suit_ranks:
         row = suit_rows.get(ranks)
         if row is None:
             row = _SUIT_SHARES.remember(ranks, _suit_shares_of(ranks))
-        base = 13 * suit
-        free = (zero >> base) & 0x1FFF
-        skip = joined[suit]
-        for r in _RANKS_OF[ranks]:
-            n = h[base + r]
-            held += n
-            if (skip >> r) & 1:
-                continue  # the first pass: free through a table sequence
-            if (free >> r) & 1 or (tun and n >= 3):
-                continue  # no wild card asked
-            got = row[r]
-            if (two >> r) & 1:  # a trial asks (3 - suits) / suits of each card
-                if (three >> r) & 1:
-                    continue
-                if got > _HALF_SHARE:
-                    got = _HALF_SHARE
-            total += n * got
-            if got > most:
-                most = got
-    budget = (sum(h) - held) * _SHARE_UNIT  # the wild cards held
+        rows.append(row)
+    budget = wild_count * _SHARE_UNIT
+    total = most = 0
+    shares: list[int] = []
+    for k in naturals:
+        n = h[k]
+        if (zero >> k) & 1 or (tun and n >= 3):
+            got = 0
+        else:
+            r = k % 13
+            got = rows[k // 13][r]
+            trial = _TRIAL_SHARE[rank_suits[r]]
+            if trial < got:
+                got = trial
+        shares.append(got)
+        if (joined >> k) & 1:
+            continue  # the first pass: free through a table sequence
+        total += n * got
+        if got > most:
+            most = got
     if total - most > budget:
         return True
     if not joins:
         return False
     share = [_ALONE] * 52
-    naturals: list[int] = []
-    for suit in range(4):
-        ranks = suit_ranks[suit]
-        if not ranks:
-            continue
-        row = suit_rows.get(ranks)
-        if row is None:
-            row = _SUIT_SHARES.remember(ranks, _suit_shares_of(ranks))
-        base = 13 * suit
-        free = (zero >> base) & 0x1FFF
-        for r in _RANKS_OF[ranks]:
-            k = base + r
-            naturals.append(k)
-            if (free >> r) & 1 or (tun and h[k] >= 3) or (three >> r) & 1:
-                share[k] = 0
-            else:
-                got = row[r]
-                share[k] = _HALF_SHARE if (two >> r) & 1 and got > _HALF_SHARE else got
+    for k, got in zip(naturals, shares, strict=True):
+        share[k] = got
     _join_shares(share, joins)
     total = most = 0
     for k in naturals:
@@ -1673,14 +1657,6 @@ def _one_drop_shares(
         if got > most:
             most = got
     return total - most > budget
-
-
-#: A trial's share of its wild card for a rank held in two suits (M-4).
-_HALF_SHARE = _SHARE_UNIT // 2
-#: Per kind: its suit, its rank's bit; per 13 bits of ranks: the ranks, ascending.
-_SUIT_OF = tuple(k // 13 for k in range(52))
-_RANK_BIT = tuple(1 << (k % 13) for k in range(52))
-_RANKS_OF = tuple(tuple(r for r in range(13) if (m >> r) & 1) for m in range(1 << 13))
 
 
 def _least_shares(
@@ -1818,23 +1794,14 @@ def _finishing_discards(
         return _finish_with(hand, rules, wilds, table, first, skip, arrange)
     skip = list(map(operator.not_, hand))
     relaxed: dict[int, tuple[tuple[int, ...], ...]] = {}
-    # the pass without purity names the candidates; when the discards alone are asked
-    # (not ``arrange``), its arrangements too: one that keeps three pure melds on the
-    # table is a finish with that discard (M-6), so the discard needs no further search
-    # (its arrangement, left empty, is searched when asked: ``finishing_arrangement``)
-    witness = not arrange
-    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed, arrange=witness)
+    # the pass without purity only names the candidates: no arrangements
+    _collect(hand, rules, wilds, table, frozenset(), set(), skip, relaxed, arrange=False)
     if not relaxed:
         return {}
     skip = [True] * KINDS  # the candidates only
+    for k in relaxed:
+        skip[k] = False
     found: dict[int, tuple[tuple[int, ...], ...]] = {}
-    for k, arranged in relaxed.items():
-        if witness and _pure_count(arranged, tun) >= PURE_ON_TABLE:
-            found[k] = ()
-        else:
-            skip[k] = False
-    if len(found) == len(relaxed):
-        return found
     memos: dict[frozenset[int], set[tuple[object, ...]]] = {}
     for choice in itertools.chain((first, second), choices):
         protected, chosen = choice
@@ -1857,12 +1824,6 @@ def _finishing_discards(
         if len(found) == len(relaxed):
             return found
     return found
-
-
-def _pure_count(groups: Sequence[tuple[int, ...]], tun: bool) -> int:
-    """How many of the melds ``groups`` are pure (``is_pure_meld``: by card identity,
-    a wild card as itself included)."""
-    return sum(1 for g in groups if len(g) >= 3 and not _pure_facts(tuple(sorted(g)), tun)[0])
 
 
 def _pure_choices(
